@@ -1,0 +1,54 @@
+# Print-and-play kits. `make pdf` and `make test` each set everything up on a fresh machine.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+GAME ?=
+PAPER ?= a4
+THEME ?=
+INK ?=
+FLIP ?= long
+N ?= 1000
+PLAYERS ?=
+POLICY ?= random
+DPI ?= 300
+
+BUILD_ARGS := $(GAME) --paper $(PAPER) --flip $(FLIP) $(if $(THEME),--theme $(THEME)) \
+              $(if $(filter saver,$(INK)),--ink-saver)
+
+.PHONY: all venv pdf png verify simulate bench test lint clean
+
+all: pdf
+
+$(STAMP): requirements.lock
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps -r requirements.lock
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+pdf: $(STAMP)
+	$(PY) -m generator build $(BUILD_ARGS)
+
+png: $(STAMP)
+	$(PY) -m generator png $(BUILD_ARGS) --dpi $(DPI)
+
+verify: $(STAMP)
+	$(PY) -m generator verify $(GAME)
+
+simulate: $(STAMP)
+	$(PY) -m generator simulate $(GAME) --n $(N) --policy $(POLICY) $(if $(PLAYERS),--players $(PLAYERS))
+
+bench: $(STAMP)
+	$(PY) bench/run.py
+
+test: $(STAMP)
+	$(VENV)/bin/ruff check generator tests bench
+	$(PY) -m pytest
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check generator tests bench
+
+clean:
+	rm -rf output/*/ .pytest_cache .hypothesis .ruff_cache
+	find . -name __pycache__ -not -path './$(VENV)/*' -exec rm -rf {} +

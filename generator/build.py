@@ -1,0 +1,130 @@
+"""Orchestration: game data + theme + face templates -> faces -> pages -> PDF (or PNGs)."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import paths, rules
+from .data import load_game
+from .errors import CompositionError
+from .faces.primitives import Face
+from .faces.template import load_template, render_face
+from .layout.pages import Footer, board_pages, card_sheets, full_pages, printable_window
+from .layout.page import Page
+from .layout.sheet import SheetSpec
+from .layout.sizes import PAGE, PAPER_SIZES
+from .model import Component, Game, Size
+from .render.pdf import write_pdf
+from .rules.base import Finding
+from .themes import Theme, load_theme
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    paper: str = "a4"
+    theme: str | None = None  # built-in theme name or a path to a user theme file
+    ink_saver: bool = False
+    margin: float = 5.0
+    gap: float = 0.0
+    bleed: float = 0.0
+    flip: str = "long"
+    force: bool = False
+    out_dir: Path = field(default=paths.OUTPUT)
+
+    @property
+    def paper_size(self) -> Size:
+        return PAPER_SIZES[self.paper]
+
+    def sheet_spec(self) -> SheetSpec:
+        return SheetSpec(self.paper_size, self.margin, self.gap, self.bleed, self.flip)
+
+
+def verify(game: Game) -> list[Finding]:
+    return list(rules.load(game.rules).verify(game))
+
+
+def check_composition(game: Game, force: bool) -> list[Finding]:
+    """Run the game's verify(); a failing set is not printed unless forced."""
+    findings = verify(game)
+    failed = [f for f in findings if not f.ok]
+    if failed and not force:
+        lines = "\n".join(f.line() for f in failed)
+        raise CompositionError(f"{game.id}: the set is incomplete or wrong, not printing "
+                               f"(use --force to print anyway):\n{lines}")
+    return findings
+
+
+def face_size(comp: Component, opts: BuildOptions) -> Size:
+    if comp.size == PAGE:
+        return printable_window(opts.paper_size, opts.margin)
+    return comp.size
+
+
+def render_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions
+                 ) -> tuple[list[Face], list[Face] | None]:
+    """Evaluate the component's face (and back) template once per printed copy."""
+    size = face_size(comp, opts)
+    front_t = load_template(comp.face)
+    back_t = load_template(comp.back) if comp.back else None
+    base: dict[str, Any] = {
+        **theme.context(),
+        "game": {"id": game.id, "title": game.title, "credit": game.credit},
+        "component": {"id": comp.id, "name": comp.name, "params": comp.params,
+                      "total": comp.total, "kind": comp.kind},
+        "params": comp.params,
+        "settings": game.data["settings"],
+        "tables": game.data["tables"],
+    }
+    fronts: list[Face] = []
+    backs: list[Face] | None = [] if back_t else None
+    for index, item in enumerate(comp.items):
+        ctx = {**base, "item": item.data, "index": index}
+        label = str(item.data.get("label", f"{comp.id}-{index + 1:03d}"))
+        front = render_face(front_t, size.w, size.h, ctx, label)
+        back = render_face(back_t, size.w, size.h, ctx, label + "-back") if back_t else None
+        for _ in range(item.count):
+            fronts.append(front)
+            if backs is not None and back is not None:
+                backs.append(back)
+    return fronts, backs
+
+
+def component_pages(game: Game, comp: Component, theme: Theme, opts: BuildOptions) -> list[Page]:
+    fronts, backs = render_faces(game, comp, theme, opts)
+    footer = Footer(game.title, comp.name, game.credit)
+    if comp.kind == "board":
+        return [page for face in fronts
+                for page in board_pages(face, opts.paper_size, opts.margin, footer)]
+    if comp.size == PAGE:
+        return full_pages(fronts, opts.paper_size, opts.margin, footer)
+    return card_sheets(fronts, backs, opts.sheet_spec(), footer, round_cut=comp.shape == "round")
+
+
+def game_theme(game: Game, opts: BuildOptions) -> Theme:
+    return load_theme(opts.theme or game.theme, game.theme, opts.ink_saver)
+
+
+def kit_pages(game: Game, opts: BuildOptions) -> list[Page]:
+    theme = game_theme(game, opts)
+    return [page for comp in game.components for page in component_pages(game, comp, theme, opts)]
+
+
+def output_pdf(game_id: str, opts: BuildOptions) -> Path:
+    return opts.out_dir / game_id / f"{game_id}.pdf"
+
+
+def build_pdf(game_id: str, opts: BuildOptions) -> tuple[Path, int]:
+    """Build one game's complete kit; returns the PDF path and its page count."""
+    game = load_game(game_id)
+    check_composition(game, opts.force)
+    pages = kit_pages(game, opts)
+    target = output_pdf(game.id, opts)
+    write_pdf(pages, target, title=f"{game.title}: print-and-play kit", subject=game.credit,
+              duplex=opts.flip)
+    return target, len(pages)
+
+
+def build_all(game_ids: Sequence[str], opts: BuildOptions) -> list[tuple[Path, int]]:
+    return [build_pdf(game_id, opts) for game_id in game_ids]

@@ -1,0 +1,155 @@
+"""Vector icons of our own, kept as data in templates/icons/<name>.yaml.
+
+An icon file holds a view box and a list of shapes in that box: SVG-style path strings
+(absolute M, L, H, V, C, Q, Z) and circles. Each shape is painted with the icon's ``main``
+colour, its ``accent`` colour, or not at all, so one drawing serves any palette.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from .. import paths
+from ..data.yamlfile import load_yaml
+from ..errors import DataError
+from .primitives import Segment
+
+_TOKEN = re.compile(r"[MLHVCQZmlhvcqz]|-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_ARITY = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "Q": 4, "Z": 0}
+
+
+@dataclass(frozen=True)
+class IconShape:
+    """A shape in view-box units; ``circle`` is (cx, cy, r) when the shape is a circle."""
+
+    segments: tuple[Segment, ...]
+    circle: tuple[float, float, float] | None
+    fill: str  # "main", "accent", "none" or a "#rrggbb" colour
+    stroke: str
+    width: float
+
+
+@dataclass(frozen=True)
+class IconDef:
+    name: str
+    view_w: float
+    view_h: float
+    shapes: tuple[IconShape, ...]
+
+
+def parse_path(text: str) -> tuple[Segment, ...]:
+    """Parse an absolute SVG path string into M/L/C/Z segments (H, V and Q are converted)."""
+    tokens = _TOKEN.findall(text)
+    if "".join(tokens).replace("-", "").replace(".", "") == "" or not tokens:
+        raise ValueError("empty path")
+    segments: list[Segment] = []
+    command = ""
+    x = y = start_x = start_y = 0.0
+    i = 0
+    while i < len(tokens):
+        if tokens[i].isalpha():
+            command = tokens[i]
+            if command.islower():
+                raise ValueError(f"relative command {command!r}: use upper-case (absolute)")
+            i += 1
+            if command == "Z":
+                segments.append(("Z", ()))
+                x, y = start_x, start_y
+                continue
+        if not command or command == "Z":
+            raise ValueError(f"number {tokens[i]!r} without a command")
+        n = _ARITY[command]
+        args = tokens[i:i + n]
+        if len(args) < n or any(a.isalpha() for a in args):
+            raise ValueError(f"command {command} needs {n} numbers")
+        nums = [float(a) for a in args]
+        i += n
+        if command == "M":
+            x, y = start_x, start_y = nums
+            segments.append(("M", (x, y)))
+            command = "L"  # further pairs after M are line-tos, as in SVG
+        elif command in ("L", "H", "V"):
+            x = nums[0] if command in ("L", "H") else x
+            y = nums[-1] if command in ("L", "V") else y
+            segments.append(("L", (x, y)))
+        elif command == "C":
+            segments.append(("C", tuple(nums)))
+            x, y = nums[4], nums[5]
+        elif command == "Q":
+            qx, qy, ex, ey = nums
+            segments.append(("C", (x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y),
+                                   ex + 2 / 3 * (qx - ex), ey + 2 / 3 * (qy - ey), ex, ey)))
+            x, y = ex, ey
+    if not segments or segments[0][0] != "M":
+        raise ValueError("a path must start with M")
+    return tuple(segments)
+
+
+def _paint(value: object, file: Path, line: int | None, field: str) -> str:
+    if value in ("main", "accent", "none") or (isinstance(value, str)
+                                                and re.fullmatch(r"#[0-9a-fA-F]{6}", value)):
+        return str(value)
+    raise DataError(file, line, field, f"expected main, accent, none or #rrggbb, got {value!r}")
+
+
+@cache
+def load_icon(name: str, folder: Path = paths.ICONS) -> IconDef:
+    """Load and check one icon; errors point at the icon file's line."""
+    file = folder / f"{name}.yaml"
+    if not file.exists():
+        known = ", ".join(sorted(p.stem for p in folder.glob("*.yaml")))
+        raise DataError(file, None, "icon", f"no icon named {name!r} (have: {known})")
+    doc = load_yaml(file)
+    data = doc.data if isinstance(doc.data, dict) else {}
+    view = data.get("view", [100, 100])
+    shapes = []
+    for index, raw in enumerate(data.get("shapes") or []):
+        where = ("shapes", index)
+        line = doc.line_of(where)
+        if not isinstance(raw, dict):
+            raise doc.error(where, "expected a mapping with 'path' or 'circle'")
+        fill = _paint(raw.get("fill", "main"), file, line, f"shapes[{index}].fill")
+        stroke = _paint(raw.get("stroke", "none"), file, line, f"shapes[{index}].stroke")
+        width = float(raw.get("width", 2.0))
+        if "circle" in raw:
+            cx, cy, r = (float(v) for v in raw["circle"])
+            shapes.append(IconShape((), (cx, cy, r), fill, stroke, width))
+        elif "path" in raw:
+            try:
+                segments = parse_path(str(raw["path"]))
+            except ValueError as exc:
+                raise doc.error(where + ("path",), f"bad path: {exc}") from None
+            shapes.append(IconShape(segments, None, fill, stroke, width))
+        else:
+            raise doc.error(where, "expected 'path' or 'circle'")
+    if not shapes:
+        raise doc.error(("shapes",), "an icon needs at least one shape")
+    return IconDef(name, float(view[0]), float(view[1]), tuple(shapes))
+
+
+def flatten(segments: tuple[Segment, ...], steps: int = 16) -> list[list[tuple[float, float]]]:
+    """Bezier paths as polylines (one per sub-path), for renderers without curves (Pillow)."""
+    polys: list[list[tuple[float, float]]] = []
+    current: list[tuple[float, float]] = []
+    for op, args in segments:
+        if op == "M":
+            if len(current) > 1:
+                polys.append(current)
+            current = [(args[0], args[1])]
+        elif op == "L":
+            current.append((args[0], args[1]))
+        elif op == "C":
+            x0, y0 = current[-1]
+            x1, y1, x2, y2, x3, y3 = args
+            for k in range(1, steps + 1):
+                t = k / steps
+                u = 1 - t
+                current.append((u * u * u * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t ** 3 * x3,
+                                u * u * u * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t ** 3 * y3))
+        elif op == "Z" and current:
+            current.append(current[0])
+    if len(current) > 1:
+        polys.append(current)
+    return polys

@@ -1,0 +1,108 @@
+"""The drawing vocabulary shared by both renderers. Millimetres, origin top-left, y downwards.
+
+Faces and page furniture (cut marks, footers, rulers) are both lists of these, so the PDF and
+PNG renderers only have to know how to draw six things.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Colour = str | None  # "#rrggbb" or None for "no paint"
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: Colour = None
+    stroke: Colour = None
+    width: float = 0.3
+    radius: float = 0.0
+    dash: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Circle:
+    cx: float
+    cy: float
+    r: float
+    fill: Colour = None
+    stroke: Colour = None
+    width: float = 0.3
+
+
+@dataclass(frozen=True)
+class Line:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    stroke: Colour = "#000000"
+    width: float = 0.2
+    dash: tuple[float, ...] | None = None
+
+
+Segment = tuple[str, tuple[float, ...]]  # ("M", (x, y)), ("L", ...), ("C", 6 numbers), ("Z", ())
+
+
+@dataclass(frozen=True)
+class Path:
+    segments: tuple[Segment, ...]
+    fill: Colour = None
+    stroke: Colour = None
+    width: float = 0.3
+
+
+@dataclass(frozen=True)
+class Text:
+    """Text already broken into lines: each line is (x of its left end, baseline y, string).
+
+    ``rotate`` turns the whole block about (ox, oy) counter-clockwise, in degrees (0/90/180/270).
+    """
+
+    lines: tuple[tuple[float, float, str], ...]
+    font: str
+    size: float  # points
+    fill: Colour = "#000000"
+    rotate: int = 0
+    ox: float = 0.0
+    oy: float = 0.0
+
+
+@dataclass(frozen=True)
+class Icon:
+    """A named vector icon from templates/icons/, fitted into the box, turned about its centre."""
+
+    name: str
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: Colour = "#000000"
+    accent: Colour = "#ffffff"
+    rotate: int = 0
+
+
+@dataclass(frozen=True)
+class Image:
+    path: str
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+Primitive = Rect | Circle | Line | Path | Text | Icon | Image
+
+
+@dataclass(frozen=True)
+class Face:
+    """One rendered face: trim size, the bleed its art extends to, and its primitives."""
+
+    w: float
+    h: float
+    bleed: float
+    prims: tuple[Primitive, ...]
+    label: str = ""

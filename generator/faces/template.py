@@ -1,0 +1,253 @@
+"""Face templates: YAML lists of primitives whose values may be jinja2 expressions.
+
+A template (templates/faces/<name>.yaml) has optional ``vars`` (evaluated in order, each can
+use the ones before) and ``elements``. An element is one primitive (``rect``, ``circle``,
+``line``, ``path``, ``polygon``, ``text``, ``icon``, ``image``) or a control element:
+``each: <list> / as: <name> / do: [...]`` and ``if: <condition> / do: [...] / else: [...]``.
+Evaluating a template for one item gives a ``Face``: plain primitives in millimetres.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .. import fonts, paths
+from ..data.yamlfile import YamlDoc, format_path, load_yaml
+from ..errors import DataError
+from . import primitives as p
+from .expressions import ExpressionError, evaluate
+from .icons import load_icon, parse_path
+from .text import TextBox, TextDoesNotFit, layout
+
+FACE_BLEED = 3.175  # art extends this far past the trim; layouts clip to what they need
+PRIMITIVES = ("rect", "circle", "line", "path", "polygon", "text", "icon", "image")
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+_FIELDS: dict[str, dict[str, tuple[str, Any]]] = {
+    # field: (type, default); a default of ... means required
+    "rect": {"x": ("num", ...), "y": ("num", ...), "w": ("num", ...), "h": ("num", ...),
+             "fill": ("colour", None), "stroke": ("colour", None), "width": ("num", 0.3),
+             "radius": ("num", 0.0), "dash": ("dash", None)},
+    "circle": {"cx": ("num", ...), "cy": ("num", ...), "r": ("num", ...),
+               "fill": ("colour", None), "stroke": ("colour", None), "width": ("num", 0.3)},
+    "line": {"x1": ("num", ...), "y1": ("num", ...), "x2": ("num", ...), "y2": ("num", ...),
+             "stroke": ("colour", "#000000"), "width": ("num", 0.2), "dash": ("dash", None)},
+    "path": {"d": ("str", ...), "fill": ("colour", None), "stroke": ("colour", None),
+             "width": ("num", 0.3), "dx": ("num", 0.0), "dy": ("num", 0.0), "scale": ("num", 1.0)},
+    "polygon": {"points": ("points", ...), "fill": ("colour", None), "stroke": ("colour", None),
+                "width": ("num", 0.3), "closed": ("bool", True)},
+    "text": {"x": ("num", ...), "y": ("num", ...), "w": ("num", ...), "h": ("num", ...),
+             "text": ("str", ...), "font": ("font", "sans"), "size": ("num", 10.0),
+             "min_size": ("num", None), "fill": ("colour", "#000000"),
+             "align": (("left", "center", "right"), "left"),
+             "valign": (("top", "middle", "bottom"), "top"),
+             "line_height": ("num", 1.18), "rotate": ("angle", 0)},
+    "icon": {"name": ("str", ...), "x": ("num", ...), "y": ("num", ...), "w": ("num", ...),
+             "h": ("num", ...), "fill": ("colour", "#000000"), "accent": ("colour", "#ffffff"),
+             "rotate": ("angle", 0)},
+    "image": {"path": ("str", ...), "x": ("num", ...), "y": ("num", ...), "w": ("num", ...),
+              "h": ("num", ...)},
+}
+
+
+@dataclass(frozen=True)
+class FaceTemplate:
+    name: str
+    doc: YamlDoc
+
+    @property
+    def file(self) -> Path:
+        return self.doc.file
+
+
+@cache
+def load_template(name: str, folder: Path = paths.FACES) -> FaceTemplate:
+    file = folder / f"{name}.yaml"
+    if not file.exists():
+        raise DataError(file, None, "face", f"no face template named {name!r}")
+    doc = load_yaml(file)
+    if not isinstance(doc.data, dict) or not isinstance(doc.data.get("elements"), list):
+        raise doc.error((), "expected a mapping with an 'elements' list")
+    if not isinstance(doc.data.get("vars", {}), dict):
+        raise doc.error(("vars",), "expected a mapping of name: expression")
+    return FaceTemplate(name, doc)
+
+
+def render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, Any],
+                label: str = "") -> Face:
+    """Evaluate a template for one item. ``ctx`` holds item, theme, palette, fonts, game..."""
+    scope = dict(ctx, W=w, H=h, bleed=FACE_BLEED)
+    run = _Run(template.doc)
+    for key, raw in template.doc.data.get("vars", {}).items():
+        scope[key] = run.value(("vars", key), raw, scope)
+    out: list[p.Primitive] = []
+    run.elements(("elements",), template.doc.data["elements"], scope, out)
+    return p.Face(w, h, FACE_BLEED, tuple(out), label)
+
+
+Face = p.Face
+
+
+class _Run:
+    """One evaluation of a template; knows the file so every error names its line."""
+
+    def __init__(self, doc: YamlDoc) -> None:
+        self.doc = doc
+
+    def fail(self, path: tuple[Hashable, ...], expected: str) -> DataError:
+        return DataError(self.doc.file, self.doc.line_of(path), format_path(path), expected)
+
+    def value(self, path: tuple[Hashable, ...], raw: Any, scope: Mapping[str, Any]) -> Any:
+        try:
+            return evaluate(raw, scope)
+        except ExpressionError as exc:
+            raise self.fail(path, str(exc)) from None
+
+    def elements(self, path: tuple[Hashable, ...], raw: Any, scope: dict[str, Any],
+                 out: list[p.Primitive]) -> None:
+        if not isinstance(raw, list):
+            raise self.fail(path, "expected a list of elements")
+        for index, element in enumerate(raw):
+            self.element(path + (index,), element, scope, out)
+
+    def element(self, path: tuple[Hashable, ...], raw: Any, scope: dict[str, Any],
+                out: list[p.Primitive]) -> None:
+        if not isinstance(raw, dict):
+            raise self.fail(path, f"expected a mapping with one of: {', '.join(PRIMITIVES)}, each, if")
+        if "each" in raw:
+            seq = self.value(path + ("each",), raw["each"], scope)
+            if not isinstance(seq, (list, tuple, range)):
+                raise self.fail(path + ("each",), f"expected a list, got {type(seq).__name__}")
+            name = raw.get("as", "it")
+            for index, value in enumerate(seq):
+                inner = dict(scope, **{name: value, "loop_index": index})
+                self.elements(path + ("do",), raw.get("do", []), inner, out)
+            return
+        if "if" in raw:
+            branch = "do" if self.value(path + ("if",), raw["if"], scope) else "else"
+            self.elements(path + (branch,), raw.get(branch, []), scope, out)
+            return
+        kinds = [k for k in raw if k in PRIMITIVES]
+        if len(kinds) != 1 or len(raw) != 1:
+            raise self.fail(path, f"expected exactly one of: {', '.join(PRIMITIVES)}, each, if; "
+                                  f"got {', '.join(map(str, raw)) or 'nothing'}")
+        kind = kinds[0]
+        fields = raw[kind]
+        if not isinstance(fields, dict):
+            raise self.fail(path + (kind,), "expected a mapping of fields")
+        args = self.fields(path + (kind,), kind, fields, scope)
+        out.append(self.build(path + (kind,), kind, args))
+
+    def fields(self, path: tuple[Hashable, ...], kind: str, raw: dict[str, Any],
+               scope: Mapping[str, Any]) -> dict[str, Any]:
+        spec = _FIELDS[kind]
+        unknown = set(raw) - set(spec)
+        if unknown:
+            raise self.fail(path + (sorted(unknown)[0],),
+                            f"unknown field for {kind}; expected some of: {', '.join(spec)}")
+        args: dict[str, Any] = {}
+        for name, (typ, default) in spec.items():
+            if name not in raw:
+                if default is ...:
+                    raise self.fail(path + (name,), f"required field of {kind} is missing")
+                args[name] = default
+                continue
+            value = self.value(path + (name,), raw[name], scope)
+            args[name] = self.coerce(path + (name,), typ, value)
+        return args
+
+    def coerce(self, path: tuple[Hashable, ...], typ: Any, value: Any) -> Any:
+        if isinstance(typ, tuple):
+            if value not in typ:
+                raise self.fail(path, f"expected one of {', '.join(typ)}, got {value!r}")
+            return value
+        if typ == "num":
+            if value is None:
+                return None
+            try:
+                number = float(value)
+            except (TypeError, ValueError):
+                raise self.fail(path, f"expected a number, got {value!r}") from None
+            if number != number or abs(number) > 10_000:
+                raise self.fail(path, f"expected a number within +/-10000, got {value!r}")
+            return number
+        if typ == "colour":
+            if value in (None, "none", ""):
+                return None
+            if not isinstance(value, str) or not _COLOUR.match(value):
+                raise self.fail(path, f"expected a colour like #1a2b3c or none, got {value!r}")
+            return value.lower()
+        if typ == "font":
+            if not isinstance(value, str) or not fonts.known(value):
+                known = ", ".join(fonts.font_files())
+                raise self.fail(path, f"expected a font key ({known}), got {value!r}")
+            return value
+        if typ == "angle":
+            if value not in (0, 90, 180, 270):
+                raise self.fail(path, f"expected a rotation of 0, 90, 180 or 270, got {value!r}")
+            return int(value)
+        if typ == "dash":
+            if value is None:
+                return None
+            if not isinstance(value, list) or not all(isinstance(v, (int, float)) for v in value):
+                raise self.fail(path, f"expected a list of dash lengths in mm, got {value!r}")
+            return tuple(float(v) for v in value)
+        if typ == "points":
+            try:
+                return tuple((float(a), float(b)) for a, b in value)
+            except (TypeError, ValueError):
+                raise self.fail(path, f"expected a list of [x, y] points, got {value!r}") from None
+        if typ == "bool":
+            return bool(value)
+        return str(value)
+
+    def build(self, path: tuple[Hashable, ...], kind: str, a: dict[str, Any]) -> p.Primitive:
+        if kind == "rect":
+            return p.Rect(a["x"], a["y"], a["w"], a["h"], a["fill"], a["stroke"], a["width"],
+                          a["radius"], a["dash"])
+        if kind == "circle":
+            return p.Circle(a["cx"], a["cy"], a["r"], a["fill"], a["stroke"], a["width"])
+        if kind == "line":
+            return p.Line(a["x1"], a["y1"], a["x2"], a["y2"], a["stroke"], a["width"], a["dash"])
+        if kind == "path":
+            try:
+                segments = parse_path(a["d"])
+            except ValueError as exc:
+                raise self.fail(path + ("d",), f"bad path: {exc}") from None
+            moved = tuple((op, tuple(v * a["scale"] + (a["dx"] if i % 2 == 0 else a["dy"])
+                                     for i, v in enumerate(args))) for op, args in segments)
+            return p.Path(moved, a["fill"], a["stroke"], a["width"])
+        if kind == "polygon":
+            pts = a["points"]
+            if len(pts) < 2:
+                raise self.fail(path + ("points",), "expected at least 2 points")
+            segs: list[p.Segment] = [("M", pts[0])] + [("L", pt) for pt in pts[1:]]
+            if a["closed"]:
+                segs.append(("Z", ()))
+            return p.Path(tuple(segs), a["fill"], a["stroke"], a["width"])
+        if kind == "text":
+            size = a["size"]
+            min_size = a["min_size"] if a["min_size"] is not None else min(size, 6.0)
+            missing = fonts.missing_glyphs(a["font"], a["text"])
+            if missing:
+                raise self.fail(path + ("text",), f"font {a['font']} has no glyph for {missing!r}")
+            box = TextBox(a["x"], a["y"], a["w"], a["h"], a["text"], a["font"], size, min_size,
+                          a["fill"], a["align"], a["valign"], a["line_height"], a["rotate"])
+            try:
+                return layout(box)
+            except TextDoesNotFit as exc:
+                raise self.fail(path + ("text",), str(exc)) from None
+        if kind == "icon":
+            try:
+                load_icon(a["name"])
+            except DataError as exc:
+                raise self.fail(path + ("name",), exc.expected) from None
+            return p.Icon(a["name"], a["x"], a["y"], a["w"], a["h"], a["fill"], a["accent"],
+                          a["rotate"])
+        image = paths.ROOT / a["path"]
+        if not image.is_file():
+            raise self.fail(path + ("path",), f"image file {a['path']!r} not found")
+        return p.Image(str(image), a["x"], a["y"], a["w"], a["h"])

@@ -1,0 +1,95 @@
+"""Text boxes: wrap words and shrink the size until the text fits its box.
+
+Line breaks are computed once here with ReportLab's metrics of the real TTF, so the PDF and
+the PNG renderer draw the same lines.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import fonts
+from .primitives import Colour, Text
+
+PT = fonts.PT_TO_MM
+SIZE_STEP = 0.25
+
+
+class TextDoesNotFit(ValueError):
+    """The text is too long for its box even at the minimum size."""
+
+
+@dataclass(frozen=True)
+class TextBox:
+    x: float
+    y: float
+    w: float
+    h: float
+    text: str
+    font: str
+    size: float
+    min_size: float
+    fill: Colour = "#000000"
+    align: str = "left"  # left | center | right
+    valign: str = "top"  # top | middle | bottom
+    line_height: float = 1.18
+    rotate: int = 0
+
+
+def wrap(text: str, font: str, size: float, width: float) -> list[str] | None:
+    """Greedy word wrap; None when a single word is wider than the box."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        words = paragraph.split()
+        if not words:
+            lines.append("")
+            continue
+        current = words[0]
+        if fonts.text_width_mm(font, current, size) > width:
+            return None
+        for word in words[1:]:
+            trial = f"{current} {word}"
+            if fonts.text_width_mm(font, trial, size) <= width:
+                current = trial
+            elif fonts.text_width_mm(font, word, size) > width:
+                return None
+            else:
+                lines.append(current)
+                current = word
+        lines.append(current)
+    return lines
+
+
+def fit(box: TextBox) -> tuple[list[str], float]:
+    """The lines and the largest size (in SIZE_STEP steps) at which the text fits the box."""
+    size = box.size
+    while size >= box.min_size - 1e-9:
+        lines = wrap(box.text, box.font, size, box.w + 1e-6)
+        if lines is not None and len(lines) * size * PT * box.line_height <= box.h + 1e-6:
+            return lines, size
+        size = round(size - SIZE_STEP, 4)
+    raise TextDoesNotFit(
+        f"text {_preview(box.text)} does not fit a {box.w:g} x {box.h:g} mm box even at the "
+        f"minimum size {box.min_size:g} pt: shorten it, enlarge the box or lower min_size")
+
+
+def _preview(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+def layout(box: TextBox) -> Text:
+    """Fit the box and place each line: a Text primitive ready for either renderer."""
+    lines, size = fit(box)
+    ascent, descent = fonts.vertical_metrics(box.font)
+    line_h = size * PT * box.line_height
+    block_h = line_h * len(lines)
+    top = box.y + {"top": 0.0, "middle": (box.h - block_h) / 2, "bottom": box.h - block_h}[box.valign]
+    # Centre the glyphs' ascent-to-descent band inside each line box.
+    first_baseline = top + (line_h - (ascent - descent) * size * PT) / 2 + ascent * size * PT
+    placed = []
+    for index, line in enumerate(lines):
+        width = fonts.text_width_mm(box.font, line, size)
+        x = {"left": box.x, "center": box.x + (box.w - width) / 2,
+             "right": box.x + box.w - width}[box.align]
+        placed.append((round(x, 4), round(first_baseline + index * line_h, 4), line))
+    return Text(tuple(placed), box.font, size, box.fill, box.rotate,
+                box.x + box.w / 2, box.y + box.h / 2)

@@ -1,0 +1,42 @@
+"""The one interface every game's rules module implements, in the style of OpenSpiel.
+
+A rules module is a plain Python module exposing module-level functions (not a class), so
+``generator.rules.load(name)`` can import it by name from the game's data file:
+
+- ``verify(game) -> list[Finding]``: check the composition of the printed set (counts,
+  invariants). Runs before every build; any finding with ``ok=False`` blocks printing.
+- ``new_game(players, seed, game=None) -> state``: a fresh, dealt state. All chance (shuffles,
+  dice) comes from ``state.rng``, a ``random.Random(seed)``, so every game replays exactly.
+- ``current_player(state) -> int``: the seat to act (0-based).
+- ``legal_actions(state) -> list``: every action the current player may take now. Forced steps
+  (e.g. "draw a card") are returned as a single-action list, so a policy never needs game rules.
+- ``apply(state, action) -> state``: perform the action. For speed it may mutate and return the
+  same state object; callers that need the old state take ``clone(state)`` first.
+- ``is_over(state) -> bool`` and ``scores(state) -> list[float]`` (1 for a win, 0 for a loss,
+  0.5 each for a draw, or points where the game scores points).
+- ``outcome(state) -> str``: ``"win"``, ``"draw"`` or ``"stall"``, for simulation reports.
+- optional ``greedy_action(state) -> action`` for the greedy policy.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One line of a composition report: what was checked, whether it held, and the detail."""
+
+    check: str
+    ok: bool
+    detail: str = ""
+
+    def line(self) -> str:
+        mark = "ok  " if self.ok else "FAIL"
+        return f"  [{mark}] {self.check}" + (f": {self.detail}" if self.detail else "")
+
+
+def expect_equal(check: str, actual: object, expected: object) -> Finding:
+    """A finding that holds when ``actual == expected``, naming both when it does not."""
+    if actual == expected:
+        return Finding(check, True, str(actual))
+    return Finding(check, False, f"expected {expected}, found {actual}")
