@@ -8,11 +8,12 @@ from typing import Any
 
 from . import paths, rules
 from .data import load_game
-from .errors import CompositionError
+from .errors import CompositionError, DataError
+from .faces.expressions import ExpressionError, evaluate
 from .faces.primitives import Face
-from .faces.template import load_template, render_face
-from .layout.pages import Footer, board_pages, card_sheets, full_pages, printable_window
+from .faces.template import dependencies, load_template, render_face
 from .layout.page import Page
+from .layout.pages import Footer, board_pages, card_sheets, full_pages, printable_window
 from .layout.sheet import SheetSpec
 from .layout.sizes import PAGE, PAPER_SIZES
 from .model import Component, Game, Size
@@ -62,6 +63,16 @@ def face_size(comp: Component, opts: BuildOptions) -> Size:
     return comp.size
 
 
+def item_label(comp: Component, ctx: dict[str, Any], index: int, source: Path) -> str:
+    """A readable name for one item ("Queen of Hearts"), from the component's label template."""
+    if comp.label:
+        try:
+            return str(evaluate(comp.label, ctx))
+        except ExpressionError as exc:
+            raise DataError(source, None, f"components[{comp.id}].label", str(exc)) from None
+    return f"{comp.id}-{index + 1:03d}"
+
+
 def render_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions
                  ) -> tuple[list[Face], list[Face] | None]:
     """Evaluate the component's face (and back) template once per printed copy."""
@@ -79,11 +90,15 @@ def render_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions
     }
     fronts: list[Face] = []
     backs: list[Face] | None = [] if back_t else None
+    shared_back = back_t is not None and not {"item", "index"} & dependencies(back_t)
+    back: Face | None = None
     for index, item in enumerate(comp.items):
         ctx = {**base, "item": item.data, "index": index}
-        label = str(item.data.get("label", f"{comp.id}-{index + 1:03d}"))
+        label = item_label(comp, ctx, index, game.source)
         front = render_face(front_t, size.w, size.h, ctx, label)
-        back = render_face(back_t, size.w, size.h, ctx, label + "-back") if back_t else None
+        if back_t is not None and (back is None or not shared_back):
+            back = render_face(back_t, size.w, size.h, ctx, f"{comp.id}-back" if shared_back
+                               else label + "-back")
         for _ in range(item.count):
             fronts.append(front)
             if backs is not None and back is not None:

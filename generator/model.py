@@ -47,6 +47,7 @@ class Component:
     back: str | None = None
     shape: str = "rect"
     params: Mapping[str, Any] = field(default_factory=dict)
+    label: str | None = None  # a template naming each item (PNG file names, reports)
 
     def expanded(self) -> Iterator[Mapping[str, Any]]:
         """Each copy's data, ``count`` times per item: what ends up on the table."""

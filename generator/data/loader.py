@@ -38,7 +38,8 @@ def game_file(game: str, card_data: Path = paths.CARD_DATA) -> Path:
     return file
 
 
-def validation_errors(doc: YamlDoc, exc: ValidationError, prefix: tuple[Hashable, ...] = ()) -> DataErrors:
+def validation_errors(doc: YamlDoc, exc: ValidationError,
+                      prefix: tuple[Hashable, ...] = ()) -> DataErrors:
     """Turn pydantic's errors into DataErrors that point at lines of the YAML file."""
     errors = []
     for err in exc.errors():
@@ -148,7 +149,8 @@ def _component(doc: YamlDoc, path: tuple[Hashable, ...], comp: ComponentSpec,
     else:
         items = (Item({}),)
     return Component(id=comp.id, kind=comp.kind, name=comp.name, size=size, face=comp.face,
-                     items=items, back=comp.back, shape=comp.shape, params=comp.params)
+                     items=items, back=comp.back, shape=comp.shape, params=comp.params,
+                     label=comp.label)
 
 
 def _check_template(doc: YamlDoc, path: tuple[Hashable, ...], name: str) -> None:

@@ -65,6 +65,8 @@ class ComponentSpec(Strict):
     items: list[dict[str, Any]] | None = None
     generate: Generate | None = None
     params: dict[str, Any] = Field(default_factory=dict)
+    # A template naming each item in PNG file names, e.g. "{{ item.name }}".
+    label: str | None = Field(default=None, max_length=200)
 
     @model_validator(mode="after")
     def has_items(self) -> ComponentSpec:

@@ -146,8 +146,9 @@ def flatten(segments: tuple[Segment, ...], steps: int = 16) -> list[list[tuple[f
             for k in range(1, steps + 1):
                 t = k / steps
                 u = 1 - t
-                current.append((u * u * u * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t ** 3 * x3,
-                                u * u * u * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t ** 3 * y3))
+                a, b, c, d = u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t
+                current.append((a * x0 + b * x1 + c * x2 + d * x3,
+                                a * y0 + b * y1 + c * y2 + d * y3))
         elif op == "Z" and current:
             current.append(current[0])
     if len(current) > 1:

@@ -19,7 +19,7 @@ from .. import fonts, paths
 from ..data.yamlfile import YamlDoc, format_path, load_yaml
 from ..errors import DataError
 from . import primitives as p
-from .expressions import ExpressionError, evaluate
+from .expressions import ExpressionError, Scope, evaluate, names_used
 from .icons import load_icon, parse_path
 from .text import TextBox, TextDoesNotFit, layout
 
@@ -76,13 +76,35 @@ def load_template(name: str, folder: Path = paths.FACES) -> FaceTemplate:
     return FaceTemplate(name, doc)
 
 
+def dependencies(template: FaceTemplate) -> frozenset[str]:
+    """Every top-level name the template reads: a back that never reads ``item`` is the
+    same for every card and is evaluated once."""
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, str):
+            found.update(names_used(node))
+        elif isinstance(node, list):
+            for child in node:
+                walk(child)
+        elif isinstance(node, dict):
+            for child in node.values():
+                walk(child)
+    walk(template.doc.data)
+    declared = set(template.doc.data.get("vars", {}))
+    return frozenset(found - declared)
+
+
 def render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, Any],
                 label: str = "") -> Face:
     """Evaluate a template for one item. ``ctx`` holds item, theme, palette, fonts, game..."""
-    scope = dict(ctx, W=w, H=h, bleed=FACE_BLEED)
+    scope = Scope(ctx)
+    scope.set("W", w)
+    scope.set("H", h)
+    scope.set("bleed", FACE_BLEED)
     run = _Run(template.doc)
     for key, raw in template.doc.data.get("vars", {}).items():
-        scope[key] = run.value(("vars", key), raw, scope)
+        scope.set(key, run.value(("vars", key), raw, scope))
     out: list[p.Primitive] = []
     run.elements(("elements",), template.doc.data["elements"], scope, out)
     return p.Face(w, h, FACE_BLEED, tuple(out), label)
@@ -100,30 +122,31 @@ class _Run:
     def fail(self, path: tuple[Hashable, ...], expected: str) -> DataError:
         return DataError(self.doc.file, self.doc.line_of(path), format_path(path), expected)
 
-    def value(self, path: tuple[Hashable, ...], raw: Any, scope: Mapping[str, Any]) -> Any:
+    def value(self, path: tuple[Hashable, ...], raw: Any, scope: Scope) -> Any:
         try:
             return evaluate(raw, scope)
         except ExpressionError as exc:
             raise self.fail(path, str(exc)) from None
 
-    def elements(self, path: tuple[Hashable, ...], raw: Any, scope: dict[str, Any],
+    def elements(self, path: tuple[Hashable, ...], raw: Any, scope: Scope,
                  out: list[p.Primitive]) -> None:
         if not isinstance(raw, list):
             raise self.fail(path, "expected a list of elements")
         for index, element in enumerate(raw):
             self.element(path + (index,), element, scope, out)
 
-    def element(self, path: tuple[Hashable, ...], raw: Any, scope: dict[str, Any],
+    def element(self, path: tuple[Hashable, ...], raw: Any, scope: Scope,
                 out: list[p.Primitive]) -> None:
         if not isinstance(raw, dict):
-            raise self.fail(path, f"expected a mapping with one of: {', '.join(PRIMITIVES)}, each, if")
+            raise self.fail(path, "expected a mapping with one of: "
+                                  f"{', '.join(PRIMITIVES)}, each, if")
         if "each" in raw:
             seq = self.value(path + ("each",), raw["each"], scope)
             if not isinstance(seq, (list, tuple, range)):
                 raise self.fail(path + ("each",), f"expected a list, got {type(seq).__name__}")
             name = raw.get("as", "it")
             for index, value in enumerate(seq):
-                inner = dict(scope, **{name: value, "loop_index": index})
+                inner = scope.child({name: value, "loop_index": index})
                 self.elements(path + ("do",), raw.get("do", []), inner, out)
             return
         if "if" in raw:
@@ -142,7 +165,7 @@ class _Run:
         out.append(self.build(path + (kind,), kind, args))
 
     def fields(self, path: tuple[Hashable, ...], kind: str, raw: dict[str, Any],
-               scope: Mapping[str, Any]) -> dict[str, Any]:
+               scope: Scope) -> dict[str, Any]:
         spec = _FIELDS[kind]
         unknown = set(raw) - set(spec)
         if unknown:

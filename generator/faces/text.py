@@ -82,7 +82,8 @@ def layout(box: TextBox) -> Text:
     ascent, descent = fonts.vertical_metrics(box.font)
     line_h = size * PT * box.line_height
     block_h = line_h * len(lines)
-    top = box.y + {"top": 0.0, "middle": (box.h - block_h) / 2, "bottom": box.h - block_h}[box.valign]
+    offset = {"top": 0.0, "middle": (box.h - block_h) / 2, "bottom": box.h - block_h}
+    top = box.y + offset[box.valign]
     # Centre the glyphs' ascent-to-descent band inside each line box.
     first_baseline = top + (line_h - (ascent - descent) * size * PT) / 2 + ascent * size * PT
     placed = []

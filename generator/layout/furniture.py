@@ -81,7 +81,7 @@ def registration(x: float, y: float, r: float = 2.5) -> list[p.Primitive]:
 
 def assembly_map(box: Box, cols: int, rows: int, current: tuple[int, int]) -> list[p.Primitive]:
     """A thumbnail of the tile grid with this page's tile filled, and its name (A1, B2...)."""
-    x, y, w, h = box
+    x, y, _, h = box
     cell = min(h / rows, 6.0)
     prims: list[p.Primitive] = []
     for r in range(rows):

@@ -94,8 +94,8 @@ class Grid:
         return sorted(xs)
 
     def cut_ys(self) -> list[float]:
-        ys = {round(y + dy, 4) for _, y, _, h in (self.trim(r * self.cols) for r in range(self.rows))
-              for dy in (0, h)}
+        rows = (self.trim(r * self.cols) for r in range(self.rows))
+        ys = {round(y + dy, 4) for _, y, _, h in rows for dy in (0, h)}
         return sorted(ys)
 
     def bands(self) -> dict[str, float]:
@@ -146,7 +146,8 @@ def cut_marks(grid: Grid) -> list[tuple[float, float, float, float]]:
         marks.append((x, bottom + MARK_OFFSET,
                       x, min(paper.h - stop["bottom"], bottom + MARK_OFFSET + MARK_LENGTH)))
     for y in grid.cut_ys():
-        marks.append((left - MARK_OFFSET, y, max(stop["left"], left - MARK_OFFSET - MARK_LENGTH), y))
+        marks.append((left - MARK_OFFSET, y,
+                      max(stop["left"], left - MARK_OFFSET - MARK_LENGTH), y))
         marks.append((right + MARK_OFFSET, y,
                       min(paper.w - stop["right"], right + MARK_OFFSET + MARK_LENGTH), y))
     return [m for m in marks if abs(m[0] - m[2]) + abs(m[1] - m[3]) > 0.2]

@@ -5,6 +5,7 @@ more than the printer margin, so nothing of the board is lost to the unprintable
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -32,11 +33,11 @@ class TilePlan:
     def seams_x(self) -> list[tuple[float, float]]:
         """(start, end) of each vertical overlap band, in board x."""
         firsts = [t for t in self.tiles if t.row == 0]
-        return [(b.x0, a.x0 + a.w) for a, b in zip(firsts, firsts[1:], strict=False)]
+        return [(b.x0, a.x0 + a.w) for a, b in itertools.pairwise(firsts)]
 
     def seams_y(self) -> list[tuple[float, float]]:
         firsts = [t for t in self.tiles if t.col == 0]
-        return [(b.y0, a.y0 + a.h) for a, b in zip(firsts, firsts[1:], strict=False)]
+        return [(b.y0, a.y0 + a.h) for a, b in itertools.pairwise(firsts)]
 
     def registration_points(self) -> list[tuple[float, float]]:
         """Board points inside overlaps, so each shows on every tile that shares the seam."""

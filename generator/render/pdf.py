@@ -75,7 +75,7 @@ class PdfRenderer:
             c.drawImage(prim.path, prim.x * mm, -(prim.y + prim.h) * mm, prim.w * mm,
                         prim.h * mm, mask="auto")
 
-    def path(self, segments: Sequence[p.Segment], sx: float, sy: float):  # noqa: ANN201
+    def path(self, segments: Sequence[p.Segment], sx: float, sy: float):
         path = self.c.beginPath()
         for op, a in segments:
             if op == "M":

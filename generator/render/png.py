@@ -1,0 +1,203 @@
+"""Pillow backend: one PNG per face, bleed included, DPI stored in the file.
+
+Pillow does not anti-alias shapes, so a face is drawn at ``supersample`` times the resolution
+and reduced. Text uses the same TTF files as the PDF and the line breaks computed by the face
+stage; ``Layout.BASIC`` (no kerning) keeps Pillow's line widths close to ReportLab's.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageColor, ImageDraw, ImageFont
+
+from .. import fonts
+from ..faces import primitives as p
+from ..faces.icons import flatten, load_icon
+
+MM_PER_INCH = 25.4
+
+
+@lru_cache(maxsize=256)
+def _font(key: str, px: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(fonts.font_files()[key]), px,
+                              layout_engine=ImageFont.Layout.BASIC)
+
+
+@lru_cache(maxsize=256)
+def _rgb(value: str) -> tuple[int, int, int]:
+    r, g, b = ImageColor.getrgb(value)[:3]
+    return (r, g, b)
+
+
+class PngPainter:
+    """Draws primitives given in face millimetres onto a supersampled image."""
+
+    def __init__(self, face: p.Face, dpi: int, supersample: int) -> None:
+        self.face = face
+        self.scale = dpi / MM_PER_INCH * supersample  # pixels per mm on the big canvas
+        self.dpi = dpi
+        self.ss = supersample
+        b = face.bleed
+        self.size = (round((face.w + 2 * b) * dpi / MM_PER_INCH),
+                     round((face.h + 2 * b) * dpi / MM_PER_INCH))
+        self.image = Image.new("RGB", (self.size[0] * supersample, self.size[1] * supersample),
+                               "white")
+        self.draw = ImageDraw.Draw(self.image)
+
+    def pt(self, x: float, y: float) -> tuple[float, float]:
+        b = self.face.bleed
+        return ((x + b) * self.scale, (y + b) * self.scale)
+
+    def px(self, mm: float) -> int:
+        return max(1, round(mm * self.scale))
+
+    def render(self) -> Image.Image:
+        for prim in self.face.prims:
+            self.paint(prim)
+        return self.image.reduce(self.ss) if self.ss > 1 else self.image
+
+    def paint(self, prim: p.Primitive) -> None:
+        d = self.draw
+        if isinstance(prim, p.Rect):
+            box = [*self.pt(prim.x, prim.y), *self.pt(prim.x + prim.w, prim.y + prim.h)]
+            fill = _rgb(prim.fill) if prim.fill else None
+            outline = _rgb(prim.stroke) if prim.stroke and not prim.dash else None
+            width = self.px(prim.width) if outline else 0
+            if prim.radius > 0:
+                d.rounded_rectangle(box, radius=prim.radius * self.scale, fill=fill,
+                                    outline=outline, width=width)
+            else:
+                d.rectangle(box, fill=fill, outline=outline, width=width)
+            if prim.stroke and prim.dash:
+                self.dashed_rect(prim)
+        elif isinstance(prim, p.Circle):
+            cx, cy = self.pt(prim.cx, prim.cy)
+            r = prim.r * self.scale
+            d.ellipse([cx - r, cy - r, cx + r, cy + r],
+                      fill=_rgb(prim.fill) if prim.fill else None,
+                      outline=_rgb(prim.stroke) if prim.stroke else None,
+                      width=self.px(prim.width) if prim.stroke else 0)
+        elif isinstance(prim, p.Line):
+            if prim.stroke:
+                self.line([(prim.x1, prim.y1), (prim.x2, prim.y2)], prim.stroke, prim.width,
+                          prim.dash)
+        elif isinstance(prim, p.Path):
+            for poly in flatten(prim.segments):
+                pts = [self.pt(x, y) for x, y in poly]
+                if prim.fill and len(pts) > 2:
+                    d.polygon(pts, fill=_rgb(prim.fill))
+                if prim.stroke:
+                    d.line(pts, fill=_rgb(prim.stroke), width=self.px(prim.width), joint="curve")
+        elif isinstance(prim, p.Text):
+            self.text(prim)
+        elif isinstance(prim, p.Icon):
+            self.icon(prim)
+        elif isinstance(prim, p.Image):
+            with Image.open(prim.path) as src:
+                w, h = self.px(prim.w), self.px(prim.h)
+                tile = src.convert("RGBA").resize((w, h), Image.Resampling.LANCZOS)
+            x, y = self.pt(prim.x, prim.y)
+            self.image.paste(tile, (round(x), round(y)), tile)
+
+    def line(self, pts: list[tuple[float, float]], colour: str, width: float,
+             dash: tuple[float, ...] | None) -> None:
+        if not dash:
+            self.draw.line([self.pt(x, y) for x, y in pts], fill=_rgb(colour), width=self.px(width))
+            return
+        for (x1, y1), (x2, y2) in itertools.pairwise(pts):
+            length = math.hypot(x2 - x1, y2 - y1)
+            pos, k = 0.0, 0
+            while pos < length:
+                seg = dash[k % len(dash)]
+                if k % 2 == 0:
+                    end = min(pos + seg, length)
+                    a, b = pos / length, end / length
+                    self.draw.line([self.pt(x1 + (x2 - x1) * a, y1 + (y2 - y1) * a),
+                                    self.pt(x1 + (x2 - x1) * b, y1 + (y2 - y1) * b)],
+                                   fill=_rgb(colour), width=self.px(width))
+                pos += seg
+                k += 1
+
+    def dashed_rect(self, prim: p.Rect) -> None:
+        x, y, w, h = prim.x, prim.y, prim.w, prim.h
+        assert prim.stroke is not None
+        self.line([(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y)], prim.stroke,
+                  prim.width, prim.dash)
+
+    def text(self, prim: p.Text) -> None:
+        font = _font(prim.font, max(1, round(prim.size * fonts.PT_TO_MM * self.scale)))
+        fill = _rgb(prim.fill) if prim.fill else (0, 0, 0)
+        if not prim.rotate:
+            for x, baseline, line in prim.lines:
+                self.draw.text(self.pt(x, baseline), line, font=font, fill=fill, anchor="ls")
+            return
+        # Turned text: draw on a transparent square centred on the pivot, rotate, composite.
+        ox, oy = self.pt(prim.ox, prim.oy)
+        reach = max(math.hypot(a - ox, b - oy) for x, base, line in prim.lines
+                    for a, b in (self.pt(x, base), (self.pt(x, base)[0]
+                                 + font.getlength(line), self.pt(x, base)[1])))
+        half = math.ceil(reach + font.size * 1.5)
+        layer = Image.new("RGBA", (2 * half, 2 * half), (0, 0, 0, 0))
+        ld = ImageDraw.Draw(layer)
+        for x, baseline, line in prim.lines:
+            lx, ly = self.pt(x, baseline)
+            ld.text((lx - ox + half, ly - oy + half), line, font=font, fill=fill, anchor="ls")
+        layer = layer.rotate(prim.rotate, resample=Image.Resampling.BICUBIC)
+        self.image.paste(layer, (round(ox - half), round(oy - half)), layer)
+
+    def icon(self, prim: p.Icon) -> None:
+        icon = load_icon(prim.name)
+        s = min(prim.w / icon.view_w, prim.h / icon.view_h)
+        cx, cy = prim.x + prim.w / 2, prim.y + prim.h / 2
+        cos, sin = _turn(prim.rotate)
+
+        def to_mm(vx: float, vy: float) -> tuple[float, float]:
+            dx, dy = (vx - icon.view_w / 2) * s, (vy - icon.view_h / 2) * s
+            # Counter-clockwise on the page (y down), matching the PDF's rotate().
+            return cx + dx * cos + dy * sin, cy - dx * sin + dy * cos
+
+        for shape in icon.shapes:
+            fill = {"main": prim.fill, "accent": prim.accent, "none": None}.get(shape.fill,
+                                                                                  shape.fill)
+            stroke = {"main": prim.fill, "accent": prim.accent, "none": None}.get(shape.stroke,
+                                                                                    shape.stroke)
+            width = shape.width * s
+            if shape.circle:
+                vx, vy, r = shape.circle
+                mx, my = to_mm(vx, vy)
+                self.paint(p.Circle(mx, my, r * s, fill, stroke, width))
+                continue
+            segments = tuple((op, tuple(c for pair in zip(args[0::2], args[1::2], strict=True)
+                                        for c in to_mm(*pair))) for op, args in shape.segments)
+            self.paint(p.Path(segments, fill, stroke, width))
+
+
+def _turn(degrees: int) -> tuple[float, float]:
+    exact = {0: (1.0, 0.0), 90: (0.0, 1.0), 180: (-1.0, 0.0), 270: (0.0, -1.0)}
+    if degrees in exact:
+        return exact[degrees]
+    rad = math.radians(degrees)
+    return math.cos(rad), math.sin(rad)
+
+
+MAX_CANVAS_PIXELS = 40_000_000  # a board at 3x supersampling would need gigabytes
+
+
+def render_png(face: p.Face, dpi: int = 300, supersample: int = 3) -> Image.Image:
+    area = (face.w + 2 * face.bleed) * (face.h + 2 * face.bleed) * (dpi / MM_PER_INCH) ** 2
+    while supersample > 1 and area * supersample ** 2 > MAX_CANVAS_PIXELS:
+        supersample -= 1
+    return PngPainter(face, dpi, supersample).render()
+
+
+def write_png(face: p.Face, target: Path, dpi: int = 300, supersample: int = 3) -> Path:
+    """Render and save one face; the DPI goes into the file so print shops read the size."""
+    image = render_png(face, dpi, supersample)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.part")
+    image.save(tmp, format="PNG", dpi=(dpi, dpi), compress_level=3)
+    tmp.replace(target)
+    return target
