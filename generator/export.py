@@ -4,22 +4,63 @@ from __future__ import annotations
 import multiprocessing
 import os
 import re
+import shutil
 from pathlib import Path
 
 from .build import BuildOptions, check_composition, game_theme, render_faces
 from .data import load_game
 from .faces.primitives import Face
+from .model import Component, Game
 from .render.png import write_png
+from .themes import Theme
 
 
 def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "face"
 
 
-def _job(args: tuple[Face, str, int]) -> str:
-    face, target, dpi = args
-    write_png(face, Path(target), dpi)
-    return target
+def _job(args: tuple[Face, list[str], int]) -> int:
+    """Render a face once and save it under each of its names (a shared back is drawn once)."""
+    face, targets, dpi = args
+    first = write_png(face, Path(targets[0]), dpi)
+    for target in targets[1:]:
+        shutil.copyfile(first, target)
+    return len(targets)
+
+
+def component_work(game: Game, comp: Component, theme: Theme, opts: BuildOptions, folder: Path,
+                   dpi: int) -> list[tuple[Face, str, int]]:
+    """The PNG files of one component: one per distinct front, each with its back beside it."""
+    fronts, backs = render_faces(game, comp, theme, opts)
+    work: list[tuple[Face, str, int]] = []
+    seen: set[Face] = set()
+    for index, face in enumerate(fronts):
+        if face in seen:
+            continue
+        seen.add(face)
+        stem = folder / comp.id / f"{len(seen):03d}-{slug(face.label)}"
+        work.append((face, f"{stem}-front.png" if backs else f"{stem}.png", dpi))
+        if backs:
+            work.append((backs[index], f"{stem}-back.png", dpi))
+    return work
+
+
+def write_all(work: list[tuple[Face, str, int]], jobs: int) -> None:
+    """Render each distinct face once, on ``jobs`` processes (faces are picklable data)."""
+    grouped: dict[tuple[Face, int], list[str]] = {}
+    for face, target, dpi in work:
+        grouped.setdefault((face, dpi), []).append(target)
+    for targets in grouped.values():
+        Path(targets[0]).parent.mkdir(parents=True, exist_ok=True)
+    tasks = [(face, targets, dpi) for (face, dpi), targets in grouped.items()]
+    jobs = max(1, min(jobs, os.cpu_count() or 1))
+    if jobs == 1:
+        for task in tasks:
+            _job(task)
+        return
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        for _ in pool.imap_unordered(_job, tasks, chunksize=2):
+            pass
 
 
 def export_pngs(game_id: str, opts: BuildOptions, dpi: int = 300, jobs: int = 2
@@ -30,26 +71,7 @@ def export_pngs(game_id: str, opts: BuildOptions, dpi: int = 300, jobs: int = 2
     check_composition(game, opts.force)
     theme = game_theme(game, opts)
     folder = opts.out_dir / game.id / "png"
-    work: list[tuple[Face, str, int]] = []
-    for comp in game.components:
-        fronts, backs = render_faces(game, comp, theme, opts)
-        seen: set[Face] = set()
-        number = 0
-        for index, face in enumerate(fronts):
-            if face in seen:
-                continue
-            seen.add(face)
-            number += 1
-            stem = folder / comp.id / f"{number:03d}-{slug(face.label)}"
-            work.append((face, f"{stem}-front.png" if backs else f"{stem}.png", dpi))
-            if backs:
-                work.append((backs[index], f"{stem}-back.png", dpi))
-    jobs = max(1, min(jobs, os.cpu_count() or 1))
-    if jobs == 1:
-        for item in work:
-            _job(item)
-    else:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            for _ in pool.imap_unordered(_job, work, chunksize=4):
-                pass
+    work = [job for comp in game.components
+            for job in component_work(game, comp, theme, opts, folder, dpi)]
+    write_all(work, jobs)
     return folder, len(work)
