@@ -17,6 +17,8 @@ from jinja2.runtime import Context, new_context
 from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import consume
 
+from . import dice
+
 MAX_STRING = 10_000
 _NUMBERS = (int, float)
 MAX_EXPONENT = 64
@@ -47,6 +49,7 @@ ENV = BoundedSandbox(undefined=StrictUndefined, autoescape=False, keep_trailing_
 ENV.globals.update(range=range, min=min, max=max, abs=abs, round=round, len=len,
                    enumerate=enumerate, zip=zip, int=int, float=float, str=str)
 ENV.filters["upper_first"] = lambda s: s[:1].upper() + s[1:]
+ENV.globals.update(d6_net=dice.d6_net, d4_net=dice.d4_net, pips=dice.pips)
 
 
 class Scope:

@@ -3,7 +3,7 @@
 A template (templates/faces/<name>.yaml) has optional ``vars`` (evaluated in order, each can
 use the ones before) and ``elements``. An element is one primitive (``rect``, ``circle``,
 ``line``, ``path``, ``polygon``, ``text``, ``icon``, ``image``) or a control element:
-``each: <list> / as: <name> / do: [...]`` and ``if: <condition> / do: [...] / else: [...]``.
+``each: <list> / as: <name> / index: <name> / do: [...]`` and ``if: <condition> / do: [...] / else: [...]``.
 Evaluating a template for one item gives a ``Face``: plain primitives in millimetres.
 """
 from __future__ import annotations
@@ -145,8 +145,9 @@ class _Run:
             if not isinstance(seq, (list, tuple, range)):
                 raise self.fail(path + ("each",), f"expected a list, got {type(seq).__name__}")
             name = raw.get("as", "it")
+            index_name = raw.get("index", "loop_index")  # name it to reach it from a nested each
             for index, value in enumerate(seq):
-                inner = scope.child({name: value, "loop_index": index})
+                inner = scope.child({name: value, "loop_index": index, index_name: index})
                 self.elements(path + ("do",), raw.get("do", []), inner, out)
             return
         if "if" in raw:
