@@ -12,11 +12,13 @@ N ?= 1000
 PLAYERS ?=
 POLICY ?= random
 DPI ?= 300
+BACK_DX ?= 0
+BACK_DY ?= 0
 
 BUILD_ARGS := $(GAME) --paper $(PAPER) --flip $(FLIP) $(if $(THEME),--theme $(THEME)) \
-              $(if $(filter saver,$(INK)),--ink-saver)
+              $(if $(filter saver,$(INK)),--ink-saver) --back-dx $(BACK_DX) --back-dy $(BACK_DY)
 
-.PHONY: all venv pdf png verify simulate bench test lint clean
+.PHONY: all venv pdf png verify simulate calibration bench test lint clean
 
 all: pdf
 
@@ -38,6 +40,9 @@ verify: $(STAMP)
 
 simulate: $(STAMP)
 	$(PY) -m generator simulate $(GAME) --n $(N) --policy $(POLICY) $(if $(PLAYERS),--players $(PLAYERS))
+
+calibration: $(STAMP)
+	$(PY) -m generator calibration --paper $(PAPER) --flip $(FLIP)
 
 bench: $(STAMP)
 	$(PY) bench/run.py

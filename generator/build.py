@@ -12,6 +12,7 @@ from .errors import CompositionError, DataError
 from .faces.expressions import ExpressionError, evaluate
 from .faces.primitives import Face
 from .faces.template import dependencies, load_template, render_face
+from .layout.contents import Section, contents_page
 from .layout.page import Page
 from .layout.pages import Footer, board_pages, card_sheets, full_pages, printable_window
 from .layout.sheet import SheetSpec
@@ -31,6 +32,8 @@ class BuildOptions:
     gap: float = 0.0
     bleed: float = 0.0
     flip: str = "long"
+    back_dx: float = 0.0  # duplex calibration: shift back pages right (mm)
+    back_dy: float = 0.0  # ... and down (mm)
     force: bool = False
     out_dir: Path = field(default=paths.OUTPUT)
 
@@ -39,7 +42,8 @@ class BuildOptions:
         return PAPER_SIZES[self.paper]
 
     def sheet_spec(self) -> SheetSpec:
-        return SheetSpec(self.paper_size, self.margin, self.gap, self.bleed, self.flip)
+        return SheetSpec(self.paper_size, self.margin, self.gap, self.bleed, self.flip,
+                         self.back_dx, self.back_dy)
 
 
 def verify(game: Game) -> list[Finding]:
@@ -122,8 +126,21 @@ def game_theme(game: Game, opts: BuildOptions) -> Theme:
 
 
 def kit_pages(game: Game, opts: BuildOptions) -> list[Page]:
+    """Every component's pages, opened by a contents sheet computed from them."""
     theme = game_theme(game, opts)
-    return [page for comp in game.components for page in component_pages(game, comp, theme, opts)]
+    sections: list[Section] = []
+    pages: list[Page] = []
+    for comp in game.components:
+        comp_pages = component_pages(game, comp, theme, opts)
+        first = len(pages) + 2  # page 1 is the contents sheet
+        sections.append(Section(comp.name, comp.kind, comp.total, first,
+                                first + len(comp_pages) - 1,
+                                any(page.side == "back" for page in comp_pages),
+                                str(comp.params.get("assembly", ""))))
+        pages += comp_pages
+    contents = contents_page(game.title, game.credit, opts.paper, opts.paper_size, opts.margin,
+                             sections, opts.flip, len(pages) + 1)
+    return [contents, *pages]
 
 
 def output_pdf(game_id: str, opts: BuildOptions) -> Path:

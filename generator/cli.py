@@ -25,7 +25,8 @@ def _games(selected: Sequence[str]) -> list[str]:
 def _options(args: argparse.Namespace) -> BuildOptions:
     return BuildOptions(paper=args.paper, theme=args.theme or None, ink_saver=args.ink_saver,
                         margin=args.margin, gap=args.gap, bleed=args.bleed, flip=args.flip,
-                        force=args.force, out_dir=Path(args.out))
+                        back_dx=args.back_dx, back_dy=args.back_dy, force=args.force,
+                        out_dir=Path(args.out))
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -80,6 +81,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_calibration(args: argparse.Namespace) -> int:
+    from .layout.calibration import calibration_pages
+    from .render.pdf import write_pdf
+
+    target = Path(args.out) / "calibration" / f"calibration-{args.paper}-{args.flip}.pdf"
+    write_pdf(calibration_pages(PAPER_SIZES[args.paper], args.flip), target,
+              title="Duplex calibration", duplex=args.flip)
+    print(f"duplex calibration sheet -> {target}")
+    return 0
+
+
 def cmd_list(args: argparse.Namespace) -> int:
     for game_id in game_ids():
         game = load_game(game_id)
@@ -103,6 +115,10 @@ def parser() -> argparse.ArgumentParser:
         p.add_argument("--bleed", type=float, default=0.0, help="art past the trim, mm")
         p.add_argument("--flip", choices=("long", "short"), default="long",
                        help="duplex flip edge for back pages")
+        p.add_argument("--back-dx", type=float, default=0.0,
+                       help="shift back pages right by this many mm (duplex calibration)")
+        p.add_argument("--back-dy", type=float, default=0.0,
+                       help="shift back pages down by this many mm (duplex calibration)")
         p.add_argument("--force", action="store_true", help="print even if verify fails")
         p.add_argument("--out", default=str(paths.OUTPUT), help="output folder")
 
@@ -129,6 +145,12 @@ def parser() -> argparse.ArgumentParser:
     sim.add_argument("--policy", choices=("random", "greedy"), default="random")
     sim.add_argument("--out", default=str(paths.OUTPUT))
     sim.set_defaults(func=cmd_simulate)
+
+    cal = sub.add_parser("calibration", help="a duplex calibration sheet (2 pages)")
+    cal.add_argument("--paper", choices=sorted(PAPER_SIZES), default="a4")
+    cal.add_argument("--flip", choices=("long", "short"), default="long")
+    cal.add_argument("--out", default=str(paths.OUTPUT))
+    cal.set_defaults(func=cmd_calibration)
 
     lst = sub.add_parser("list", help="list the games and their components")
     lst.set_defaults(func=cmd_list)

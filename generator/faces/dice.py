@@ -84,6 +84,6 @@ def d4_net(x: float, y: float, a: float) -> dict[str, Any]:
         for (px, py), n in face:
             numbers.append({"x": px + (cx - px) * 0.42, "y": py + (cy - py) * 0.42, "n": n})
     depth = a * 0.22
-    tabs = [_tab(m12, p1, depth), _tab(p3, m13, depth), _tab(p2, m23, depth)]
+    tabs = [_tab(m12, p1, depth), _tab(m13, p3, depth), _tab(m23, p2, depth)]
     return {"triangles": triangles, "numbers": numbers, "tabs": tabs, "width": 2 * a,
             "height": 2 * h}

@@ -3,7 +3,8 @@
 A template (templates/faces/<name>.yaml) has optional ``vars`` (evaluated in order, each can
 use the ones before) and ``elements``. An element is one primitive (``rect``, ``circle``,
 ``line``, ``path``, ``polygon``, ``text``, ``icon``, ``image``) or a control element:
-``each: <list> / as: <name> / index: <name> / do: [...]`` and ``if: <condition> / do: [...] / else: [...]``.
+``each: <list> / as: <name> / index: <name> / do: [...]`` and
+``if: <condition> / do: [...] / else: [...]``.
 Evaluating a template for one item gives a ``Face``: plain primitives in millimetres.
 """
 from __future__ import annotations

@@ -49,17 +49,21 @@ def card_sheets(fronts: Sequence[p.Face], backs: Sequence[p.Face] | None, spec: 
             back = []
             for slot, face in enumerate(back_chunks[n]):
                 back_slot, rotate = grid.back_slot(slot)
-                back.append(_place(grid, back_slot, face, rotate, round_cut))
+                back.append(_place(grid, back_slot, face, rotate, round_cut,
+                                   (spec.back_dx, spec.back_dy)))
             pages.append(Page(spec.paper, tuple(back), _furniture(
                 grid, footer.text(sheet_no, len(chunks), f"backs, flip on {spec.flip} edge"),
                 round_cut, back), side="back"))
     return pages
 
 
-def _place(grid: Grid, slot: int, face: p.Face, rotate: int, round_cut: bool) -> Placement:
+def _place(grid: Grid, slot: int, face: p.Face, rotate: int, round_cut: bool,
+           shift: tuple[float, float] = (0.0, 0.0)) -> Placement:
+    """A face in a slot; backs get the duplex calibration shift (faces and clip move together)."""
     x, y, _, _ = grid.trim(slot)
-    clip = grid.bleed_box(slot)
-    return Placement(face, x, y, clip, rotate, round_cut)
+    cx, cy, cw, ch = grid.bleed_box(slot)
+    dx, dy = shift
+    return Placement(face, x + dx, y + dy, (cx + dx, cy + dy, cw, ch), rotate, round_cut)
 
 
 def _furniture(grid: Grid, text: str, round_cut: bool,

@@ -30,6 +30,8 @@ class SheetSpec:
     gap: float = 0.0  # space between neighbouring cards' bleed boxes
     bleed: float = 0.0  # art printed past each card's trim
     flip: str = "long"  # long | short: how the duplex printer turns the sheet
+    back_dx: float = 0.0  # shift of every back page, measured with the calibration sheet
+    back_dy: float = 0.0
 
 
 @dataclass(frozen=True)
