@@ -12,6 +12,8 @@ N ?= 1000
 PLAYERS ?=
 POLICY ?= random
 DPI ?= 300
+PRESET ?= default
+LAYOUT ?= sheets
 BACK_DX ?= 0
 BACK_DY ?= 0
 
@@ -30,10 +32,10 @@ $(STAMP): requirements.lock
 venv: $(STAMP)
 
 pdf: $(STAMP)
-	$(PY) -m generator build $(BUILD_ARGS)
+	$(PY) -m generator build $(BUILD_ARGS) --layout $(LAYOUT)
 
 png: $(STAMP)
-	$(PY) -m generator png $(BUILD_ARGS) --dpi $(DPI)
+	$(PY) -m generator png $(BUILD_ARGS) --dpi $(DPI) --preset $(PRESET)
 
 verify: $(STAMP)
 	$(PY) -m generator verify $(GAME)

@@ -13,9 +13,11 @@ from .faces.expressions import ExpressionError, evaluate
 from .faces.primitives import Face
 from .faces.template import dependencies, load_template, render_face
 from .layout.contents import Section, contents_page
+from .layout.gutterfold import gutterfold_pages
 from .layout.page import Page
 from .layout.pages import Footer, board_pages, card_sheets, full_pages, printable_window
 from .layout.sheet import SheetSpec
+from .layout.single import single_pages
 from .layout.sizes import PAGE, PAPER_SIZES
 from .model import Component, Game, Size
 from .render.pdf import write_pdf
@@ -35,6 +37,7 @@ class BuildOptions:
     back_dx: float = 0.0  # duplex calibration: shift back pages right (mm)
     back_dy: float = 0.0  # ... and down (mm)
     force: bool = False
+    layout: str = "sheets"  # sheets | gutterfold | single (one piece per page, print shops)
     out_dir: Path = field(default=paths.OUTPUT)
 
     @property
@@ -118,6 +121,11 @@ def component_pages(game: Game, comp: Component, theme: Theme, opts: BuildOption
                 for page in board_pages(face, opts.paper_size, opts.margin, footer)]
     if comp.size == PAGE:
         return full_pages(fronts, opts.paper_size, opts.margin, footer)
+    if opts.layout == "single":
+        return single_pages(fronts, backs, opts.bleed or 3.175, comp.name)
+    if opts.layout == "gutterfold" and backs:
+        return gutterfold_pages(fronts, backs, opts.paper_size, opts.margin,
+                                f"{game.title} · {comp.name}")
     return card_sheets(fronts, backs, opts.sheet_spec(), footer, round_cut=comp.shape == "round")
 
 
@@ -144,7 +152,9 @@ def kit_pages(game: Game, opts: BuildOptions) -> list[Page]:
 
 
 def output_pdf(game_id: str, opts: BuildOptions) -> Path:
-    return opts.out_dir / game_id / f"{game_id}.pdf"
+    """The kit is output/<id>/<id>.pdf; other layouts get a suffix so they never replace it."""
+    suffix = "" if opts.layout == "sheets" else f"-{opts.layout}"
+    return opts.out_dir / game_id / f"{game_id}{suffix}.pdf"
 
 
 def build_pdf(game_id: str, opts: BuildOptions) -> tuple[Path, int]:

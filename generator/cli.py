@@ -26,6 +26,7 @@ def _options(args: argparse.Namespace) -> BuildOptions:
     return BuildOptions(paper=args.paper, theme=args.theme or None, ink_saver=args.ink_saver,
                         margin=args.margin, gap=args.gap, bleed=args.bleed, flip=args.flip,
                         back_dx=args.back_dx, back_dy=args.back_dy, force=args.force,
+                        layout=args.layout,
                         out_dir=Path(args.out))
 
 
@@ -42,8 +43,9 @@ def cmd_png(args: argparse.Namespace) -> int:
 
     opts = _options(args)
     for game_id in _games(args.games):
-        folder, count = export_pngs(game_id, opts, dpi=args.dpi, jobs=args.jobs)
-        print(f"{game_id}: {count} PNGs at {args.dpi} dpi -> {folder}")
+        folder, count = export_pngs(game_id, opts, dpi=args.dpi, jobs=args.jobs,
+                                    preset=args.preset)
+        print(f"{game_id}: {count} PNGs ({args.preset}) -> {folder}")
     return 0
 
 
@@ -119,6 +121,9 @@ def parser() -> argparse.ArgumentParser:
                        help="shift back pages right by this many mm (duplex calibration)")
         p.add_argument("--back-dy", type=float, default=0.0,
                        help="shift back pages down by this many mm (duplex calibration)")
+        p.add_argument("--layout", choices=("sheets", "gutterfold", "single"), default="sheets",
+                       help="card sheets (duplex), gutterfold (fold and glue) or one piece per "
+                            "page with bleed and TrimBox (print shops)")
         p.add_argument("--force", action="store_true", help="print even if verify fails")
         p.add_argument("--out", default=str(paths.OUTPUT), help="output folder")
 
@@ -128,7 +133,10 @@ def parser() -> argparse.ArgumentParser:
 
     png = sub.add_parser("png", help="one PNG per face into output/<id>/png/")
     layout_args(png)
-    png.add_argument("--dpi", type=int, default=300)
+    png.add_argument("--dpi", type=int, default=None, help="default: the preset's (300)")
+    png.add_argument("--preset", choices=("default", "tgc", "mpc"), default="default",
+                     help="print-shop image format: tgc = The Game Crafter, mpc = "
+                          "MakePlayingCards")
     png.add_argument("--jobs", type=int, default=2)
     png.set_defaults(func=cmd_png)
 

@@ -5,6 +5,7 @@ import multiprocessing
 import os
 import re
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 from .build import BuildOptions, check_composition, game_theme, render_faces
@@ -19,10 +20,31 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "face"
 
 
-def _job(args: tuple[Face, list[str], int]) -> int:
+@dataclass(frozen=True)
+class Preset:
+    """A print shop's image format: resolution and bleed around the trim."""
+
+    name: str
+    dpi: int
+    bleed: float  # mm each side
+    about: str
+
+
+PRESETS = {
+    "default": Preset("default", 300, 3.175, "300 dpi with 1/8 in bleed"),
+    # The Game Crafter: poker 825 x 1125 px = (63.5 + 2 x 3.175) mm at 300 dpi.
+    "tgc": Preset("tgc", 300, 3.175, "The Game Crafter: 300 dpi, 1/8 in bleed (poker 825x1125)"),
+    # MakePlayingCards: poker 822 x 1122 px = 36 px (3.048 mm) of bleed a side at 300 dpi.
+    "mpc": Preset("mpc", 300, 3.048, "MakePlayingCards: 300 dpi, 36 px bleed (poker 822x1122)"),
+}
+
+Job = tuple[Face, list[str], int, float]
+
+
+def _job(args: Job) -> int:
     """Render a face once and save it under each of its names (a shared back is drawn once)."""
-    face, targets, dpi = args
-    first = write_png(face, Path(targets[0]), dpi)
+    face, targets, dpi, bleed = args
+    first = write_png(face, Path(targets[0]), dpi, bleed=bleed)
     for target in targets[1:]:
         shutil.copyfile(first, target)
     return len(targets)
@@ -45,14 +67,14 @@ def component_work(game: Game, comp: Component, theme: Theme, opts: BuildOptions
     return work
 
 
-def write_all(work: list[tuple[Face, str, int]], jobs: int) -> None:
+def write_all(work: list[tuple[Face, str, int]], jobs: int, bleed: float = 3.175) -> None:
     """Render each distinct face once, on ``jobs`` processes (faces are picklable data)."""
     grouped: dict[tuple[Face, int], list[str]] = {}
     for face, target, dpi in work:
         grouped.setdefault((face, dpi), []).append(target)
     for targets in grouped.values():
         Path(targets[0]).parent.mkdir(parents=True, exist_ok=True)
-    tasks = [(face, targets, dpi) for (face, dpi), targets in grouped.items()]
+    tasks: list[Job] = [(face, targets, dpi, bleed) for (face, dpi), targets in grouped.items()]
     jobs = max(1, min(jobs, os.cpu_count() or 1))
     if jobs == 1:
         for task in tasks:
@@ -63,15 +85,17 @@ def write_all(work: list[tuple[Face, str, int]], jobs: int) -> None:
             pass
 
 
-def export_pngs(game_id: str, opts: BuildOptions, dpi: int = 300, jobs: int = 2
-                ) -> tuple[Path, int]:
-    """Write ``output/<id>/png/<component>/<nnn>-<name>-front.png`` (and ``-back.png``): one
-    file per distinct face, numbered in kit order so fronts and backs pair by name."""
+def export_pngs(game_id: str, opts: BuildOptions, dpi: int | None = None, jobs: int = 2,
+                preset: str = "default") -> tuple[Path, int]:
+    """Write ``output/<id>/png[-preset]/<component>/<nnn>-<name>-front.png`` (and
+    ``-back.png``): one file per distinct face, numbered in kit order so a print shop's
+    uploader pairs each front with its back by name."""
+    chosen = PRESETS[preset]
     game = load_game(game_id)
     check_composition(game, opts.force)
     theme = game_theme(game, opts)
-    folder = opts.out_dir / game.id / "png"
-    work = [job for comp in game.components
-            for job in component_work(game, comp, theme, opts, folder, dpi)]
-    write_all(work, jobs)
+    folder = opts.out_dir / game.id / ("png" if preset == "default" else f"png-{preset}")
+    work = [job for comp in game.components if comp.kind != "sheet"
+            for job in component_work(game, comp, theme, opts, folder, dpi or chosen.dpi)]
+    write_all(work, jobs, chosen.bleed)
     return folder, len(work)

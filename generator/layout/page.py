@@ -33,3 +33,5 @@ class Page:
     furniture: tuple[Primitive, ...]
     bookmark: str | None = None
     side: str = "front"  # front | back | single
+    trim_box: Box | None = None  # for print shops: the finished piece (default: the page)
+    bleed_box: Box | None = None

@@ -185,6 +185,10 @@ class PdfRenderer:
     def page(self, page: Page) -> None:
         c = self.c
         c.setPageSize((page.size.w * mm, page.size.h * mm))
+        full = (0.0, 0.0, page.size.w, page.size.h)
+        for box, setter in ((page.trim_box, c.setTrimBox), (page.bleed_box, c.setBleedBox)):
+            x, y, w, h = box or full
+            setter((x * mm, (page.size.h - y - h) * mm, (x + w) * mm, (page.size.h - y) * mm))
         for pl in page.placements:
             self.face_form(pl.face)  # define forms before the page's own drawing starts
         self.ensure_icon_forms(page.furniture)

@@ -35,12 +35,13 @@ def _rgb(value: str) -> tuple[int, int, int]:
 class PngPainter:
     """Draws primitives given in face millimetres onto a supersampled image."""
 
-    def __init__(self, face: p.Face, dpi: int, supersample: int) -> None:
+    def __init__(self, face: p.Face, dpi: int, supersample: int, bleed: float | None = None
+                 ) -> None:
         self.face = face
         self.scale = dpi / MM_PER_INCH * supersample  # pixels per mm on the big canvas
         self.dpi = dpi
         self.ss = supersample
-        b = face.bleed
+        self.bleed = b = face.bleed if bleed is None else min(bleed, face.bleed)
         self.size = (round((face.w + 2 * b) * dpi / MM_PER_INCH),
                      round((face.h + 2 * b) * dpi / MM_PER_INCH))
         self.image = Image.new("RGB", (self.size[0] * supersample, self.size[1] * supersample),
@@ -48,7 +49,7 @@ class PngPainter:
         self.draw = ImageDraw.Draw(self.image)
 
     def pt(self, x: float, y: float) -> tuple[float, float]:
-        b = self.face.bleed
+        b = self.bleed
         return ((x + b) * self.scale, (y + b) * self.scale)
 
     def px(self, mm: float) -> int:
@@ -186,16 +187,20 @@ def _turn(degrees: int) -> tuple[float, float]:
 MAX_CANVAS_PIXELS = 40_000_000  # a board at 3x supersampling would need gigabytes
 
 
-def render_png(face: p.Face, dpi: int = 300, supersample: int = 3) -> Image.Image:
-    area = (face.w + 2 * face.bleed) * (face.h + 2 * face.bleed) * (dpi / MM_PER_INCH) ** 2
+def render_png(face: p.Face, dpi: int = 300, supersample: int = 3,
+               bleed: float | None = None) -> Image.Image:
+    """``bleed`` (mm, at most the face's own) sets how much art past the trim is kept."""
+    b = face.bleed if bleed is None else min(bleed, face.bleed)
+    area = (face.w + 2 * b) * (face.h + 2 * b) * (dpi / MM_PER_INCH) ** 2
     while supersample > 1 and area * supersample ** 2 > MAX_CANVAS_PIXELS:
         supersample -= 1
-    return PngPainter(face, dpi, supersample).render()
+    return PngPainter(face, dpi, supersample, b).render()
 
 
-def write_png(face: p.Face, target: Path, dpi: int = 300, supersample: int = 3) -> Path:
+def write_png(face: p.Face, target: Path, dpi: int = 300, supersample: int = 3,
+              bleed: float | None = None) -> Path:
     """Render and save one face; the DPI goes into the file so print shops read the size."""
-    image = render_png(face, dpi, supersample)
+    image = render_png(face, dpi, supersample, bleed)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.part")
     image.save(tmp, format="PNG", dpi=(dpi, dpi), compress_level=3)

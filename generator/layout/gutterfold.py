@@ -1,0 +1,72 @@
+"""Gutterfold (fold-and-glue) sheets: a landscape page folded down the middle, fronts on the
+left half and their backs on the right half, mirrored about the fold, so folding the sheet and
+gluing it puts every back exactly behind its front without a duplex printer.
+
+Pure geometry plus furniture; cut marks go round the outside of the folded block.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..faces import primitives as p
+from ..model import Size
+from . import furniture
+from .page import Page, Placement
+from .sheet import LayoutError
+
+FOLD_GAP = 6.0  # between the fold line and the nearest card on each side
+
+
+def gutter_grid(card: Size, paper: Size, margin: float) -> tuple[int, int, float, float]:
+    """(cols per half, rows, left x of the front block, top y) on a landscape sheet."""
+    half = paper.w / 2
+    cols = int((half - margin - FOLD_GAP + 1e-9) // card.w)
+    rows = int((paper.h - 2 * margin - 8 + 1e-9) // card.h)
+    if cols < 1 or rows < 1:
+        raise LayoutError(f"a {card.w:g} x {card.h:g} mm piece does not fit half of a "
+                          f"{paper.w:g} x {paper.h:g} mm gutterfold sheet")
+    left = half - FOLD_GAP - cols * card.w
+    top = (paper.h - rows * card.h) / 2
+    return cols, rows, left, top
+
+
+def gutterfold_pages(fronts: Sequence[p.Face], backs: Sequence[p.Face], paper: Size,
+                     margin: float, footer_text: str) -> list[Page]:
+    """``paper`` is portrait; the sheet is turned landscape."""
+    sheet = Size(max(paper.w, paper.h), min(paper.w, paper.h))
+    card = Size(fronts[0].w, fronts[0].h)
+    cols, rows, left, top = gutter_grid(card, sheet, margin)
+    per = cols * rows
+    pages = []
+    count = (len(fronts) + per - 1) // per
+    for n in range(count):
+        placed: list[Placement] = []
+        for slot, index in enumerate(range(n * per, min(len(fronts), (n + 1) * per))):
+            row, col = divmod(slot, cols)
+            x, y = left + col * card.w, top + row * card.h
+            placed.append(Placement(fronts[index], x, y, (x, y, card.w, card.h)))
+            bx = sheet.w - x - card.w  # mirrored about the fold line x = sheet.w / 2
+            placed.append(Placement(backs[index], bx, y, (bx, y, card.w, card.h)))
+        prims: list[p.Primitive] = [p.Line(sheet.w / 2, margin, sheet.w / 2, sheet.h - margin,
+                                           furniture.INK, 0.2, (3.0, 2.0))]
+        block = (left, top, sheet.w - 2 * left, rows * card.h)
+        prims += furniture.lines(_marks(block, cols, rows, card, sheet))
+        prims += furniture.footer((margin, sheet.h - margin - 4, sheet.w - 2 * margin, 4), 0,
+                                  f"{footer_text} · gutterfold sheet {n + 1}/{count}: cut out the "
+                                  "block, fold on the dashed line, glue, then cut the cards")
+        pages.append(Page(sheet, tuple(placed), tuple(prims), side="single"))
+    return pages
+
+
+def _marks(block: tuple[float, float, float, float], cols: int, rows: int, card: Size,
+           sheet: Size) -> list[tuple[float, float, float, float]]:
+    x0, y0, w, h = block
+    xs = [x0 + k * card.w for k in range(cols + 1)]
+    xs += [sheet.w - x for x in xs]
+    ys = [y0 + k * card.h for k in range(rows + 1)]
+    marks = []
+    for x in xs:
+        marks += [(x, y0 - 1, x, max(0.0, y0 - 5)), (x, y0 + h + 1, x, min(sheet.h, y0 + h + 5))]
+    for y in ys:
+        marks += [(x0 - 1, y, max(0.0, x0 - 5), y), (x0 + w + 1, y, min(sheet.w, x0 + w + 5), y)]
+    return marks
