@@ -17,7 +17,7 @@ from jinja2.runtime import Context, new_context
 from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import consume
 
-from . import dice
+from . import dice, shapes
 
 MAX_STRING = 10_000
 _NUMBERS = (int, float)
@@ -49,7 +49,8 @@ ENV = BoundedSandbox(undefined=StrictUndefined, autoescape=False, keep_trailing_
 ENV.globals.update(range=range, min=min, max=max, abs=abs, round=round, len=len,
                    enumerate=enumerate, zip=zip, int=int, float=float, str=str)
 ENV.filters["upper_first"] = lambda s: s[:1].upper() + s[1:]
-ENV.globals.update(d6_net=dice.d6_net, d4_net=dice.d4_net, pips=dice.pips)
+ENV.globals.update(d6_net=dice.d6_net, d4_net=dice.d4_net, pips=dice.pips,
+                   arrow=shapes.arrow, regular=shapes.regular, star=shapes.star)
 
 
 class Scope:
