@@ -74,7 +74,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         for players in players_list:
             report = simulate.run(module, players=players, n=args.n, seed=args.seed,
                                   jobs=args.jobs, policy=args.policy,
-                                  settings=game.data["settings"])
+                                  data=game.data, game=game.id)
             print(f"== {game.title}, {players} players ==")
             print(simulate.format_report(report))
             chart = Path(args.out) / game.id / f"simulation-{players}p-{args.policy}.png"

@@ -39,7 +39,7 @@ def _simulation(game_id: str, folder: Path, n: int) -> tuple[str, list[str]]:
     texts, charts = [], []
     for players in sorted({game.players[0], game.players[1]}):
         report = simulate.run(module, players=players, n=n, seed=1, jobs=2,
-                              settings=game.data["settings"])
+                              data=game.data, game=game.id)
         texts.append(f"{players} players:\n{simulate.format_report(report)}")
         chart = folder / f"{game.id}-sim-{players}p.png"
         simulate.write_chart(report, chart)
