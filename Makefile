@@ -20,7 +20,7 @@ BACK_DY ?= 0
 BUILD_ARGS := $(GAME) --paper $(PAPER) --flip $(FLIP) $(if $(THEME),--theme $(THEME)) \
               $(if $(filter saver,$(INK)),--ink-saver) --back-dx $(BACK_DX) --back-dy $(BACK_DY)
 
-.PHONY: all venv pdf png verify simulate calibration bench test lint clean
+.PHONY: all venv pdf png preview verify simulate calibration bench test lint clean
 
 all: pdf
 
@@ -36,6 +36,9 @@ pdf: $(STAMP)
 
 png: $(STAMP)
 	$(PY) -m generator png $(BUILD_ARGS) --dpi $(DPI) --preset $(PRESET)
+
+preview: $(STAMP)
+	$(PY) -m generator preview $(BUILD_ARGS)
 
 verify: $(STAMP)
 	$(PY) -m generator verify $(GAME)

@@ -8,6 +8,7 @@ from typing import Any
 
 from . import paths, rules
 from .data import load_game
+from .data.yamlfile import load_yaml
 from .errors import CompositionError, DataError
 from .faces.expressions import ExpressionError, evaluate
 from .faces.primitives import Face
@@ -76,8 +77,18 @@ def item_label(comp: Component, ctx: dict[str, Any], index: int, source: Path) -
         try:
             return str(evaluate(comp.label, ctx))
         except ExpressionError as exc:
-            raise DataError(source, None, f"components[{comp.id}].label", str(exc)) from None
+            raise label_error(comp, source, str(exc)) from None
     return f"{comp.id}-{index + 1:03d}"
+
+
+def label_error(comp: Component, source: Path, expected: str) -> DataError:
+    """A bad label template, pointing at its line in the data file (found by component id)."""
+    doc = load_yaml(source)
+    raw = doc.data.get("components") if isinstance(doc.data, dict) else None
+    for position, spec in enumerate(raw if isinstance(raw, list) else []):
+        if isinstance(spec, dict) and spec.get("id") == comp.id:
+            return doc.error(("components", position, "label"), expected)
+    return DataError(source, None, f"components[{comp.id}].label", expected)
 
 
 def render_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions

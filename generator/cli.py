@@ -14,8 +14,10 @@ from . import paths
 from .build import BuildOptions, build_pdf, verify
 from .data import game_ids, load_game
 from .errors import CompositionError, DataError
+from .export import slug
 from .layout.sheet import LayoutError
 from .layout.sizes import PAPER_SIZES
+from .progress import track
 
 
 def _games(selected: Sequence[str]) -> list[str]:
@@ -32,9 +34,18 @@ def _options(args: argparse.Namespace) -> BuildOptions:
 
 def cmd_build(args: argparse.Namespace) -> int:
     opts = _options(args)
-    for game_id in _games(args.games):
+    games = _games(args.games)
+    for game_id in track(games, "building", len(games)):
         target, pages = build_pdf(game_id, opts)
         print(f"{game_id}: {pages} pages -> {target}")
+    return 0
+
+
+def cmd_preview(args: argparse.Namespace) -> int:
+    from .preview import write_preview
+
+    target = write_preview(_options(args), n_games=args.n, games_wanted=args.games or None)
+    print(f"preview -> {target}")
     return 0
 
 
@@ -72,14 +83,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         players_list = [args.players] if args.players else list(range(game.players[0],
                                                                         game.players[1] + 1))
         for players in players_list:
-            report = simulate.run(module, players=players, n=args.n, seed=args.seed,
-                                  jobs=args.jobs, policy=args.policy,
-                                  data=game.data, game=game.id)
-            print(f"== {game.title}, {players} players ==")
-            print(simulate.format_report(report))
-            chart = Path(args.out) / game.id / f"simulation-{players}p-{args.policy}.png"
-            simulate.write_chart(report, chart)
-            print(f"chart -> {chart}")
+            for variant, data in simulate.variants(module, game.data):
+                report = simulate.run(module, players=players, n=args.n, seed=args.seed,
+                                      jobs=args.jobs, policy=args.policy, data=data,
+                                      game=f"{game.title}{f' ({variant})' if variant else ''}")
+                print(f"== {report.game}, {players} players ==")
+                print(simulate.format_report(report))
+                suffix = f"-{slug(variant)}" if variant else ""
+                chart = (Path(args.out) / game.id /
+                         f"simulation{suffix}-{players}p-{args.policy}.png")
+                simulate.write_chart(report, chart)
+                print(f"chart -> {chart}")
     return 0
 
 
@@ -130,6 +144,11 @@ def parser() -> argparse.ArgumentParser:
     build = sub.add_parser("build", help="build PDF kits into output/<id>/<id>.pdf")
     layout_args(build)
     build.set_defaults(func=cmd_build)
+
+    preview = sub.add_parser("preview", help="HTML gallery of every game: output/preview/")
+    layout_args(preview)
+    preview.add_argument("--n", type=int, default=200, help="simulated games per set-up")
+    preview.set_defaults(func=cmd_preview)
 
     png = sub.add_parser("png", help="one PNG per face into output/<id>/png/")
     layout_args(png)

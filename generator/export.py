@@ -12,6 +12,7 @@ from .build import BuildOptions, check_composition, game_theme, render_faces
 from .data import load_game
 from .faces.primitives import Face
 from .model import Component, Game
+from .progress import Progress
 from .render.png import write_png
 from .themes import Theme
 
@@ -76,13 +77,18 @@ def write_all(work: list[tuple[Face, str, int]], jobs: int, bleed: float = 3.175
         Path(targets[0]).parent.mkdir(parents=True, exist_ok=True)
     tasks: list[Job] = [(face, targets, dpi, bleed) for (face, dpi), targets in grouped.items()]
     jobs = max(1, min(jobs, os.cpu_count() or 1))
-    if jobs == 1:
-        for task in tasks:
-            _job(task)
-        return
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        for _ in pool.imap_unordered(_job, tasks, chunksize=2):
-            pass
+    bar = Progress("PNG faces", len(tasks))
+    try:
+        if jobs == 1:
+            for task in tasks:
+                _job(task)
+                bar.step()
+            return
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            for _ in pool.imap_unordered(_job, tasks, chunksize=2):
+                bar.step()
+    finally:
+        bar.close()
 
 
 def export_pngs(game_id: str, opts: BuildOptions, dpi: int | None = None, jobs: int = 2,

@@ -38,20 +38,24 @@ def _simulation(game_id: str, folder: Path, n: int) -> tuple[str, list[str]]:
     module = rules.load(game.rules)
     texts, charts = [], []
     for players in sorted({game.players[0], game.players[1]}):
-        report = simulate.run(module, players=players, n=n, seed=1, jobs=2,
-                              data=game.data, game=game.id)
-        texts.append(f"{players} players:\n{simulate.format_report(report)}")
-        chart = folder / f"{game.id}-sim-{players}p.png"
-        simulate.write_chart(report, chart)
-        charts.append(chart.name)
+        for variant, data in simulate.variants(module, game.data):
+            name = f"{game.title}{f' ({variant})' if variant else ''}"
+            report = simulate.run(module, players=players, n=n, seed=1, jobs=2, data=data,
+                                  game=name)
+            texts.append(f"{name}, {players} players:\n{simulate.format_report(report)}")
+            suffix = f"-{slug(variant)}" if variant else ""
+            chart = folder / f"{game.id}-sim{suffix}-{players}p.png"
+            simulate.write_chart(report, chart)
+            charts.append(chart.name)
     return "\n\n".join(texts), charts
 
 
-def write_preview(opts: BuildOptions, n_games: int = 200) -> Path:
+def write_preview(opts: BuildOptions, n_games: int = 200, games_wanted: list[str] | None = None
+                  ) -> Path:
     folder = opts.out_dir / "preview"
     folder.mkdir(parents=True, exist_ok=True)
     games = []
-    for game_id in game_ids():
+    for game_id in games_wanted or game_ids():
         game = load_game(game_id)
         findings = verify(game)
         _, pages = build_pdf(game_id, opts)

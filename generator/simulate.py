@@ -131,6 +131,13 @@ def run(module: ModuleType, players: int, n: int, seed: int = 1, jobs: int | Non
                   bool(getattr(module, "POINTS", False)))
 
 
+def variants(module: ModuleType, data: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    """The set-ups a game is simulated on: one per board for games that offer ``variants``."""
+    if hasattr(module, "variants"):
+        return list(module.variants(data))
+    return [("", data)]
+
+
 def format_report(report: Report) -> str:
     n = max(1, report.n)
     lengths = report.lengths or [0]

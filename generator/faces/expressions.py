@@ -14,7 +14,7 @@ from typing import Any
 from jinja2 import StrictUndefined, Undefined, meta
 from jinja2.exceptions import SecurityError, TemplateError
 from jinja2.runtime import Context, new_context
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2.sandbox import SandboxedEnvironment, safe_range
 from jinja2.utils import consume
 
 from . import dice, shapes
@@ -46,7 +46,7 @@ class BoundedSandbox(SandboxedEnvironment):
 
 
 ENV = BoundedSandbox(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
-ENV.globals.update(range=range, min=min, max=max, abs=abs, round=round, len=len,
+ENV.globals.update(range=safe_range, min=min, max=max, abs=abs, round=round, len=len,
                    enumerate=enumerate, zip=zip, int=int, float=float, str=str)
 ENV.filters["upper_first"] = lambda s: s[:1].upper() + s[1:]
 ENV.globals.update(d6_net=dice.d6_net, d4_net=dice.d4_net, pips=dice.pips,
@@ -131,7 +131,7 @@ def _evaluate(value: Any, scope: Scope) -> Any:
             raise ExpressionError(f"not allowed in {value!r}: {exc}") from None
         except TemplateError as exc:
             raise ExpressionError(f"in {value!r}: {exc.message}") from None
-        except (TypeError, ValueError, ZeroDivisionError, KeyError, IndexError) as exc:
+        except (TypeError, ValueError, ArithmeticError, KeyError, IndexError) as exc:
             raise ExpressionError(f"in {value!r}: {exc}") from None
         if isinstance(result, str) and len(result) > MAX_STRING:
             raise ExpressionError(f"{value!r} gives a string longer than {MAX_STRING} characters")

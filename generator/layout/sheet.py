@@ -152,7 +152,12 @@ def cut_marks(grid: Grid) -> list[tuple[float, float, float, float]]:
                       max(stop["left"], left - MARK_OFFSET - MARK_LENGTH), y))
         marks.append((right + MARK_OFFSET, y,
                       min(paper.w - stop["right"], right + MARK_OFFSET + MARK_LENGTH), y))
-    return [m for m in marks if abs(m[0] - m[2]) + abs(m[1] - m[3]) > 0.2]
+    # Keep marks that run at least 0.2 mm away from the grid: one clamped by the reserved band
+    # would otherwise run back towards the cards (into their bleed) and over the furniture.
+    cx, cy = left + grid.width / 2, top + grid.height / 2
+    return [m for m in marks
+            if (m[2] - m[0]) * (1 if m[0] > cx else -1) + (m[3] - m[1]) * (1 if m[1] > cy else -1)
+            > 0.2]
 
 
 def shared_cut_lines(grid: Grid) -> list[tuple[float, float, float, float]]:

@@ -1,0 +1,76 @@
+"""Shared fixtures: the Moving Target kit built once per session, plus small helpers."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from generator import paths
+from generator.build import BuildOptions, build_pdf
+
+GAME = "moving-target"
+MOVING_TARGET_YAML = paths.CARD_DATA / f"{GAME}.yaml"
+
+
+@dataclass(frozen=True)
+class Built:
+    """One built kit: the options used, where the PDF went and how many pages build_pdf said."""
+
+    opts: BuildOptions
+    path: Path
+    pages: int
+
+
+def _build(out_dir: Path, **options) -> Built:
+    opts = BuildOptions(out_dir=out_dir, **options)
+    path, pages = build_pdf(GAME, opts)
+    return Built(opts, path, pages)
+
+
+@pytest.fixture(scope="session")
+def kit_a4(tmp_path_factory) -> Built:
+    return _build(tmp_path_factory.mktemp("kit-a4"), paper="a4")
+
+
+@pytest.fixture(scope="session")
+def kit_letter(tmp_path_factory) -> Built:
+    return _build(tmp_path_factory.mktemp("kit-letter"), paper="letter")
+
+
+@pytest.fixture(scope="session", params=["a4", "letter"])
+def kit(request, kit_a4, kit_letter) -> Built:
+    """The kit on each paper size in turn."""
+    return {"a4": kit_a4, "letter": kit_letter}[request.param]
+
+
+@pytest.fixture(scope="session")
+def build_kit(tmp_path_factory):
+    """Build the kit with other options into a fresh folder (for one-off comparisons)."""
+    def build(**options) -> Built:
+        return _build(tmp_path_factory.mktemp("kit"), **options)
+    return build
+
+
+@pytest.fixture(scope="session")
+def moving_target_source() -> str:
+    return MOVING_TARGET_YAML.read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def game_file(tmp_path, moving_target_source):
+    """Write a variant of the Moving Target data file; ``replace`` pairs must each match once.
+
+    Returns the new file's path and the 1-based line number of each replacement.
+    """
+    def write(*replace: tuple[str, str], name: str = "game.yaml") -> tuple[Path, list[int]]:
+        text = moving_target_source
+        lines = []
+        for old, new in replace:
+            assert text.count(old) == 1, f"{old!r} must occur exactly once"
+            lines.append(text[: text.index(old)].count("\n") + 1)
+            text = text.replace(old, new)
+        file = tmp_path / name
+        file.write_text(text, encoding="utf-8")
+        return file, lines
+    return write

@@ -1,0 +1,211 @@
+"""Bad input: every error names file, line, field and what was expected; nothing half-written."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from generator import paths
+from generator.build import BuildOptions, build_pdf
+from generator.data import load_game
+from generator.errors import CompositionError, DataError, DataErrors
+from generator.faces.primitives import Face, Image
+from generator.layout.page import Page, Placement
+from generator.model import Size
+from generator.render.atomic import atomic_path
+from generator.render.pdf import write_pdf
+
+LONG_TIPS = ("moves for your opponent. Play a best-of-7 set.",
+             "moves for your opponent. " + "Play a best-of-7 set, and then another. " * 60)
+LABEL = 'label: "{{ item.rank.name }} of {{ item.suit.name }}"'
+
+
+def fail(file, tmp_path) -> DataError:
+    """Build ``file``; it must fail with a DataError and write nothing."""
+    out = tmp_path / "out"
+    with pytest.raises(DataError) as info:
+        build_pdf(str(file), BuildOptions(out_dir=out))
+    assert not out.exists() or not any(out.rglob("*.pdf"))
+    return info.value
+
+
+def line_of(file, text: str) -> int:
+    lines = file.read_text(encoding="utf-8").splitlines()
+    return next(n for n, line in enumerate(lines, 1) if text in line)
+
+
+def test_wrong_type(game_file, tmp_path):
+    file, (line,) = game_file(("players: [2, 3]", "players: two"))
+    err = fail(file, tmp_path)
+    assert (err.file, err.line, err.field) == (str(file), line, "players")
+    assert err.message() == f"{file}:{line}: players: Input should be a valid tuple (got 'two')"
+
+
+def test_wrong_type_inside_a_component(game_file, tmp_path):
+    file, (line,) = game_file(("    size: poker\n", "    size: 63\n"))
+    err = fail(file, tmp_path)
+    assert f"{file}:{line}: components[0].size:" in err.message()
+    assert "(got 63)" in err.message()
+
+
+def test_unknown_face_template(game_file, tmp_path):
+    file, (line,) = game_file(("face: playing-card\n", "face: playing-crad\n"))
+    err = fail(file, tmp_path)
+    assert (err.line, err.field) == (line, "components[0].face")
+    assert "no face template 'playing-crad' in templates/faces/" in err.expected
+    assert "playing-card," in err.expected  # the known templates are listed
+
+
+def test_unknown_size_preset(game_file, tmp_path):
+    file, (line,) = game_file(("    size: poker\n", "    size: pokr\n"))
+    err = fail(file, tmp_path)
+    assert err.message().startswith(f"{file}:{line}: components[0].size: unknown size preset")
+    assert "expected one of: poker, bridge" in err.expected
+
+
+def test_missing_required_field(game_file, tmp_path):
+    file, _ = game_file(("    name: Playing cards\n", ""))
+    err = fail(file, tmp_path)
+    assert err.message() == (f"{file}:{line_of(file, '- id: deck')}: components[0].name: "
+                             "required field is missing")
+
+
+def test_misspelt_field(game_file, tmp_path):
+    file, (line,) = game_file(("title: Moving Target", "titel: Moving Target"))
+    err = fail(file, tmp_path)
+    assert isinstance(err, DataErrors)
+    messages = err.message().splitlines()
+    assert f"{file}:{line}: titel: unknown field (check its spelling)" in messages
+    assert any(m.endswith(": title: required field is missing") for m in messages)
+
+
+def test_several_errors_reported_together(game_file, tmp_path):
+    file, lines = game_file(("players: [2, 3]", "players: [3, 2]"),
+                            ("kind: card", "kind: cards"))
+    messages = fail(file, tmp_path).message().splitlines()
+    assert len(messages) == 2
+    assert messages[0].startswith(f"{file}:{lines[0]}: players: expected [min, max]")
+    assert messages[1].startswith(f"{file}:{lines[1]}: components[0].kind: Input should be")
+    assert "'card'" in messages[1] and "(got 'cards')" in messages[1]
+
+
+def test_bad_yaml_syntax(game_file, tmp_path):
+    file, (line,) = game_file(("title: Moving Target", "title: Moving: Target"))
+    err = fail(file, tmp_path)
+    assert (err.file, err.line, err.field) == (str(file), line, "")
+    assert err.message() == f"{file}:{line}: invalid YAML: mapping values are not allowed here"
+
+
+def test_expression_with_undefined_name(game_file, tmp_path):
+    bad = LABEL.replace("item.suit.name", "suit.name")
+    file, (line,) = game_file((LABEL, bad))
+    err = fail(file, tmp_path)
+    assert (err.file, err.line, err.field) == (str(file), line, "components[0].label")
+    assert "'suit' is undefined" in err.expected
+
+
+def test_text_too_long_names_the_template_line(game_file, tmp_path):
+    file, _ = game_file(LONG_TIPS)
+    err = fail(file, tmp_path)
+    template = paths.FACES / "rules-page.yaml"
+    assert err.file == str(template)
+    assert err.line == line_of(template, 'text: "{{ s.text }}"')
+    assert err.field == "elements[2].do[2].text.text"
+    assert "'Stagger cards in zig-zags" in err.expected
+    assert "does not fit a 196 x" in err.expected and "minimum size 8 pt" in err.expected
+
+
+def test_unknown_game_id():
+    with pytest.raises(DataError, match=r"no such game 'no-such-game' \(known games: .*"
+                                        r"moving-target"):
+        load_game("no-such-game")
+
+
+def test_incomplete_deck_is_not_printed(game_file, tmp_path):
+    file, _ = game_file(("    - {id: C, name: Clubs, icon: club, colour: suit_clubs}\n", ""))
+    out = tmp_path / "out"
+    with pytest.raises(CompositionError, match="deck size"):
+        build_pdf(str(file), BuildOptions(out_dir=out))
+    assert not out.exists()
+    path, pages = build_pdf(str(file), BuildOptions(out_dir=out, force=True))
+    assert path.exists() and pages == 1 + 2 * 5 + 4 + 1  # 39 cards: 5 sheets
+
+
+# -- the command line ----------------------------------------------------------------------
+
+def cli(*args):
+    return subprocess.run([sys.executable, "-m", "generator", *map(str, args)],
+                          cwd=paths.ROOT, capture_output=True, text=True, timeout=120)
+
+
+def test_cli_bad_file_exits_2_without_traceback(game_file, tmp_path):
+    file, (line,) = game_file(("players: [2, 3]", "players: two"))
+    result = cli("build", file, "--out", tmp_path / "out")
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip() == (f"error: {file}:{line}: players: Input should be a valid "
+                                      "tuple (got 'two')")
+    assert not (tmp_path / "out").exists()
+
+
+def test_cli_failed_build_leaves_good_pdf_untouched(game_file, tmp_path, kit_a4):
+    out = tmp_path / "out"
+    target = out / "moving-target" / "moving-target.pdf"
+    target.parent.mkdir(parents=True)
+    shutil.copyfile(kit_a4.path, target)
+    before = target.read_bytes()
+    file, _ = game_file(LONG_TIPS)  # fails late: while rendering, after load and verify
+    result = cli("build", file, "--out", out)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert "rules-page.yaml" in result.stderr and "does not fit" in result.stderr
+    assert target.read_bytes() == before
+    assert [p.name for p in target.parent.iterdir()] == ["moving-target.pdf"]
+
+
+def test_cli_good_build_matches_in_process_build(tmp_path, kit_a4):
+    result = cli("build", "moving-target", "--out", tmp_path)
+    assert result.returncode == 0, result.stderr
+    target = tmp_path / "moving-target" / "moving-target.pdf"
+    assert result.stdout.strip() == f"moving-target: {kit_a4.pages} pages -> {target}"
+    assert target.read_bytes() == kit_a4.path.read_bytes()
+
+
+def test_cli_unknown_game_and_composition_failure_exit_2(game_file, tmp_path):
+    result = cli("build", "no-such-game", "--out", tmp_path)
+    assert result.returncode == 2 and "no such game 'no-such-game'" in result.stderr
+    file, _ = game_file(("    - {id: C, name: Clubs, icon: club, colour: suit_clubs}\n", ""))
+    result = cli("build", file, "--out", tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "not printing" in result.stderr and "--force" in result.stderr
+
+
+# -- atomic writes -------------------------------------------------------------------------
+
+def test_atomic_path_keeps_the_old_file_on_failure(tmp_path):
+    target = tmp_path / "kit.pdf"
+    target.write_bytes(b"good")
+    with pytest.raises(RuntimeError), atomic_path(target) as tmp:
+        tmp.write_bytes(b"half")
+        raise RuntimeError("renderer crashed")
+    assert target.read_bytes() == b"good"
+    assert [p.name for p in tmp_path.iterdir()] == ["kit.pdf"]
+    with atomic_path(target) as tmp:
+        tmp.write_bytes(b"new")
+    assert target.read_bytes() == b"new"
+    assert [p.name for p in tmp_path.iterdir()] == ["kit.pdf"]
+
+
+def test_write_pdf_failing_mid_render_leaves_no_trace(tmp_path):
+    target = tmp_path / "kit.pdf"
+    target.write_bytes(b"good")
+    not_an_image = tmp_path / "picture.png"
+    not_an_image.write_text("this is not a PNG")
+    face = Face(50, 50, 0, (Image(str(not_an_image), 0, 0, 50, 50),), "bad")
+    page = Page(Size(210, 297), (Placement(face, 10, 10, (10, 10, 50, 50)),), ())
+    with pytest.raises(Exception):  # noqa: B017 - whatever ReportLab raises
+        write_pdf([page], target, title="t")
+    assert target.read_bytes() == b"good"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kit.pdf", "picture.png"]

@@ -1,0 +1,193 @@
+"""The built Moving Target kit, read back with pypdf and pdfplumber."""
+from __future__ import annotations
+
+import math
+import re
+
+import pdfplumber
+import pypdf
+import pytest
+import yaml
+
+from generator import paths
+from generator.layout.sheet import MARK_LENGTH, SheetSpec, cut_marks, fit_grid
+from generator.layout.sizes import CARD_SIZES, PAPER_SIZES
+
+MM = 72.0 / 25.4  # points per millimetre
+PAGE_PT = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
+MARK_WIDTH_MM = 0.18
+
+
+@pytest.fixture(scope="module")
+def card_names():
+    data = yaml.safe_load((paths.CARD_DATA / "moving-target.yaml").read_text(encoding="utf-8"))
+    tables = data["tables"]
+    return [f"{rank['name']} of {suit['name']}"
+            for suit in tables["suits"] for rank in tables["ranks"]]
+
+
+@pytest.fixture(scope="session")
+def reader_cache():
+    return {}
+
+
+@pytest.fixture
+def reader(kit, reader_cache):
+    if kit.path not in reader_cache:
+        reader_cache[kit.path] = pypdf.PdfReader(kit.path)
+    return reader_cache[kit.path]
+
+
+def test_page_count_matches_build_report(kit, reader):
+    assert kit.pages == len(reader.pages)
+    # contents + 6 duplex sheet pairs (52 cards, 9 a sheet) + 4 grid tiles + rules summary
+    assert kit.pages == 1 + 12 + 4 + 1
+
+
+def test_page_sizes(kit, reader):
+    want_w, want_h = PAGE_PT[kit.opts.paper]
+    for page in reader.pages:
+        box = page.mediabox
+        assert float(box.width) == pytest.approx(want_w, abs=0.5)
+        assert float(box.height) == pytest.approx(want_h, abs=0.5)
+
+
+def test_trim_and_bleed_boxes(kit, reader):
+    for page in reader.pages:
+        assert "/TrimBox" in page and "/BleedBox" in page
+        # Sheets are cut by hand: the trim and bleed boxes are the whole sheet.
+        assert list(page.trimbox) == pytest.approx(list(page.mediabox), abs=0.01)
+        assert list(page.bleedbox) == pytest.approx(list(page.mediabox), abs=0.01)
+
+
+def _fonts(resources, seen):
+    """Every font dictionary reachable from a resource dictionary (forms included)."""
+    resources = resources.get_object() if resources is not None else {}
+    for font in (resources.get("/Font") or {}).values():
+        font = font.get_object()
+        if id(font) not in seen:
+            seen.add(id(font))
+            yield font
+    for xobj in (resources.get("/XObject") or {}).values():
+        xobj = xobj.get_object()
+        if xobj.get("/Subtype") == "/Form" and "/Resources" in xobj:
+            yield from _fonts(xobj["/Resources"], seen)
+
+
+def _embedded(font) -> bool:
+    if "/DescendantFonts" in font:
+        return all(_embedded(d.get_object()) for d in font["/DescendantFonts"])
+    descriptor = font.get("/FontDescriptor")
+    if descriptor is None:
+        return False  # a standard-14 font: not embedded
+    descriptor = descriptor.get_object()
+    return any(key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3"))
+
+
+def test_all_fonts_embedded(reader):
+    seen: set[int] = set()
+    fonts = [f for page in reader.pages for f in _fonts(page.get("/Resources"), seen)]
+    assert fonts, "no fonts found at all"
+    names = {str(f.get("/BaseFont")) for f in fonts}
+    assert not [f.get("/BaseFont") for f in fonts if not _embedded(f)]
+    assert any("AtkinsonHyperlegible" in name for name in names)
+    # Subsets carry a six-letter tag: only the glyphs used are embedded.
+    assert all(re.match(r"/[A-Z]{6}\+", name) for name in names)
+
+
+def test_every_card_name_printed_once(reader, card_names):
+    assert len(card_names) == 52 and len(set(card_names)) == 52
+    text = "\n".join(page.extract_text() for page in reader.pages[1:13])
+    for name in card_names:
+        assert text.count(name) == 1, name
+
+
+def test_bookmarks_point_at_each_component(reader):
+    entries = [(e.title, reader.get_destination_page_number(e)) for e in reader.outline]
+    assert entries == [("Contents", 0), ("Playing cards", 1), ("Play grid (5 x 5)", 13),
+                       ("Rules summary", 17)]
+
+
+def test_fronts_and_backs_alternate_with_one_shared_back_form(reader):
+    footers = [reader.pages[i].extract_text() for i in range(1, 13)]
+    for n in range(6):
+        assert f"sheet {n + 1}/6 (fronts)" in footers[2 * n]
+        assert f"sheet {n + 1}/6 (backs, flip on long edge)" in footers[2 * n + 1]
+    # The back is the same for every card: drawn once as a form, reused on every back page.
+    back_forms = {tuple(reader.pages[i]["/Resources"]["/XObject"]) for i in range(2, 13, 2)}
+    assert len(back_forms) == 1 and len(next(iter(back_forms))) == 1
+
+
+def test_rules_summary_page(reader):
+    text = reader.pages[-1].extract_text()
+    assert "Moving Target" in text
+    assert "Never more than 12" in text and "rules summary" in text
+
+
+def test_contents_page_describes_the_kit(reader):
+    text = reader.pages[0].extract_text()
+    assert "18 pages" in text
+    assert "Playing cards: 52 pieces, pages 2-13 (double-sided)" in text
+
+
+def test_metadata_and_print_preferences(reader):
+    assert reader.metadata.title == "Moving Target: print-and-play kit"
+    prefs = reader.trailer["/Root"]["/ViewerPreferences"]
+    assert prefs["/PrintScaling"] == "/None"
+    assert prefs["/Duplex"] == "/DuplexFlipLongEdge"
+
+
+def _short_marks(page):
+    """Black lines of the cut-mark width, in mm from the top-left corner."""
+    out = []
+    for line in page.lines:
+        if abs(line["linewidth"] / MM - MARK_WIDTH_MM) > 0.01:
+            continue
+        x1, y1, x2, y2 = (line[k] / MM for k in ("x0", "top", "x1", "bottom"))
+        if math.hypot(x2 - x1, y2 - y1) <= MARK_LENGTH + 0.1:
+            out.append((x1, y1, x2, y2))
+    return out
+
+
+@pytest.mark.parametrize("page_index", [1, 2, 11])  # a front, its back, the last front
+def test_cut_marks_sit_on_the_trim_lines(kit, page_index):
+    paper = kit.opts.paper
+    grid = fit_grid(CARD_SIZES["poker"], SheetSpec(PAPER_SIZES[paper], kit.opts.margin))
+    assert grid.per_sheet == 9
+    with pdfplumber.open(kit.path) as pdf:
+        found = _short_marks(pdf.pages[page_index])
+    expected = [(min(a, c), min(b, d), max(a, c), max(b, d)) for a, b, c, d in cut_marks(grid)]
+    assert len(found) == len(expected) == 16
+    for mark in found:
+        assert mark == pytest.approx(min(expected, key=lambda e: math.dist(e, mark)), abs=0.1)
+    xs, ys = grid.cut_xs(), grid.cut_ys()
+    for x1, y1, x2, y2 in found:
+        if abs(x1 - x2) < 0.01:
+            assert min(abs(x1 - x) for x in xs) < 0.1
+        else:
+            assert abs(y1 - y2) < 0.01 and min(abs(y1 - y) for y in ys) < 0.1
+
+
+def test_rebuild_is_byte_identical(kit_a4, build_kit):
+    again = build_kit(paper="a4")
+    assert again.path != kit_a4.path
+    assert again.path.read_bytes() == kit_a4.path.read_bytes()
+
+
+def test_short_edge_flip_changes_the_duplex_preference(build_kit, kit_a4):
+    short = build_kit(paper="a4", flip="short")
+    reader = pypdf.PdfReader(short.path)
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
+    assert "flip on short edge" in reader.pages[2].extract_text()
+    assert short.path.read_bytes() != kit_a4.path.read_bytes()
+
+
+def test_single_layout_has_trim_box_inside_bleed(build_kit):
+    single = build_kit(paper="a4", layout="single", bleed=3.0)
+    assert single.path.name == "moving-target-single.pdf"
+    reader = pypdf.PdfReader(single.path)
+    card = reader.pages[1]  # page 0 is the contents sheet
+    assert float(card.mediabox.width) == pytest.approx((63.5 + 6) * MM, abs=0.01)
+    trim, bleed = [float(v) for v in card.trimbox], [float(v) for v in card.bleedbox]
+    assert trim == pytest.approx([3 * MM, 3 * MM, 66.5 * MM, 91.9 * MM], abs=0.01)
+    assert bleed == pytest.approx([float(v) for v in card.mediabox], abs=0.01)

@@ -1,0 +1,151 @@
+"""Themes: extends chains, user theme files, ink-saver mode."""
+from __future__ import annotations
+
+import pytest
+
+from generator import paths
+from generator.errors import DataError
+from generator.faces.template import load_template, render_face
+from generator.faces.primitives import Rect
+from generator.themes import load_theme, merge
+
+WHITE = "#ffffff"
+BUILT_IN = sorted(f.stem for f in paths.THEMES.glob("*.yaml"))
+
+
+def write(tmp_path, name: str, text: str):
+    file = tmp_path / name
+    file.write_text(text, encoding="utf-8")
+    return str(file)
+
+
+def test_merge_is_recursive_and_leaves_inputs_alone():
+    base = {"palette": {"a": 1, "b": 2}, "fonts": {"title": "sans"}, "list": [1]}
+    over = {"palette": {"b": 3}, "list": [2]}
+    assert merge(base, over) == {"palette": {"a": 1, "b": 3}, "fonts": {"title": "sans"},
+                                 "list": [2]}
+    assert base["palette"] == {"a": 1, "b": 2}
+
+
+def test_standard_theme():
+    theme = load_theme("standard")
+    assert theme.name == "standard" and not theme.ink_saver
+    assert theme.palette["back_bg"] == "#1f3a5f"
+    assert theme.fonts["title"] == "sans-bold"
+    assert theme.labels["back_title"] == "MOVING TARGET"
+    ctx = theme.context()
+    assert ctx["palette"] is theme.palette and ctx["ink_saver"] is False
+
+
+def test_four_colour_extends_standard():
+    theme = load_theme("four-colour")
+    standard = load_theme("standard")
+    assert theme.name == "four-colour"
+    assert theme.palette["suit_clubs"] == "#1e7b3a"
+    assert theme.palette["suit_diamonds"] == "#1f5fbf"
+    # Everything it does not name comes from standard.
+    for key in ("suit_spades", "suit_hearts", "back_bg", "card"):
+        assert theme.palette[key] == standard.palette[key]
+    assert theme.fonts == standard.fonts and theme.labels == standard.labels
+
+
+def test_three_level_chain():
+    theme = load_theme("collections")  # collections -> decktet -> standard
+    assert theme.palette["token_ring"] == "#1f4e96"  # collections overrides decktet's
+    assert theme.palette["suit_moons"] == "#aeb5c2"  # from decktet
+    assert theme.palette["board_line"] == "#8a8a8a"  # from standard
+    assert theme.labels["back_title"] == "THE DECKTET"  # decktet overrides standard's
+    assert theme.labels["village"] == "boxes"  # collections' own labels
+    assert theme.labels["ranks"]["crown"] == "Crown"  # nested mappings merge
+
+
+def test_user_theme_extends_the_game_theme(tmp_path):
+    file = write(tmp_path, "mine.yaml", 'palette:\n  suit_clubs: "#00aa00"\n'
+                                        'labels:\n  back_title: "FRIDAY CARDS"\n')
+    theme = load_theme(file, game_theme="standard")
+    standard = load_theme("standard")
+    assert theme.name == "mine"
+    assert theme.palette["suit_clubs"] == "#00aa00"
+    assert theme.labels["back_title"] == "FRIDAY CARDS"
+    assert {k: v for k, v in theme.palette.items() if k != "suit_clubs"} == {
+        k: v for k, v in standard.palette.items() if k != "suit_clubs"}
+
+
+def test_user_theme_can_pick_its_base(tmp_path):
+    file = write(tmp_path, "mine.yaml", 'extends: four-colour\npalette:\n  back_bg: "#123456"\n')
+    theme = load_theme(file, game_theme="decktet")
+    assert theme.palette["back_bg"] == "#123456"
+    assert theme.palette["suit_diamonds"] == "#1f5fbf"  # four-colour, not decktet
+    assert "suit_moons" not in theme.palette
+    base = write(tmp_path, "base.yaml", 'extends: standard\npalette:\n  ink: "#222222"\n')
+    child = write(tmp_path, "child.yaml", f'extends: {base}\npalette:\n  muted: "#333333"\n')
+    theme = load_theme(child, game_theme="decktet")
+    assert (theme.palette["ink"], theme.palette["muted"]) == ("#222222", "#333333")
+
+
+def test_example_user_theme():
+    theme = load_theme(str(paths.ROOT / "examples" / "my-theme.yaml"), game_theme="standard")
+    assert theme.labels["back_title"] == "FRIDAY NIGHT CARDS"
+    assert theme.palette["back_bg"] == "#1d4d3a"
+
+
+def test_user_theme_with_a_bad_colour_names_its_line(tmp_path):
+    file = write(tmp_path, "mine.yaml", "palette:\n  card: '#fff'\n  ink: red\n")
+    with pytest.raises(DataError) as info:
+        load_theme(file, game_theme="standard")
+    err = info.value
+    assert (err.file, err.line, err.field) == (file, 2, "palette.card")
+    assert err.expected == "expected a colour like #1a2b3c, got '#fff'"
+
+
+def test_bad_font_and_unknown_parent(tmp_path):
+    file = write(tmp_path, "mine.yaml", "fonts:\n  title: comic-sans\n")
+    with pytest.raises(DataError, match=r"fonts.title: expected a font key \(sans, "):
+        load_theme(file, game_theme="standard")
+    file = write(tmp_path, "orphan.yaml", "extends: nosuch\n")
+    with pytest.raises(DataError, match=r"no theme 'nosuch' \(built-in themes: .*standard"):
+        load_theme(file)
+
+
+def test_extends_loop_is_an_error(tmp_path):
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    a.write_text(f"extends: {b}\n")
+    b.write_text(f"extends: {a}\n")
+    with pytest.raises(DataError, match="extend each other in a loop") as info:
+        load_theme(str(a))
+    assert info.value.line == 1 and info.value.field == "extends"
+
+
+# -- ink saver -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", BUILT_IN)
+def test_ink_saver_makes_backgrounds_white(name):
+    normal, saver = load_theme(name), load_theme(name, ink_saver=True)
+    backgrounds = [k for k in saver.palette if k.endswith("_bg")]
+    assert backgrounds
+    assert all(saver.palette[k] == WHITE for k in backgrounds)
+    assert any(normal.palette[k] != WHITE for k in backgrounds)
+    assert saver.ink_saver and saver.context()["ink_saver"] is True
+    # Only the colours named by the ink_saver section change.
+    changed = {k for k in normal.palette if normal.palette[k] != saver.palette[k]}
+    assert changed <= set(saver.data["ink_saver"]["palette"])
+
+
+def test_ink_saver_beats_a_user_colour_unless_the_user_says_otherwise(tmp_path):
+    file = write(tmp_path, "mine.yaml", 'palette:\n  back_bg: "#1d4d3a"\n  court_bg: "#eeeeee"\n'
+                                        'ink_saver:\n  palette:\n    court_bg: "#fafafa"\n')
+    theme = load_theme(file, game_theme="standard", ink_saver=True)
+    assert theme.palette["back_bg"] == WHITE
+    assert theme.palette["court_bg"] == "#fafafa"
+
+
+def _back_fill(theme) -> str:
+    face = render_face(load_template("playing-card-back"), 63.5, 88.9, theme.context())
+    first = face.prims[0]
+    assert isinstance(first, Rect) and first.w > 63.5 and first.h > 88.9  # the full bleed
+    return first.fill
+
+
+def test_ink_saver_card_back_is_white():
+    assert _back_fill(load_theme("standard")) == "#1f3a5f"
+    assert _back_fill(load_theme("standard", ink_saver=True)) == WHITE
