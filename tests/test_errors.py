@@ -126,7 +126,7 @@ def test_unknown_game_id():
 def test_incomplete_deck_is_not_printed(game_file, tmp_path):
     file, _ = game_file(("    - {id: C, name: Clubs, icon: club, colour: suit_clubs}\n", ""))
     out = tmp_path / "out"
-    with pytest.raises(CompositionError, match="deck size"):
+    with pytest.raises(CompositionError, match="the set is incomplete or wrong"):
         build_pdf(str(file), BuildOptions(out_dir=out))
     assert not out.exists()
     path, pages = build_pdf(str(file), BuildOptions(out_dir=out, force=True))

@@ -5,7 +5,7 @@ import itertools
 import math
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from generator.faces.primitives import Face
@@ -26,6 +26,8 @@ from generator.layout.tiling import plan_tiles
 from generator.model import Size
 
 EPS = 1e-6
+# Timing varies (first font load, a big grid): no per-example deadline, so no flaky runs.
+NO_DEADLINE = settings(deadline=None)
 INCH = 25.4
 
 cards = st.builds(Size, st.floats(40, 90), st.floats(50, 130))
@@ -69,10 +71,10 @@ def test_presets_are_the_standard_sizes():
         return pytest.approx((size.w / INCH, size.h / INCH))
 
     assert PAPER_SIZES["a4"] == Size(210.0, 297.0)
-    assert (8.5, 11) == inches(PAPER_SIZES["letter"])
-    assert (2.5, 3.5) == inches(CARD_SIZES["poker"])
-    assert (2.25, 3.5) == inches(CARD_SIZES["bridge"])
-    assert (2.75, 4.75) == inches(CARD_SIZES["tarot"])
+    assert inches(PAPER_SIZES["letter"]) == (8.5, 11)
+    assert inches(CARD_SIZES["poker"]) == (2.5, 3.5)
+    assert inches(CARD_SIZES["bridge"]) == (2.25, 3.5)
+    assert inches(CARD_SIZES["tarot"]) == (2.75, 4.75)
     assert all(size.w > 0 and size.h > 0 for size in CARD_SIZES.values())
 
 
@@ -109,6 +111,7 @@ def test_piece_larger_than_paper_is_a_layout_error():
 
 # -- sheet properties ----------------------------------------------------------------------
 
+@NO_DEADLINE
 @given(cards, specs)
 def test_cards_inside_printable_area_and_apart(card, spec):
     grid = grid_or_skip(card, spec)
@@ -125,11 +128,12 @@ def test_cards_inside_printable_area_and_apart(card, spec):
         assert max(dx, dy) >= spec.gap - EPS
     for slot in range(grid.per_sheet):  # the trim is the bleed box shrunk by the bleed
         tx, ty, tw, th = grid.trim(slot)
-        bx, by, bw, bh = grid.bleed_box(slot)
+        bx, by, bw, _ = grid.bleed_box(slot)
         assert (tx - bx, ty - by) == pytest.approx((spec.bleed, spec.bleed))
         assert (tw, th) == (card.w, card.h) and bw == pytest.approx(tw + 2 * spec.bleed)
 
 
+@NO_DEADLINE
 @given(cards, specs)
 def test_grid_is_the_largest_that_leaves_room_for_furniture(card, spec):
     grid = grid_or_skip(card, spec)
@@ -138,6 +142,7 @@ def test_grid_is_the_largest_that_leaves_room_for_furniture(card, spec):
         assert not fits(bigger) or max(bigger.bands().values()) < FURNITURE
 
 
+@NO_DEADLINE
 @given(cards, specs)
 def test_furniture_stays_off_the_cards(card, spec):
     grid = grid_or_skip(card, spec)
@@ -148,6 +153,7 @@ def test_furniture_stays_off_the_cards(card, spec):
         assert not overlap(ruler, grid.bleed_box(slot))
 
 
+@NO_DEADLINE
 @given(cards, specs)
 def test_back_lands_behind_front(card, spec):
     grid = grid_or_skip(card, spec)
@@ -157,7 +163,7 @@ def test_back_lands_behind_front(card, spec):
         back, rotate = grid.back_slot(slot)
         targets.append(back)
         x, y, w, h = grid.trim(slot)
-        bx, by, bw, bh = grid.trim(back)
+        bx, by, _, _ = grid.trim(back)
         if spec.flip == "long":  # the sheet turns about its vertical axis: x mirrors
             assert (bx, by) == pytest.approx((paper.w - x - w, y), abs=1e-9)
             assert rotate == 0
@@ -167,6 +173,7 @@ def test_back_lands_behind_front(card, spec):
     assert sorted(targets) == list(range(grid.per_sheet))
 
 
+@NO_DEADLINE
 @given(cards, specs)
 def test_cut_marks_extend_trim_lines_outside_the_cards(card, spec):
     grid = grid_or_skip(card, spec)
@@ -183,14 +190,15 @@ def test_cut_marks_extend_trim_lines_outside_the_cards(card, spec):
             assert min(abs(y1 - y) for y in ys) < 1e-3
             assert max(x1, x2) <= grid.left + EPS or min(x1, x2) >= grid.left + grid.width - EPS
         assert 0.2 < math.hypot(x2 - x1, y2 - y1) <= MARK_LENGTH + EPS
-        assert -EPS <= min(x1, x2) and max(x1, x2) <= paper.w + EPS
-        assert -EPS <= min(y1, y2) and max(y1, y2) <= paper.h + EPS
+        assert min(x1, x2) >= -EPS and max(x1, x2) <= paper.w + EPS
+        assert min(y1, y2) >= -EPS and max(y1, y2) <= paper.h + EPS
         mark = (min(x1, x2), min(y1, y2), abs(x2 - x1) + EPS, abs(y2 - y1) + EPS)
         assert not any(overlap(mark, box) for box in boxes)
         if max(grid.bands().values()) >= FURNITURE:
             assert not overlap(mark, footer) and not overlap(mark, ruler)
 
 
+@NO_DEADLINE
 @given(cards, specs)
 def test_every_trim_line_has_marks_when_there_is_room(card, spec):
     grid = grid_or_skip(card, spec)
@@ -203,6 +211,7 @@ def test_every_trim_line_has_marks_when_there_is_room(card, spec):
         assert sum(m[1] == m[3] == y for m in marks) == 2
 
 
+@NO_DEADLINE
 @given(cards, specs)
 def test_shared_cut_lines_run_along_trim_lines_inside_the_grid(card, spec):
     grid = grid_or_skip(card, spec)
@@ -240,6 +249,7 @@ def test_card_sheets_put_each_back_behind_its_front():
 
 # -- tiling --------------------------------------------------------------------------------
 
+@NO_DEADLINE
 @given(st.builds(Size, st.floats(50, 1200), st.floats(50, 1200)),
        st.builds(Size, st.floats(150, 280), st.floats(150, 280)),
        st.floats(0, 40))

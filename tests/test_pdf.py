@@ -38,6 +38,22 @@ def reader(kit, reader_cache):
     return reader_cache[kit.path]
 
 
+@pytest.fixture(scope="session")
+def text_cache():
+    return {}
+
+
+@pytest.fixture
+def text(kit, reader, text_cache):
+    """The extracted text of page ``index`` (extraction is slow: once per page and kit)."""
+    def extract(index: int) -> str:
+        index %= len(reader.pages)
+        if (kit.path, index) not in text_cache:
+            text_cache[kit.path, index] = reader.pages[index].extract_text()
+        return text_cache[kit.path, index]
+    return extract
+
+
 def test_page_count_matches_build_report(kit, reader):
     assert kit.pages == len(reader.pages)
     # contents + 6 duplex sheet pairs (52 cards, 9 a sheet) + 4 grid tiles + rules summary
@@ -95,11 +111,11 @@ def test_all_fonts_embedded(reader):
     assert all(re.match(r"/[A-Z]{6}\+", name) for name in names)
 
 
-def test_every_card_name_printed_once(reader, card_names):
+def test_every_card_name_printed_once(text, card_names):
     assert len(card_names) == 52 and len(set(card_names)) == 52
-    text = "\n".join(page.extract_text() for page in reader.pages[1:13])
+    printed = "\n".join(text(i) for i in range(1, 13))
     for name in card_names:
-        assert text.count(name) == 1, name
+        assert printed.count(name) == 1, name
 
 
 def test_bookmarks_point_at_each_component(reader):
@@ -108,8 +124,8 @@ def test_bookmarks_point_at_each_component(reader):
                        ("Rules summary", 17)]
 
 
-def test_fronts_and_backs_alternate_with_one_shared_back_form(reader):
-    footers = [reader.pages[i].extract_text() for i in range(1, 13)]
+def test_fronts_and_backs_alternate_with_one_shared_back_form(reader, text):
+    footers = [text(i) for i in range(1, 13)]
     for n in range(6):
         assert f"sheet {n + 1}/6 (fronts)" in footers[2 * n]
         assert f"sheet {n + 1}/6 (backs, flip on long edge)" in footers[2 * n + 1]
@@ -118,16 +134,16 @@ def test_fronts_and_backs_alternate_with_one_shared_back_form(reader):
     assert len(back_forms) == 1 and len(next(iter(back_forms))) == 1
 
 
-def test_rules_summary_page(reader):
-    text = reader.pages[-1].extract_text()
-    assert "Moving Target" in text
-    assert "Never more than 12" in text and "rules summary" in text
+def test_rules_summary_page(text):
+    rules = text(-1)
+    assert "Moving Target" in rules
+    assert "Never more than 12" in rules and "rules summary" in rules
 
 
-def test_contents_page_describes_the_kit(reader):
-    text = reader.pages[0].extract_text()
-    assert "18 pages" in text
-    assert "Playing cards: 52 pieces, pages 2-13 (double-sided)" in text
+def test_contents_page_describes_the_kit(text):
+    contents = text(0)
+    assert "18 pages" in contents
+    assert "Playing cards: 52 pieces, pages 2-13 (double-sided)" in contents
 
 
 def test_metadata_and_print_preferences(reader):

@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import fonts, paths
 from ..data.yamlfile import YamlDoc, format_path, load_yaml
-from ..errors import DataError
+from ..errors import DataError, DataErrors
 from . import primitives as p
 from .expressions import ExpressionError, Scope, evaluate, names_used
 from .icons import load_icon, parse_path
@@ -104,10 +104,17 @@ def render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, An
     scope.set("H", h)
     scope.set("bleed", FACE_BLEED)
     run = _Run(template.doc)
-    for key, raw in template.doc.data.get("vars", {}).items():
-        scope.set(key, run.value(("vars", key), raw, scope))
     out: list[p.Primitive] = []
-    run.elements(("elements",), template.doc.data["elements"], scope, out)
+    try:
+        for key, raw in template.doc.data.get("vars", {}).items():
+            scope.set(key, run.value(("vars", key), raw, scope))
+        run.elements(("elements",), template.doc.data["elements"], scope, out)
+    except DataError as exc:
+        if label and not isinstance(exc, DataErrors):
+            # Name the piece being drawn: the template is shared by every card of a deck.
+            raise DataError(exc.file, exc.line, exc.field,
+                            f"{exc.expected} (drawing {label!r})") from None
+        raise
     return p.Face(w, h, FACE_BLEED, tuple(out), label)
 
 
