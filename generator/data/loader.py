@@ -181,4 +181,13 @@ def _generate(doc: YamlDoc, path: tuple[Hashable, ...], comp: ComponentSpec,
             rows = [row for row in rows if row.get(key) in allowed]
         if not rows:
             raise doc.error(path + ("where",), "no rows of the table match this filter")
-    return tuple(Item({**row, **gen.extra}, gen.count) for row in rows)
+    items = []
+    for index, row in enumerate(rows):
+        # A table row may say how many copies of it exist (`count: 10`); generate.count
+        # multiplies that (e.g. one token set per player).
+        copies = row.get("count", 1)
+        if not isinstance(copies, int) or isinstance(copies, bool) or copies < 0:
+            raise doc.error(path + ("table",), f"row {index + 1} of the table has count "
+                                               f"{copies!r}; expected a whole number >= 0")
+        items.append(Item({**row, **gen.extra}, copies * gen.count))
+    return tuple(items)
