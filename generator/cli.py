@@ -83,6 +83,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         players_list = [args.players] if args.players else list(range(game.players[0],
                                                                         game.players[1] + 1))
         for players in players_list:
+            try:
+                module.new_game(players, 0, game.data)
+            except ValueError as exc:  # e.g. a 2-or-4-player game asked for 3
+                print(f"== {game.title}, {players} players: skipped ({exc}) ==")
+                continue
             for variant, data in simulate.variants(module, game.data):
                 report = simulate.run(module, players=players, n=args.n, seed=args.seed,
                                       jobs=args.jobs, policy=args.policy, data=data,

@@ -93,7 +93,9 @@ def play_one(module: ModuleType, players: int, seed: int, policy: str, max_turns
     outcome = module.outcome(state) if done else "stall"
     final = tuple(module.scores(state))
     winners: tuple[int, ...] = ()
-    if outcome == "win":
+    if outcome == "win" and hasattr(module, "winners"):
+        winners = tuple(module.winners(state))  # the game's own tie-breaks
+    elif outcome == "win":
         best = max(final)
         winners = tuple(s for s, v in enumerate(final) if v == best)
     extra = tuple(sorted(module.counters(state).items())) if hasattr(module, "counters") else ()

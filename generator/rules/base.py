@@ -15,7 +15,9 @@ A rules module is a plain Python module exposing module-level functions (not a c
 - ``is_over(state) -> bool`` and ``scores(state) -> list[float]`` (1 for a win, 0 for a loss,
   0.5 each for a draw, or points where the game scores points).
 - ``outcome(state) -> str``: ``"win"``, ``"draw"`` or ``"stall"``, for simulation reports.
-- optional ``greedy_action(state) -> action`` for the greedy policy.
+- optional ``greedy_action(state) -> action`` for the greedy policy; ``winners(state)`` when
+  the game breaks ties beyond ``scores``; ``counters(state) -> dict[str, int]`` for per-game
+  figures in the simulation report; ``variants(data)`` to simulate each board separately.
 """
 from __future__ import annotations
 

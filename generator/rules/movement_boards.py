@@ -1,0 +1,153 @@
+"""Movement game boards: parsing the text grids of ``tables.boards``, the geometry of a move,
+and the checks ``verify`` runs on each board (shape, symmetry, starting spaces, reachability).
+
+A board is a list of equal-length strings, row 0 at the north edge: ``.`` open, ``#`` closed,
+``N``/``S``/``E``/``W`` a starting space of that side's player (4 per side, on its edge, not in
+a corner). Kept apart from the rules engine so a board template can draw from the same parse.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .base import Finding
+
+SIDES = "SWNE"             # clockwise from the south edge
+ACROSS = {"S": "N", "N": "S", "W": "E", "E": "W"}
+STEPS8 = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+
+
+def world_step(side: str, dx: int, dy: int) -> tuple[int, int]:
+    """A card's (dx, dy) as held from ``side`` -> (row step, column step) on the board."""
+    return {"S": (dy, dx), "N": (-dy, -dx), "W": (dx, -dy), "E": (-dx, dy)}[side]
+
+
+@dataclass(frozen=True)
+class Board:
+    """A parsed board: which cells are open and each side's starting spaces."""
+
+    name: str
+    symmetry: str
+    rows: tuple[str, ...]
+    width: int
+    open: tuple[bool, ...]
+    starts: Mapping[str, tuple[int, ...]]
+
+    @property
+    def height(self) -> int:
+        return len(self.rows)
+
+
+def parse_board(item: Mapping[str, Any]) -> Board:
+    rows = tuple(str(r) for r in item.get("rows", ()))
+    width = max((len(r) for r in rows), default=0)
+    flat = "".join(row.ljust(width, "#") for row in rows)
+    starts = {side: tuple(i for i, ch in enumerate(flat) if ch == side) for side in SIDES}
+    return Board(str(item.get("name", "?")), str(item.get("symmetry", "none")), rows, width,
+                 tuple(ch != "#" for ch in flat), starts)
+
+
+def mirrored(rows: tuple[str, ...], how: str) -> tuple[str, ...]:
+    """The board's north-south mirror (``horizontal``) or its 180 degree turn (``rotational``),
+    starting letters swapped to match, for comparing with the board itself."""
+    if how == "horizontal":
+        return tuple(r.translate(str.maketrans("NS", "SN")) for r in rows[::-1])
+    return tuple(r[::-1].translate(str.maketrans("NSEW", "SNWE")) for r in rows[::-1])
+
+
+def forbidden(board: Board, side: str, sides: tuple[str, ...]) -> frozenset[int]:
+    """Starting spaces of the seated players to the left and right of ``side``."""
+    return frozenset(c for s in sides if s not in (side, ACROSS[side]) for c in board.starts[s])
+
+
+def reach(board: Board, start: int, blocked: frozenset[int]) -> set[int]:
+    """Cells a token can reach from ``start`` by single steps in 8 directions."""
+    seen, todo = {start}, [start]
+    while todo:
+        cell = todo.pop()
+        for dr, dc in STEPS8:
+            fresh = set(ray(board, cell, dr, dc, 1, blocked)) - seen
+            seen |= fresh
+            todo += fresh
+    return seen
+
+
+def left_to_right(board: Board, side: str, cells: tuple[int, ...]) -> tuple[int, ...]:
+    """``cells`` ordered from the left to the right of the player at ``side``, so action lists
+    (and the greedy policy's ties) look the same from every seat."""
+    dr, dc = world_step(side, 1, 0)
+    return tuple(sorted(cells, key=lambda c: dr * (c // board.width) + dc * (c % board.width)))
+
+
+def ray(board: Board, cell: int, dr: int, dc: int, steps: int,
+         blocked: frozenset[int]) -> tuple[int, ...]:
+    """The cells a straight move from ``cell`` passes, up to ``steps``, until something stops
+    it (the edge, a closed space, a forbidden starting space). Tokens do not stop it."""
+    path: list[int] = []
+    row, col = divmod(cell, board.width)
+    while board.open[cell] and len(path) < steps:
+        row, col = row + dr, col + dc
+        nxt = row * board.width + col
+        if not (0 <= row < board.height and 0 <= col < board.width) or not board.open[nxt] \
+                or nxt in blocked:
+            break
+        path.append(nxt)
+    return tuple(path)
+
+
+def squeezes(board: Board) -> int:
+    """Diagonal steps between two closed spaces with both ends open."""
+    out, w, op = 0, board.width, board.open
+    for r in range(board.height - 1):
+        for c in range(w - 1):
+            a, b, x, y = r * w + c, r * w + c + 1, (r + 1) * w + c, (r + 1) * w + c + 1
+            out += (op[a] and op[y] and not op[b] and not op[x]) + \
+                (op[b] and op[x] and not op[a] and not op[y])
+    return out
+
+
+def board_findings(board: Board, sides: tuple[str, ...] = tuple(SIDES)) -> list[Finding]:
+    """Shape, symmetry, starting spaces and reachability of one board, under the 4-player
+    rules (the strictest: each side's tokens avoid the starting spaces of the sides beside it)."""
+    label = f"board {board.name}"
+    bad = sorted({ch for r in board.rows for ch in r} - set(".#" + SIDES))
+    shape_ok = bool(board.rows) and len({len(r) for r in board.rows}) == 1 and not bad
+    out = [Finding(f"{label}: rectangular grid of . # N S E W", shape_ok,
+                   f"{board.width} wide, {board.height} tall" if shape_ok else
+                   f"row lengths {[len(r) for r in board.rows]}, other characters {bad}")]
+    if not shape_ok:
+        return out
+    sym = board.symmetry
+    holds = [s for s in ("horizontal", "rotational") if mirrored(board.rows, s) == board.rows]
+    if sym in ("horizontal", "rotational"):
+        out.append(Finding(f"{label}: {sym} symmetry", sym in holds,
+                           "holds" if sym in holds else "does not hold"))
+    else:
+        out.append(Finding(f"{label}: asymmetrical", sym == "none" and not holds,
+                           f"declared {sym!r}" + (f" but {holds} symmetric" if holds else "")))
+    h, w = board.height, board.width
+    edge = {"N": lambda r, c: r == 0 < c < w - 1, "S": lambda r, c: r == h - 1 and 0 < c < w - 1,
+            "W": lambda r, c: c == 0 < r < h - 1, "E": lambda r, c: c == w - 1 and 0 < r < h - 1}
+    at = {s: [divmod(c, w) for c in board.starts[s]] for s in SIDES}
+    starts_ok = all(len(p) == 4 and all(edge[s](r, c) for r, c in p) for s, p in at.items())
+    out.append(Finding(f"{label}: 4 starting spaces per side, on its edge, not in corners",
+                       starts_ok, "; ".join(f"{s} at {at[s]}" for s in SIDES)))
+    if not starts_ok:
+        return out
+    reached: set[int] = set()
+    misses = []
+    for side in sides:
+        blocked = forbidden(board, side, sides)
+        for start in board.starts[side]:
+            seen = reach(board, start, blocked)
+            reached |= seen
+            misses += [(divmod(start, w), divmod(g, w))
+                       for g in board.starts[ACROSS[side]] if g not in seen]
+    out.append(Finding(f"{label}: every start reaches every start across", not misses,
+                       f"(row, col) pairs cut off: {misses}" if misses else "16 pairs per side"))
+    lost = [divmod(c, w) for c in range(h * w) if board.open[c] and c not in reached]
+    out.append(Finding(f"{label}: every open space reachable", not lost,
+                       f"cut off: {lost}" if lost else f"{sum(board.open)} open spaces"))
+    out.append(Finding(f"{label}: diagonal squeezes", True, str(squeezes(board))))
+    return out

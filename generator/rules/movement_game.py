@@ -1,0 +1,505 @@
+"""Untitled Movement Game: rules engine, greedy policy and the composition check.
+
+Seed: ``../shared/seeds/untitled-movement-game.txt``. Everything comes from the ``data`` of
+``card_data/movement-game.yaml``: ``settings`` (hand size, die, tokens, the introducing roll,
+seats, ``board``: the board's name, default the first) and ``tables`` (``navigation`` cards,
+``boards`` as text grids, ``tokens``). ``variants`` gives one data set per board; parsing and
+checking boards lives in ``movement_boards``.
+
+Seats sit clockwise from the south edge (2 players S and N; 4 players S, W, N, E). A card's
+``(dx, dy)`` is seen from its holder's edge: forward (``dy = -1``) leads away from it, ``dx = +1``
+to the holder's right; so south's forward-right is north-east and west's forward is east. Cells
+are ints ``row * width + col``, row 0 at the north edge.
+
+Actions are ints: ``ROLL`` or ``DISCARD_HAND`` starts a turn; ``STOP`` forgoes the moves left
+after a move; ``DISCARD_ONE - d`` discards a card of direction ``d`` (its navigation table index)
+after a roll that moved nothing; ``PLACE + cell`` puts a token on a starting space (in the
+set-up the first token of the player across, in play an introduced token of one's own);
+``d << 8 | token << 4 | steps`` plays a card of direction ``d`` to move own ``token`` (0-3)
+``steps`` spaces. Actions name a direction, not a hand slot: identical cards are one choice.
+
+Readings where the seed allows more than one (each has a test in ``tests/rules``):
+
+- *Set-up*: seats choose in turn from seat 0, each placing the first token of the player across
+  on any of that player's starting spaces; these choices are not turns (``state.turn`` stays 1).
+  The die roll for first player is outside the game (random, independent of play), so seat 0
+  goes first.
+- *Moving*: a card moves one token in a straight line, step by step. Every step must stay on the
+  board and enter an open space that is not a starting space of the players to the holder's
+  left or right (passing through counts, not only stopping). A diagonal step needs only its two
+  ends open: it may squeeze between two closed spaces (so also pass beside one). Tokens hop
+  over any tokens (own, others', arrived); a card's move may not end on an occupied space.
+- *Two players*: no one sits to the left or right, so E and W starting spaces are ordinary open
+  spaces. A token may also move back onto a free starting space of its own edge.
+- *Arrival*: a token ending a card's move on a starting space of the player across has arrived
+  and never moves again; passing over such a space does not stop it.
+- *Introducing*: on a roll of ``introduce_on`` (3), before using any card, the player may place
+  an off-board token on a free starting space of their own edge. That is the whole turn and it
+  spends no card (the reminder "use or discard at least 1 card" is read as covering rolls used
+  to move, as step 2.d says).
+- *Rolled, did not move*: the player discards exactly one card of their choice; that discard is
+  how one declines to move (``STOP`` exists only after a move), so a roll never leaves a player
+  without an action.
+- *Discarding the hand*: all 3 cards go; the end-of-turn refill then draws 3 from the deck.
+- *Refill*: at the end of every turn, back up to the hand size; an empty deck is replaced by the
+  shuffled discards.
+- *Winning*: checked after every card's move; the game ends at once. There are no draws: a game
+  that never ends is a stall (the simulator's turn limit). Scores: 1 for the winner, 0 others.
+"""
+from __future__ import annotations
+
+import heapq
+import random
+import sys
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .base import Finding, expect_equal
+from .movement_boards import (
+    ACROSS,
+    Board,
+    board_findings,
+    forbidden,
+    left_to_right,
+    parse_board,
+    ray,
+    world_step,
+)
+
+ROLL, DISCARD_HAND, STOP = -1, -2, -3
+DISCARD_ONE = -10          # minus the direction index
+PLACE = 10_000             # plus the cell
+OFF = -1                   # a token's position before it enters the board
+SETUP, CHOOSE, MOVE = range(3)
+POINTS = False
+FAR = 10_000               # a distance standing for "unreachable"
+DEFAULTS: dict[str, Any] = {"hand_size": 3, "die_sides": 3, "tokens_per_player": 4,
+                            "introduce_on": 3, "seats": {2: ["S", "N"], 4: ["S", "W", "N", "E"]}}
+# The seed's "In the Box": copies of each direction, tokens, and the board symmetries.
+SEED_CARDS = {"left": 10, "right": 10, "forward": 10, "forward-right": 5, "forward-left": 5,
+              "backward": 4, "backward-right": 3, "backward-left": 3}
+SEED_TOKENS = {"red": 4, "blue": 4, "white": 4, "black": 4}
+SEED_BOARDS = {"horizontal": 2, "rotational": 1, "none": 1}
+SEED_STANDARD_DECK = 42    # 27 number cards, 3 Hearts, 4 Aces, 4 Jacks, 2 Queens, 2 Kings
+# verify's playouts: the greedy policy, since random play wanders (about half its turns discard
+# the hand) and nearly always hits the turn limit, which says nothing about a board.
+VERIFY_GAMES, VERIFY_TURNS, VERIFY_POLICY, VERIFY_SEED = 200, 300, "greedy", 2
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Everything read from the data for one board and player count, computed once."""
+
+    board: Board
+    seats: tuple[str, ...]
+    names: tuple[str, ...]                 # direction names, navigation table order
+    backward: tuple[int, ...]              # each direction's dy (larger: less useful)
+    deck: tuple[int, ...]                  # direction of each card, before shuffling
+    hand_size: int
+    die_sides: int
+    tokens: int
+    introduce_on: int
+    rays: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]  # [seat][dir][cell] -> path
+    homes: tuple[tuple[int, ...], ...]     # each seat's own starting spaces
+    goals: tuple[tuple[int, ...], ...]     # the starting spaces of the player across
+    is_goal: tuple[tuple[bool, ...], ...]
+    maps: dict[tuple[int, tuple[bool, ...]], tuple[int, ...]] = field(
+        default_factory=dict, compare=False)  # the greedy policy's distances, filled on demand
+
+
+def _build_rules(data: Mapping[str, Any], players: int) -> Rules:
+    cfg = {**DEFAULTS, **data.get("settings", {})}
+    tables = data.get("tables", {})
+    boards = tables.get("boards") or []
+    seats_by_count = {int(k): tuple(v) for k, v in cfg["seats"].items()}
+    if players not in seats_by_count:
+        raise ValueError(f"the movement game is for {sorted(seats_by_count)} players")
+    if not boards:
+        raise ValueError("the movement game needs its data: tables.boards is missing")
+    wanted = cfg.get("board") or boards[0]["name"]
+    chosen = [b for b in boards if b["name"] == wanted]
+    if not chosen:
+        raise ValueError(f"no board named {wanted!r}")
+    board, seats, nav = parse_board(chosen[0]), seats_by_count[players], tables["navigation"]
+    die = int(cfg["die_sides"])
+    rays, homes, goals, is_goal = [], [], [], []
+    for side in seats:
+        blocked = forbidden(board, side, seats)
+        rays.append(tuple(
+            tuple(ray(board, cell, *world_step(side, int(row["dx"]), int(row["dy"])), die,
+                       blocked) for cell in range(len(board.open)))
+            for row in nav))
+        homes.append(left_to_right(board, side, board.starts[side]))
+        goal = left_to_right(board, ACROSS[side], board.starts[ACROSS[side]])
+        goals.append(goal)
+        is_goal.append(tuple(c in goal for c in range(len(board.open))))
+    deck = tuple(i for i, row in enumerate(nav) for _ in range(int(row.get("count", 1))))
+    return Rules(board, seats, tuple(r["direction"] for r in nav),
+                 tuple(int(r["dy"]) for r in nav), deck, int(cfg["hand_size"]), die,
+                 int(cfg["tokens_per_player"]), int(cfg["introduce_on"]), tuple(rays),
+                 tuple(homes), tuple(goals), tuple(is_goal))
+
+
+_CACHE: dict[tuple[int, int], tuple[Any, Rules]] = {}
+
+
+def rules_for(data: Mapping[str, Any], players: int) -> Rules:
+    """The precomputed rules for this data object (cached while the same object is reused)."""
+    key = (id(data), players)
+    cached = _CACHE.get(key)
+    if cached is not None and cached[0] is data:
+        return cached[1]
+    if len(_CACHE) > 64:
+        _CACHE.clear()
+    _CACHE[key] = (data, _build_rules(data, players))
+    return _CACHE[key][1]
+
+
+def variants(data: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """One data set per board (``settings.board`` set to its name), for the simulator."""
+    settings = dict(data.get("settings", {}))
+    return [(b["name"], {**data, "settings": {**settings, "board": b["name"]}})
+            for b in data.get("tables", {}).get("boards") or []]
+
+
+@dataclass
+class State:
+    rules: Rules
+    rng: random.Random
+    players: int
+    tokens: list[list[int]]        # per seat, each token's cell or OFF
+    occupied: list[int]            # per cell, the seat of the token there or -1
+    hands: list[list[int]]         # direction indices
+    deck: list[int]
+    discards: list[int] = field(default_factory=list)
+    player: int = 0
+    turn: int = 1
+    phase: int = CHOOSE
+    roll: int = 0
+    moves_left: int = 0
+    moved: bool = False
+    winner: int = -1
+    counts: Counter[str] = field(default_factory=Counter)
+
+    def clone(self) -> State:
+        copy = State(self.rules, random.Random(), self.players, [t[:] for t in self.tokens],
+                     self.occupied[:], [h[:] for h in self.hands], self.deck[:],
+                     self.discards[:], self.player, self.turn, self.phase, self.roll,
+                     self.moves_left, self.moved, self.winner, Counter(self.counts))
+        copy.rng.setstate(self.rng.getstate())
+        return copy
+
+
+def _empty_state(rules: Rules, players: int, rng: random.Random) -> State:
+    return State(rules, rng, players, [[OFF] * rules.tokens for _ in range(players)],
+                 [-1] * len(rules.board.open), [[] for _ in range(players)], list(rules.deck))
+
+
+def new_game(players: int, seed: int, data: Mapping[str, Any] | None = None) -> State:
+    state = _empty_state(rules_for(data or {}, players), players, random.Random(seed))
+    state.rng.shuffle(state.deck)
+    for hand in state.hands:
+        _refill(state, hand)
+    state.phase = SETUP
+    return state
+
+
+def position(players: int, tokens: list[list[tuple[int, int]]], hands: list[list[str]],
+             data: Mapping[str, Any], rows: list[str] | None = None, player: int = 0,
+             roll: int = 0, deck: list[str] | None = None, seed: int = 0) -> State:
+    """A hand-built position for tests: ``tokens[seat]`` lists (row, col) of the tokens on the
+    board (the rest are off it), hands are direction names, ``rows`` an optional board of one's
+    own. With ``roll`` the player has just rolled it; otherwise the turn is about to start."""
+    if rows is not None:
+        data = {**data, "settings": {**data.get("settings", {}), "board": "test"},
+                "tables": {**data["tables"], "boards": [{"name": "test", "rows": rows}]}}
+    rules = rules_for(data, players)
+    state = _empty_state(rules, players, random.Random(seed))
+    for seat, cells in enumerate(tokens):
+        for index, (r, c) in enumerate(cells):
+            state.tokens[seat][index] = r * rules.board.width + c
+            state.occupied[r * rules.board.width + c] = seat
+    state.hands = [[rules.names.index(n) for n in hand] for hand in hands]
+    if deck is not None:
+        state.deck = [rules.names.index(n) for n in deck]
+    state.player = player
+    if roll:
+        state.phase, state.roll, state.moves_left = MOVE, roll, roll
+    return state
+
+
+def current_player(state: State) -> int:
+    return state.player
+
+
+def is_over(state: State) -> bool:
+    return state.winner >= 0
+
+
+def outcome(state: State) -> str:
+    return "win" if state.winner >= 0 else "stall"
+
+
+def scores(state: State) -> list[float]:
+    return [1.0 if seat == state.winner else 0.0 for seat in range(state.players)]
+
+
+def counters(state: State) -> dict[str, int]:
+    """Per-game tallies for the simulation report."""
+    return dict(state.counts)
+
+
+def across(state: State, seat: int) -> int:
+    """The seat across the board from ``seat``."""
+    return state.rules.seats.index(ACROSS[state.rules.seats[seat]])
+
+
+def _moves(state: State, limit: int) -> list[int]:
+    """Every card move of the current player using at most ``limit`` steps."""
+    rules, seat = state.rules, state.player
+    rays, arrived, occupied = rules.rays[seat], rules.is_goal[seat], state.occupied
+    out = []
+    for d in sorted(set(state.hands[seat])):
+        paths = rays[d]
+        for token, cell in enumerate(state.tokens[seat]):
+            if cell < 0 or arrived[cell]:
+                continue
+            path = paths[cell]
+            for k in range(min(limit, len(path))):
+                if occupied[path[k]] < 0:
+                    out.append(d << 8 | token << 4 | (k + 1))
+    return out
+
+
+def legal_actions(state: State) -> list[int]:
+    if state.winner >= 0:
+        return []
+    seat = state.player
+    if state.phase == SETUP:
+        return [PLACE + c for c in state.rules.homes[across(state, seat)]
+                if state.occupied[c] < 0]
+    if state.phase == CHOOSE:
+        return [ROLL, DISCARD_HAND]
+    actions = _moves(state, state.moves_left)
+    if state.moved:
+        return [*actions, STOP]
+    if state.roll == state.rules.introduce_on and OFF in state.tokens[seat]:
+        actions += [PLACE + c for c in state.rules.homes[seat] if state.occupied[c] < 0]
+    discards = [DISCARD_ONE - d for d in sorted(set(state.hands[seat]))]
+    return actions + (discards or [STOP])
+
+
+def _refill(state: State, hand: list[int]) -> None:
+    while len(hand) < state.rules.hand_size:
+        if not state.deck:
+            if not state.discards:
+                return
+            state.deck, state.discards = state.discards, []
+            state.rng.shuffle(state.deck)
+        hand.append(state.deck.pop())
+
+
+def _end_turn(state: State) -> None:
+    _refill(state, state.hands[state.player])
+    state.player = (state.player + 1) % state.players
+    state.turn += 1
+    state.phase, state.roll, state.moves_left, state.moved = CHOOSE, 0, 0, False
+
+
+def _put(state: State, seat: int, cell: int) -> None:
+    state.tokens[seat][state.tokens[seat].index(OFF)] = cell
+    state.occupied[cell] = seat
+
+
+def _discard(state: State, direction: int) -> None:
+    state.hands[state.player].remove(direction)
+    state.discards.append(direction)
+
+
+def apply(state: State, action: int) -> State:
+    """Perform ``action`` for the current player (mutates and returns ``state``)."""
+    seat = state.player
+    if state.phase == SETUP:
+        _put(state, across(state, seat), action - PLACE)
+        state.player = (seat + 1) % state.players
+        if state.player == 0:
+            state.phase = CHOOSE
+    elif action == ROLL:
+        state.roll = state.moves_left = state.rng.randint(1, state.rules.die_sides)
+        state.phase, state.moved = MOVE, False
+    elif action == DISCARD_HAND:
+        state.discards += state.hands[seat]
+        state.hands[seat] = []
+        state.counts["hand discards"] += 1
+        _end_turn(state)
+    elif action == STOP:
+        _end_turn(state)
+    elif action >= PLACE:
+        _put(state, seat, action - PLACE)
+        state.counts["introductions"] += 1
+        _end_turn(state)
+    elif action <= DISCARD_ONE:
+        _discard(state, DISCARD_ONE - action)
+        state.counts["idle rolls"] += 1
+        _end_turn(state)
+    else:
+        d, token, steps = action >> 8, action >> 4 & 15, action & 15
+        _discard(state, d)
+        start = state.tokens[seat][token]
+        end = state.rules.rays[seat][d][start][steps - 1]
+        state.occupied[start], state.occupied[end] = -1, seat
+        state.tokens[seat][token] = end
+        state.moves_left -= steps
+        state.moved = True
+        state.counts["cards played"] += 1
+        goal = state.rules.is_goal[seat]
+        if goal[end] and all(c >= 0 and goal[c] for c in state.tokens[seat]):
+            state.winner = seat
+        elif state.moves_left <= 0:
+            _end_turn(state)
+    return state
+
+
+def clone(state: State) -> State:
+    return state.clone()
+
+
+def goal_map(state: State, seat: int) -> tuple[int, ...]:
+    """For each cell, the fewest die pips a token of ``seat`` needs to reach a goal space its
+    own tokens have not taken yet, given the right cards: straight card moves of up to
+    ``die_sides`` steps that may hop tokens but never stop on an arrived one. Other tokens are
+    ignored (they move on). Computed once per set of taken goals and kept in the rules."""
+    rules = state.rules
+    taken = tuple(state.occupied[g] == seat for g in rules.goals[seat])
+    found = rules.maps.get((seat, taken))
+    if found is None:
+        found = rules.maps[seat, taken] = _goal_map(rules, seat, taken)
+    return found
+
+
+def _goal_map(rules: Rules, seat: int, taken: tuple[bool, ...]) -> tuple[int, ...]:
+    stops = {g for g, t in zip(rules.goals[seat], taken, strict=True) if t}
+    back: list[list[tuple[int, int]]] = [[] for _ in rules.board.open]
+    for paths in rules.rays[seat]:
+        for start, path in enumerate(paths):
+            for steps, end in enumerate(path, 1):
+                if end not in stops:
+                    back[end].append((start, steps))
+    dist = [FAR] * len(back)
+    heap = [(0, g) for g in rules.goals[seat] if g not in stops]
+    for _, g in heap:
+        dist[g] = 0
+    while heap:
+        d, cell = heapq.heappop(heap)
+        if d == dist[cell]:
+            for start, steps in back[cell]:
+                if d + steps < dist[start]:
+                    dist[start] = d + steps
+                    heapq.heappush(heap, (d + steps, start))
+    return tuple(dist)
+
+
+def _best_move(state: State, dist: tuple[int, ...], limit: int) -> tuple[int, int]:
+    """(gain, action) of the card move of at most ``limit`` steps that gains most distance,
+    fewest steps on a tie; gain 0 and ``STOP`` when no move gains."""
+    seat, rules = state.player, state.rules
+    rays, arrived, occupied = rules.rays[seat], rules.is_goal[seat], state.occupied
+    best, best_gain, best_steps = STOP, 0, 0
+    for d in sorted(set(state.hands[seat])):
+        paths = rays[d]
+        for token, cell in enumerate(state.tokens[seat]):
+            if cell < 0 or arrived[cell]:
+                continue
+            here, path = dist[cell], paths[cell]
+            for k in range(min(limit, len(path))):
+                end = path[k]
+                gain = here - dist[end]
+                if occupied[end] < 0 and gain > 0 and (
+                        gain > best_gain or (gain == best_gain and k + 1 < best_steps)):
+                    best, best_gain, best_steps = d << 8 | token << 4 | (k + 1), gain, k + 1
+    return best_gain, best
+
+
+def greedy_action(state: State) -> int:
+    """Introduce when possible (onto the home space nearest a goal by ``goal_map``), else play
+    the card move gaining most distance (fewest steps on a tie); stop when nothing gains. In the
+    set-up, put the opponent's first token farthest from its goals. Roll when some card could
+    gain with the highest roll, else discard the hand; after an idle roll discard the most
+    backward card."""
+    seat, rules = state.player, state.rules
+    if state.phase == SETUP:
+        far = goal_map(state, across(state, seat))
+        return max(legal_actions(state), key=lambda a: far[a - PLACE])
+    dist = goal_map(state, seat)
+    if state.phase == CHOOSE:
+        hopeful = OFF in state.tokens[seat] or _best_move(state, dist, rules.die_sides)[0] > 0
+        return ROLL if hopeful else DISCARD_HAND
+    if not state.moved and state.roll == rules.introduce_on and OFF in state.tokens[seat]:
+        free = [c for c in rules.homes[seat] if state.occupied[c] < 0]
+        if free:
+            return PLACE + min(free, key=lambda c: dist[c])
+    gain, best = _best_move(state, dist, state.moves_left)
+    if gain > 0 or state.moved or not state.hands[seat]:
+        return best
+    return DISCARD_ONE - max(sorted(set(state.hands[seat])), key=lambda d: rules.backward[d])
+
+
+def _count(game: Any, component: str, table: str, key: str) -> Counter[str]:
+    """Printed copies per ``key``: from the component when the game has one, else the table."""
+    if any(c.id == component for c in game.components):
+        return Counter(str(item[key]) for item in game.component(component).expanded())
+    rows = game.data["tables"].get(table, [])
+    return Counter({str(r[key]): int(r.get("count", 1)) for r in rows})
+
+
+def _simulate(data: Mapping[str, Any], name: str) -> Finding:
+    from .. import simulate
+
+    report = simulate.run(sys.modules[__name__], players=2, n=VERIFY_GAMES, seed=VERIFY_SEED,
+                          jobs=1, policy=VERIFY_POLICY, max_turns=VERIFY_TURNS, data=data)
+    wins, stalls, n = report.seat_wins(), report.count("stall"), report.n
+    lopsided = max(wins) > 0.6 * n or stalls > n / 10
+    share = wins[0] / n
+    margin = 1.96 * (share * (1 - share) / n) ** 0.5   # sampling noise, 95%
+    detail = (f"seat 1 (first player) wins {share:.0%} (+/-{margin:.0%}), {stalls} stalls in "
+              f"{n} {VERIFY_POLICY} games ({VERIFY_TURNS}-turn limit)")
+    return Finding(f"board {name}: simulation, 2 players", True,
+                   ("note: " if lopsided else "") + detail)
+
+
+def verify(game: Any) -> list[Finding]:
+    """Cards and tokens against the seed's box, each board's shape and reachability, the
+    standard-deck stand-in against the deck, and a quick playout per sound board."""
+    tables = game.data["tables"]
+    cards = _count(game, "cards", "navigation", "direction")
+    out = [expect_equal(f"{d} cards", cards.get(d, 0), n) for d, n in SEED_CARDS.items()]
+    out.append(expect_equal("navigation cards", sum(cards.values()), sum(SEED_CARDS.values())))
+    unit = {"left": (-1, 0), "right": (1, 0), "forward": (0, -1), "backward": (0, 1)}
+    for row in tables["navigation"]:
+        parts = [unit[p] for p in row["direction"].split("-") if p in unit]
+        want = (sum(p[0] for p in parts), sum(p[1] for p in parts))
+        out.append(expect_equal(f"{row['direction']} points", (row["dx"], row["dy"]), want))
+    tokens = _count(game, "tokens", "tokens", "colour")
+    out.append(expect_equal("tokens", sum(tokens.values()), sum(SEED_TOKENS.values())))
+    out.append(expect_equal("tokens per colour", dict(tokens), SEED_TOKENS))
+    boards = [parse_board(b) for b in tables.get("boards") or []]
+    out.append(expect_equal("board symmetries", dict(Counter(b.symmetry for b in boards)),
+                            SEED_BOARDS))
+    sound = set()
+    for board in boards:
+        found = board_findings(board)
+        out += found
+        if all(f.ok for f in found):
+            sound.add(board.name)
+    conversion = {r["direction"]: int(r["count"]) for r in tables["standard_deck_conversion"]}
+    for d, n in cards.items():
+        std = conversion.get(d, 0)
+        out.append(Finding("standard-deck conversion", d in conversion,
+                           f"{d}: standard deck {std}, navigation deck {n} ({std - n:+d})"))
+    total = sum(conversion.values())
+    out.append(Finding("standard-deck conversion, total", total == SEED_STANDARD_DECK,
+                       f"{total} vs {sum(cards.values())}"))
+    out += [_simulate(data, name) for name, data in variants(game.data) if name in sound]
+    return out
