@@ -1,0 +1,79 @@
+"""Print-shop exports, gutterfold sheets, the duplex calibration sheet and progress output."""
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+
+from generator.build import BuildOptions, build_pdf
+from generator.export import export_pngs
+from generator.faces import primitives as p
+from generator.layout.calibration import calibration_pages
+from generator.layout.gutterfold import gutterfold_pages
+from generator.layout.sizes import PAPER_SIZES
+from generator.progress import Progress, track
+
+MM = 72 / 25.4
+
+
+@pytest.mark.parametrize(("preset", "size"), [("tgc", (825, 1125)), ("mpc", (822, 1122)),
+                                             ("default", (825, 1125))])
+def test_png_presets_give_exact_pixel_sizes_and_paired_names(tmp_path, preset, size):
+    folder, count = export_pngs("moving-target", BuildOptions(out_dir=tmp_path), preset=preset)
+    deck = sorted((folder / "deck").glob("*.png"))
+    fronts = [f for f in deck if f.stem.endswith("-front")]
+    backs = {f.name for f in deck if f.stem.endswith("-back")}
+    assert len(fronts) == 52 and count >= 104
+    for front in fronts:  # every front has its back under the same name
+        assert front.name.replace("-front", "-back") in backs
+    with Image.open(fronts[0]) as image:
+        assert image.size == size
+        assert round(image.info["dpi"][0]) == 300
+
+
+def test_gutterfold_puts_each_back_mirrored_about_the_fold():
+    front = p.Face(63.5, 88.9, 3.175, (), "front")
+    back = p.Face(63.5, 88.9, 3.175, (), "back")
+    pages = gutterfold_pages([front] * 10, [back] * 10, PAPER_SIZES["a4"], 5.0, "test")
+    sheet = pages[0].size
+    assert (sheet.w, sheet.h) == (297.0, 210.0)  # turned landscape
+    assert len(pages) == 3  # 2 columns x 2 rows per half: 4 cards a sheet
+    for page in pages:
+        pairs = list(zip(page.placements[::2], page.placements[1::2], strict=True))
+        for f, b in pairs:
+            assert f.face.label == "front" and b.face.label == "back"
+            assert f.x + f.face.w <= sheet.w / 2 <= b.x  # fronts left of the fold, backs right
+            assert b.x == pytest.approx(sheet.w - f.x - f.face.w) and b.y == f.y
+
+
+def test_gutterfold_pdf_builds_for_a_whole_deck(tmp_path):
+    target, pages = build_pdf("moving-target", BuildOptions(out_dir=tmp_path, layout="gutterfold"))
+    reader = PdfReader(target)
+    assert target.name == "moving-target-gutterfold.pdf" and len(reader.pages) == pages
+    widths = {round(float(page.mediabox.width) / MM) for page in reader.pages}
+    assert 297 in widths  # the card sheets are landscape A4
+
+
+@pytest.mark.parametrize("flip", ["long", "short"])
+def test_calibration_sheet_has_a_front_and_a_mirrored_back(flip):
+    paper = PAPER_SIZES["a4"]
+    front, back = calibration_pages(paper, flip)
+    assert front.side == "front" and back.side == "back"
+    lines = [e for e in front.furniture if isinstance(e, p.Line)]
+    verticals = sorted(round(e.x1, 2) for e in lines if e.x1 == e.x2)
+    assert verticals == [round(paper.w * k, 2) for k in (0.25, 0.5, 0.75)]
+    assert len(back.furniture) > 20  # the scales and their labels
+
+
+def test_progress_is_quiet_when_not_a_terminal():
+    quiet = io.StringIO()
+    assert list(track(range(5), "work", 5, stream=quiet)) == [0, 1, 2, 3, 4]
+    assert quiet.getvalue() == ""
+    shown = io.StringIO()
+    bar = Progress("work", 2, stream=shown, enabled=True)
+    bar.step()
+    bar.step()
+    bar.close()
+    assert "work [" in shown.getvalue() and "2/2" in shown.getvalue()
