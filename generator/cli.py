@@ -14,7 +14,6 @@ from . import paths
 from .build import BuildOptions, build_pdf, verify
 from .data import game_ids, load_game
 from .errors import CompositionError, DataError
-from .export import slug
 from .layout.sheet import LayoutError
 from .layout.sizes import PAPER_SIZES
 from .progress import track
@@ -83,18 +82,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         players_list = [args.players] if args.players else list(range(game.players[0],
                                                                         game.players[1] + 1))
         for players in players_list:
-            try:
-                module.new_game(players, 0, game.data)
-            except ValueError as exc:  # e.g. a 2-or-4-player game asked for 3
-                print(f"== {game.title}, {players} players: skipped ({exc}) ==")
-                continue
-            for variant, data in simulate.variants(module, game.data):
-                report = simulate.run(module, players=players, n=args.n, seed=args.seed,
-                                      jobs=args.jobs, policy=args.policy, data=data,
-                                      game=f"{game.title}{f' ({variant})' if variant else ''}")
+            runs = simulate.run_variants(module, game.title, game.data, players, n=args.n,
+                                         seed=args.seed, jobs=args.jobs, policy=args.policy)
+            if not runs:
+                print(f"== {game.title}, {players} players: not a player count of this game ==")
+            for suffix, report in runs:
                 print(f"== {report.game}, {players} players ==")
                 print(simulate.format_report(report))
-                suffix = f"-{slug(variant)}" if variant else ""
                 chart = (Path(args.out) / game.id /
                          f"simulation{suffix}-{players}p-{args.policy}.png")
                 simulate.write_chart(report, chart)

@@ -38,12 +38,9 @@ def _simulation(game_id: str, folder: Path, n: int) -> tuple[str, list[str]]:
     module = rules.load(game.rules)
     texts, charts = [], []
     for players in sorted({game.players[0], game.players[1]}):
-        for variant, data in simulate.variants(module, game.data):
-            name = f"{game.title}{f' ({variant})' if variant else ''}"
-            report = simulate.run(module, players=players, n=n, seed=1, jobs=2, data=data,
-                                  game=name)
-            texts.append(f"{name}, {players} players:\n{simulate.format_report(report)}")
-            suffix = f"-{slug(variant)}" if variant else ""
+        for suffix, report in simulate.run_variants(module, game.title, game.data, players,
+                                                    n=n, seed=1, jobs=2):
+            texts.append(f"{report.game}, {players} players:\n{simulate.format_report(report)}")
             chart = folder / f"{game.id}-sim{suffix}-{players}p.png"
             simulate.write_chart(report, chart)
             charts.append(chart.name)

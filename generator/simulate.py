@@ -133,11 +133,25 @@ def run(module: ModuleType, players: int, n: int, seed: int = 1, jobs: int | Non
                   bool(getattr(module, "POINTS", False)))
 
 
-def variants(module: ModuleType, data: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
-    """The set-ups a game is simulated on: one per board for games that offer ``variants``."""
-    if hasattr(module, "variants"):
-        return list(module.variants(data))
-    return [("", data)]
+def run_variants(module: ModuleType, title: str, data: Mapping[str, Any], players: int,
+                 **run_options: Any) -> list[tuple[str, Report]]:
+    """Run every set-up of a game (one per board for games offering ``variants(data)``).
+    Returns (file-name suffix, report) pairs: ``""`` or e.g. ``"-lattice"``. A player count
+    the game refuses (``new_game`` raises ValueError) gives no reports."""
+    from .export import slug
+
+    try:
+        module.new_game(players, 0, data)
+    except ValueError:
+        return []
+    setups = list(module.variants(data)) if hasattr(module, "variants") else [("", data)]
+    out = []
+    for variant, setup in setups:
+        name = f"{title} ({variant})" if variant else title
+        report = run(module, players, data=setup, game=name, **run_options)
+        suffix = f"-{slug(variant)}" if variant else ""
+        out.append((suffix, report))
+    return out
 
 
 def format_report(report: Report) -> str:

@@ -21,7 +21,11 @@ A rules module is a plain Python module exposing module-level functions (not a c
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -42,3 +46,25 @@ def expect_equal(check: str, actual: object, expected: object) -> Finding:
     if actual == expected:
         return Finding(check, True, str(actual))
     return Finding(check, False, f"expected {expected}, found {actual}")
+
+
+def per_data(build: Callable[..., T]) -> Callable[..., T]:
+    """Memoise ``build(data, *extra)`` on the identity of ``data``.
+
+    Rules modules precompute tables (card values, board rays...) from the game's data mapping.
+    Mappings are unhashable, but the simulator hands the same object to every game of a run, so
+    identity is the key; the cache keeps a reference to ``data`` so its id is never reused."""
+    cache: dict[tuple[Any, ...], tuple[Any, T]] = {}
+
+    def cached(data: Any, *extra: Any) -> T:
+        key = (id(data), *extra)
+        hit = cache.get(key)
+        if hit is not None and hit[0] is data:
+            return hit[1]
+        if len(cache) > 64:
+            cache.clear()
+        built = build(data, *extra)
+        cache[key] = (data, built)
+        return built
+
+    return cached

@@ -40,7 +40,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import Finding, expect_equal
+from .base import Finding, expect_equal, per_data
 
 GAP = -1
 POINTS = True
@@ -74,19 +74,6 @@ class Rules:
     dice_sides: int
 
 
-def _rules(data: Mapping[str, Any] | None) -> Rules:
-    key = id(data)
-    cached = _CACHE.get(key)
-    if cached is not None and cached[0] is data:
-        return cached[1]
-    built = _build_rules(data or {})
-    _CACHE[key] = (data, built)
-    return built
-
-
-_CACHE: dict[int, tuple[Any, Rules]] = {}
-
-
 def _card_value(row: Mapping[str, Any]) -> tuple[int, int, int, int]:
     kind, rank = row["kind"], row.get("rank") or 0
     if kind in ("excuse", "pawn", "court"):
@@ -118,6 +105,9 @@ def _build_rules(data: Mapping[str, Any]) -> Rules:
                  tuple(FAMILIES.index(t["counts"]) for t in tokens),
                  tuple(t["points"] for t in tokens), int(cfg["hand_size"]),
                  int(cfg["village_spaces"]), 4 if cfg["dice"] == "d4" else 6)
+
+
+_rules = per_data(_build_rules)  # built once per data mapping, reused by every game of a run
 
 
 @dataclass
@@ -183,21 +173,29 @@ def legal_actions(state: State) -> list[int]:
 
 def total(state: State, seat: int, family: int) -> int:
     """A seat's total for one family; Pawns and Courts roll 2d6 each time they are counted."""
+    return int(_village_total(state, seat, family, expected=False))
+
+
+def _village_total(state: State, seat: int, family: int, expected: bool) -> float:
+    """Sum one family over a village. A Pawn or Court rolls its rank (2d6), or with
+    ``expected`` counts its mean: 7, or 3.5 towards odd or even (half the rolls qualify)."""
     rules, cards = state.rules, state.rules.cards
     first = seat * rules.spaces
-    result = 0
+    result = 0.0
     for card in state.top[first:first + rules.spaces]:
         if card < 0:
             continue
         info = cards[card]
         if not info.rolled:
             result += info.value[family]
+        elif family == 2 and not info.personality:
             continue
-        if family == 2 and not info.personality:
-            continue
-        rank = state.rng.randint(1, 6) + state.rng.randint(1, 6)
-        if family == 3 or family == 2 or (family == 0) == (rank % 2 == 1):
-            result += rank
+        elif expected:
+            result += 7.0 if family >= 2 else 3.5
+        else:
+            rank = state.rng.randint(1, 6) + state.rng.randint(1, 6)
+            if family >= 2 or (family == 0) == (rank % 2 == 1):
+                result += rank
     return result
 
 
@@ -263,23 +261,6 @@ def counters(state: State) -> dict[str, int]:
     return {"tokens never moved": sum(pos == GAP for pos in state.tokens)}
 
 
-def _expected(state: State, seat: int, family: int) -> float:
-    rules, cards = state.rules, state.rules.cards
-    first = seat * rules.spaces
-    result = 0.0
-    for card in state.top[first:first + rules.spaces]:
-        if card < 0:
-            continue
-        info = cards[card]
-        if not info.rolled:
-            result += info.value[family]
-        elif family == 3 or (family == 2 and info.personality):
-            result += 7.0
-        elif family in (0, 1):
-            result += 3.5   # half the rolls are odd, half even, mean 7
-    return result
-
-
 def greedy_action(state: State) -> int:
     """Play where the expected totals favour this seat most, weighting each family by the
     points of the token it moves."""
@@ -291,7 +272,8 @@ def greedy_action(state: State) -> int:
         state.top[space] = card
         value = 0.0
         for token, family in enumerate(rules.token_family):
-            diff = _expected(state, seat, family) - _expected(state, 1 - seat, family)
+            diff = (_village_total(state, seat, family, expected=True)
+                    - _village_total(state, 1 - seat, family, expected=True))
             value += rules.token_points[token] * ((diff > 0) - (diff < 0))
         state.top[space] = before
         if value > best_value:

@@ -56,7 +56,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import Finding, expect_equal
+from .base import Finding, expect_equal, per_data
 from .movement_boards import (
     ACROSS,
     Board,
@@ -142,19 +142,7 @@ def _build_rules(data: Mapping[str, Any], players: int) -> Rules:
                  tuple(homes), tuple(goals), tuple(is_goal))
 
 
-_CACHE: dict[tuple[int, int], tuple[Any, Rules]] = {}
-
-
-def rules_for(data: Mapping[str, Any], players: int) -> Rules:
-    """The precomputed rules for this data object (cached while the same object is reused)."""
-    key = (id(data), players)
-    cached = _CACHE.get(key)
-    if cached is not None and cached[0] is data:
-        return cached[1]
-    if len(_CACHE) > 64:
-        _CACHE.clear()
-    _CACHE[key] = (data, _build_rules(data, players))
-    return _CACHE[key][1]
+rules_for = per_data(_build_rules)  # (data, players) -> Rules, built once per data object
 
 
 def variants(data: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:

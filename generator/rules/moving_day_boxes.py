@@ -62,6 +62,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import moving_day_boxes_scoring as scoring
+from .base import per_data
 from .moving_day_boxes_scoring import (
     EMPTY,
     Breakdown,
@@ -97,17 +98,8 @@ class Rules:
     heavier: tuple[float, ...]    # by weight: the share of tiles heavier (greedy's crush risk)
 
 
-_CACHE: dict[int, tuple[Any, Rules]] = {}
-
-
 def _rules(data: Mapping[str, Any] | None) -> Rules:
-    data = data if data is not None else default_data()
-    cached = _CACHE.get(id(data))
-    if cached is not None and cached[0] is data:
-        return cached[1]
-    built = build_rules(data)
-    _CACHE[id(data)] = (data, built)
-    return built
+    return _cached_rules(data if data is not None else default_data())
 
 
 def build_rules(data: Mapping[str, Any]) -> Rules:
@@ -127,25 +119,15 @@ def build_rules(data: Mapping[str, Any]) -> Rules:
                  int(cfg["snack_per_neighbour"]), heavier)
 
 
+_cached_rules = per_data(build_rules)
+
+
 @lru_cache(maxsize=1)
 def default_data() -> Mapping[str, Any]:
-    """The game's settings and tables, read straight from the YAML files when the kit cannot
-    be loaded yet (its components are written separately)."""
+    """The game's settings and tables, for callers that pass no data (tests, the REPL)."""
     from ..data import load_game
-    from ..errors import DataError
 
-    try:
-        return load_game(GAME_ID).data
-    except DataError:
-        import yaml
-
-        from .. import paths
-
-        game = yaml.safe_load((paths.CARD_DATA / f"{GAME_ID}.yaml").read_text("utf-8"))
-        tables: dict[str, Any] = {}
-        for name in game.get("include", []):
-            tables.update(yaml.safe_load((paths.CARD_DATA / name).read_text("utf-8"))["tables"])
-        return {"settings": game["settings"], "tables": tables}
+    return load_game(GAME_ID).data
 
 
 @dataclass

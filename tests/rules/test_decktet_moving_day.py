@@ -1,12 +1,11 @@
 """Moving Day / Monster Day rules on hand-built positions, one test per rule of the seeds."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from generator.data import load_game
 from generator.rules import decktet_moving_day as md
+from tests.rules.scripted import FixedDice
 
 GAME = load_game("monster-day")
 RULES = md._rules(GAME.data)
@@ -18,19 +17,6 @@ ODD, EVEN, PERSONALITY, ALL = range(4)
 
 def card(name: str) -> int:
     return NAMES.index(name)
-
-
-class FixedDice(random.Random):
-    """An rng whose randint returns scripted values, to stage dice rolls."""
-
-    def __init__(self, rolls):
-        super().__init__(0)
-        self.rolls = list(rolls)
-
-    def randint(self, a, b):
-        value = self.rolls.pop(0)
-        assert a <= value <= b
-        return value
 
 
 def board(cards_by_space=None, rolls=(), hands=None, pile=None, aces=None, data=None):

@@ -16,23 +16,11 @@ from generator.rules.movement_game import (
     STOP,
     position,
 )
+from tests.rules.scripted import FixedDice
 
 GAME = load_game("movement-game")
 DATA = GAME.data
 OPEN = ["......."] * 7
-
-
-class FixedDice(random.Random):
-    """An rng whose randint returns scripted values, to stage die rolls."""
-
-    def __init__(self, rolls):
-        super().__init__(0)
-        self.rolls = list(rolls)
-
-    def randint(self, a, b):
-        value = self.rolls.pop(0)
-        assert a <= value <= b
-        return value
 
 
 def act(state, direction, token, steps):
