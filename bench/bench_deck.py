@@ -9,9 +9,12 @@ from pathlib import Path
 
 from baseline_reportlab import build as baseline_build
 
-from generator.build import BuildOptions, component_pages, game_theme
+from generator.build import BuildOptions, component_part, game_theme
 from generator.data import load_game
 from generator.faces.template import load_template
+from generator.layout.assemble import Part
+from generator.layout.furnish import front_furniture, make_page
+from generator.layout.kit import Packer, centre_sheet
 from generator.render.pdf import write_pdf
 
 
@@ -21,7 +24,15 @@ def ours(target: Path) -> int:
     opts = BuildOptions(out_dir=target.parent)
     game = load_game("moving-target")
     comp = game.component("deck")
-    pages = component_pages(game, comp, game_theme(game, opts), opts)
+    part: Part = component_part(game, comp, game_theme(game, opts), opts)
+    spec = opts.sheet_spec()
+    packer = Packer(spec)
+    packer.add_stream(part.pieces)
+    pages = []
+    for draft in (centre_sheet(d, spec) for d in packer.sheets):
+        pages.append(make_page(draft.frame, draft.front, front_furniture(
+            draft, "bench", spec.paper.w, spec.paper.h), "front", "pieces"))
+        pages.append(make_page(draft.frame, draft.back, [], "back", "pieces"))
     write_pdf(pages, target, title="bench")
     return len(pages)
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -11,12 +11,15 @@ from .data import load_game
 from .data.yamlfile import load_yaml
 from .errors import CompositionError, DataError
 from .faces.expressions import ExpressionError, evaluate
-from .faces.primitives import Face
+from .faces.primitives import Face, Primitive
 from .faces.template import dependencies, load_template, render_face
-from .layout.contents import Section, contents_page
-from .layout.gutterfold import gutterfold_pages
-from .layout.page import Page
-from .layout.pages import Footer, board_pages, card_sheets, full_pages, printable_window
+from .layout.assemble import Part, Summary, assemble
+from .layout.calibration import calibration_pages
+from .layout.contents import contents_prims
+from .layout.frame import Frame
+from .layout.kit import Board, Piece
+from .layout.manifest import manifest_path, write_manifest
+from .layout.page import Kit, Sheet
 from .layout.sheet import SheetSpec
 from .layout.single import single_pages
 from .layout.sizes import PAGE, PAPER_SIZES
@@ -67,7 +70,8 @@ def check_composition(game: Game, force: bool) -> list[Finding]:
 
 def face_size(comp: Component, opts: BuildOptions) -> Size:
     if comp.size == PAGE:
-        return printable_window(opts.paper_size, opts.margin)
+        _, _, w, h = Frame(opts.paper_size, opts.margin).area
+        return Size(w, h)
     return comp.size
 
 
@@ -124,42 +128,57 @@ def render_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions
     return fronts, backs
 
 
-def component_pages(game: Game, comp: Component, theme: Theme, opts: BuildOptions) -> list[Page]:
+def component_part(game: Game, comp: Component, theme: Theme, opts: BuildOptions) -> Part:
+    """A component's rendered pieces (or its board), as the layout stage takes them."""
     fronts, backs = render_faces(game, comp, theme, opts)
-    footer = Footer(game.title, comp.name, game.credit)
     if comp.kind == "board":
-        return [page for face in fronts
-                for page in board_pages(face, opts.paper_size, opts.margin, footer)]
-    if comp.size == PAGE:
-        return full_pages(fronts, opts.paper_size, opts.margin, footer)
-    if opts.layout == "single":
-        return single_pages(fronts, backs, opts.bleed or 3.175, comp.name)
-    if opts.layout == "gutterfold" and backs:
-        return gutterfold_pages(fronts, backs, opts.paper_size, opts.margin,
-                                f"{game.title} · {comp.name}")
-    return card_sheets(fronts, backs, opts.sheet_spec(), footer, round_cut=comp.shape == "round")
+        return Part(comp.id, comp.name, comp.kind, board=Board(fronts[0], comp.id, comp.name),
+                    assembly=comp.assembly)
+    pieces = tuple(Piece(front, backs[i] if backs else None, comp.id, front.label,
+                         comp.shape == "round") for i, front in enumerate(fronts))
+    return Part(comp.id, comp.name, comp.kind, pieces, assembly=comp.assembly)
 
 
 def game_theme(game: Game, opts: BuildOptions) -> Theme:
     return load_theme(opts.theme or game.theme, game.theme, opts.ink_saver)
 
 
-def kit_pages(game: Game, opts: BuildOptions) -> list[Page]:
-    """Every component's pages, opened by a contents sheet computed from them."""
+def calibration_name(game_id: str) -> str:
+    return f"{game_id}-calibration.pdf"
+
+
+def build_kit(game: Game, opts: BuildOptions) -> Kit:
+    """Every component packed onto sheets, opened by a contents sheet computed from them."""
     theme = game_theme(game, opts)
-    sections: list[Section] = []
-    pages: list[Page] = []
+    parts: list[Part] = []
+    rules: list[Face] = []
     for comp in game.components:
-        comp_pages = component_pages(game, comp, theme, opts)
-        first = len(pages) + 2  # page 1 is the contents sheet
-        sections.append(Section(comp.name, comp.kind, comp.total, first,
-                                first + len(comp_pages) - 1,
-                                any(page.side == "back" for page in comp_pages),
-                                str(comp.params.get("assembly", ""))))
-        pages += comp_pages
-    contents = contents_page(game.title, game.credit, opts.paper, opts.paper_size, opts.margin,
-                             sections, opts.flip, len(pages) + 1)
-    return [contents, *pages]
+        if comp.kind == "rules":
+            rules += render_faces(game, comp, theme, opts)[0]
+            continue
+        parts.append(component_part(game, comp, theme, opts))
+    spec = opts.sheet_spec()
+    if opts.layout == "gutterfold":
+        spec = replace(spec, flip="none")
+    touching = opts.gap == 0 and opts.bleed == 0
+
+    def contents(summary: Summary, frame: Frame) -> list[Primitive]:
+        return contents_prims(summary, frame, calibration_name(game.id), touching)
+
+    return assemble(spec, game.id, opts.paper, game.title, game.credit, parts, rules, contents)
+
+
+def single_kit(game: Game, opts: BuildOptions) -> Kit:
+    """One piece per page for print shops: every front, then its back, each on its own page."""
+    theme = game_theme(game, opts)
+    sheets: list[Sheet] = []
+    for comp in game.components:
+        if comp.kind in ("rules", "board") or comp.size == PAGE:
+            continue
+        fronts, backs = render_faces(game, comp, theme, opts)
+        for page in single_pages(fronts, backs, opts.bleed or 3.175, comp.name, comp.id):
+            sheets.append(Sheet(page, None))
+    return Kit(game.id, opts.paper, opts.paper_size, "none", tuple(sheets))
 
 
 def output_pdf(game_id: str, opts: BuildOptions) -> Path:
@@ -169,14 +188,31 @@ def output_pdf(game_id: str, opts: BuildOptions) -> Path:
 
 
 def build_pdf(game_id: str, opts: BuildOptions) -> tuple[Path, int]:
-    """Build one game's complete kit; returns the PDF path and its page count."""
+    """Build one game's complete kit (PDF, manifest, calibration sheet); returns the PDF path
+    and its page count."""
     game = load_game(game_id)
     check_composition(game, opts.force)
-    pages = kit_pages(game, opts)
+    kit = single_kit(game, opts) if opts.layout == "single" else build_kit(game, opts)
     target = output_pdf(game.id, opts)
-    write_pdf(pages, target, title=f"{game.title}: print-and-play kit", subject=game.credit,
-              duplex=opts.flip)
-    return target, len(pages)
+    write_kit(kit, target, title=f"{game.title}: print-and-play kit", subject=game.credit)
+    if opts.layout == "sheets":
+        write_calibration(target.with_name(calibration_name(game.id)), opts)
+    return target, len(kit.pages)
+
+
+def write_kit(kit: Kit, target: Path, title: str, subject: str) -> None:
+    """The PDF and, beside it, its manifest; the PDF asks for duplex only when it is safe."""
+    write_pdf(kit.pages, target, title=title, subject=subject,
+              duplex=kit.flip if kit.duplex_safe else "none")
+    write_manifest(kit, manifest_path(target))
+
+
+def write_calibration(target: Path, opts: BuildOptions) -> None:
+    pages = calibration_pages(opts.paper_size, opts.flip)
+    sheet = Sheet(replace(pages[0], side="front", content="calibration"),
+                  replace(pages[1], side="back", content="calibration"))
+    kit = Kit("calibration", opts.paper, opts.paper_size, opts.flip, (sheet,))
+    write_kit(kit, target, "Duplex calibration sheet", "print-and-play kit")
 
 
 def build_all(game_ids: Sequence[str], opts: BuildOptions) -> list[tuple[Path, int]]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-KINDS = ("card", "token", "tile", "board", "die", "sheet")
+KINDS = ("card", "token", "tile", "board", "die", "sheet", "rules")
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,7 @@ class Component:
     shape: str = "rect"
     params: Mapping[str, Any] = field(default_factory=dict)
     label: str | None = None  # a template naming each item (PNG file names, reports)
+    assembly: str = ""  # how to cut, fold or join it (the contents sheet prints this)
 
     def expanded(self) -> Iterator[Mapping[str, Any]]:
         """Each copy's data, ``count`` times per item: what ends up on the table."""

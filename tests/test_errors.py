@@ -130,7 +130,7 @@ def test_incomplete_deck_is_not_printed(game_file, tmp_path):
         build_pdf(str(file), BuildOptions(out_dir=out))
     assert not out.exists()
     path, pages = build_pdf(str(file), BuildOptions(out_dir=out, force=True))
-    assert path.exists() and pages == 1 + 2 * 5 + 4 + 1  # 39 cards: 5 sheets
+    assert path.exists() and pages == 2 * (1 + 5 + 4)  # contents, 39 cards on 5 sheets, 4 tiles
 
 
 # -- the command line ----------------------------------------------------------------------

@@ -12,6 +12,7 @@ from generator.export import export_pngs
 from generator.faces import primitives as p
 from generator.layout.calibration import calibration_pages
 from generator.layout.gutterfold import gutterfold_pages
+from generator.layout.kit import Piece
 from generator.layout.sizes import PAPER_SIZES
 from generator.progress import Progress, track
 
@@ -36,7 +37,8 @@ def test_png_presets_give_exact_pixel_sizes_and_paired_names(tmp_path, preset, s
 def test_gutterfold_puts_each_back_mirrored_about_the_fold():
     front = p.Face(63.5, 88.9, 3.175, (), "front")
     back = p.Face(63.5, 88.9, 3.175, (), "back")
-    pages = gutterfold_pages([front] * 10, [back] * 10, PAPER_SIZES["a4"], 5.0, "test")
+    pieces = [Piece(front, back, "deck", f"card {i}") for i in range(10)]
+    pages = gutterfold_pages(pieces, PAPER_SIZES["a4"], 5.0, "test")
     sheet = pages[0].size
     assert (sheet.w, sheet.h) == (297.0, 210.0)  # turned landscape
     assert len(pages) == 3  # 2 columns x 2 rows per half: 4 cards a sheet
@@ -44,6 +46,7 @@ def test_gutterfold_puts_each_back_mirrored_about_the_fold():
         pairs = list(zip(page.placements[::2], page.placements[1::2], strict=True))
         for f, b in pairs:
             assert f.face.label == "front" and b.face.label == "back"
+            assert (f.side, b.side) == ("front", "back") and f.label == b.label
             assert f.x + f.face.w <= sheet.w / 2 <= b.x  # fronts left of the fold, backs right
             assert b.x == pytest.approx(sheet.w - f.x - f.face.w) and b.y == f.y
 

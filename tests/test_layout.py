@@ -1,55 +1,29 @@
-"""Pure sheet and tile geometry (generator/layout/): no rendering involved."""
+"""Pure sheet geometry (generator/layout/): frames, packing, duplex mirrors, tiles, cut marks.
+No rendering involved."""
 from __future__ import annotations
 
-import itertools
-import math
-
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.faces.primitives import Face
-from generator.layout.pages import Footer, card_sheets
-from generator.layout.sheet import (
-    FURNITURE,
-    MARK_LENGTH,
-    Grid,
-    LayoutError,
-    SheetSpec,
-    cut_marks,
-    fit_grid,
-    furniture_boxes,
-    shared_cut_lines,
-)
+from generator.layout.frame import BAND, FURNITURE, OUTER_BLEED, Frame, best_frame
+from generator.layout.furnish import MARK_LENGTH, cut_marks
+from generator.layout.kit import Board, Packer, Piece, centre_sheet
+from generator.layout.packing import back_rotation, mirror_box
+from generator.layout.sheet import LayoutError, SheetSpec
 from generator.layout.sizes import CARD_SIZES, PAPER_SIZES
-from generator.layout.tiling import plan_tiles
+from generator.layout.tiling import GLUE, plan_board, plan_tiles
 from generator.model import Size
 
 EPS = 1e-6
-# Timing varies (first font load, a big grid): no per-example deadline, so no flaky runs.
-NO_DEADLINE = settings(deadline=None)
+NO_DEADLINE = settings(deadline=None, max_examples=60)
 INCH = 25.4
-
-cards = st.builds(Size, st.floats(40, 90), st.floats(50, 130))
-specs = st.builds(
-    SheetSpec,
-    paper=st.sampled_from([PAPER_SIZES["a4"], PAPER_SIZES["letter"]]),
-    margin=st.floats(0, 15),
-    gap=st.floats(0, 5),
-    bleed=st.sampled_from([0.0, 1.0, 3.0, 3.175]),
-    flip=st.sampled_from(["long", "short"]),
-)
+PAPERS = [PAPER_SIZES["a4"], PAPER_SIZES["letter"]]
 
 
-def grid_or_skip(card: Size, spec: SheetSpec) -> Grid:
-    try:
-        return fit_grid(card, spec)
-    except LayoutError:
-        # Only legitimate when the piece really cannot fit inside the margin.
-        assert (card.w + 2 * spec.bleed > spec.paper.w - 2 * spec.margin
-                or card.h + 2 * spec.bleed > spec.paper.h - 2 * spec.margin)
-        assume(False)
-        raise
+def face(w: float, h: float, label: str = "") -> Face:
+    return Face(w, h, 3.175, (), label)
 
 
 def overlap(a, b) -> bool:
@@ -58,13 +32,19 @@ def overlap(a, b) -> bool:
             and a[1] < b[1] + b[3] - EPS and b[1] < a[1] + a[3] - EPS)
 
 
-def fits(grid: Grid) -> bool:
-    spec = grid.spec
-    return (grid.width <= spec.paper.w - 2 * spec.margin + EPS
-            and grid.height <= spec.paper.h - 2 * spec.margin + EPS)
+def inside(inner, outer, slack: float = EPS) -> bool:
+    return (inner[0] >= outer[0] - slack and inner[1] >= outer[1] - slack
+            and inner[0] + inner[2] <= outer[0] + outer[2] + slack
+            and inner[1] + inner[3] <= outer[1] + outer[3] + slack)
 
 
-# -- presets -------------------------------------------------------------------------------
+def pieces(n: int, w: float, h: float, backed: bool, component: str = "c",
+           round_: bool = False) -> list[Piece]:
+    return [Piece(face(w, h, f"{component}{i}"), face(w, h, f"{component}{i}-back") if backed
+                  else None, component, f"{component}{i}", round_) for i in range(n)]
+
+
+# -- presets and frames ----------------------------------------------------------------------
 
 def test_presets_are_the_standard_sizes():
     def inches(size):
@@ -75,223 +55,206 @@ def test_presets_are_the_standard_sizes():
     assert inches(CARD_SIZES["poker"]) == (2.5, 3.5)
     assert inches(CARD_SIZES["bridge"]) == (2.25, 3.5)
     assert inches(CARD_SIZES["tarot"]) == (2.75, 4.75)
-    assert all(size.w > 0 and size.h > 0 for size in CARD_SIZES.values())
 
 
-@pytest.mark.parametrize(("card", "paper", "margin", "gap", "bleed", "expected"), [
-    ("poker", "a4", 5, 0, 0, (3, 3)),
-    ("poker", "letter", 5, 0, 0, (3, 3)),
-    ("poker", "a4", 9.75, 0, 0, (3, 3)),  # 3 x 63.5 = 190.5 mm: exactly the usable width
-    ("poker", "a4", 10, 0, 0, (2, 3)),  # 190 mm usable: a third 63.5 mm column cannot fit
-    ("euro-poker", "a4", 10, 0, 0, (3, 3)),  # 63 x 88 mm does
-    ("poker", "a4", 5, 0, 3, (2, 3)),  # bleed: 3 x 69.5 mm > 200 mm
-    ("poker", "a4", 5, 3, 0, (3, 3)),
-    ("mini", "a4", 5, 0, 0, (4, 4)),
-    ("tarot", "a4", 5, 0, 0, (2, 2)),
-])
-def test_cards_per_sheet(card, paper, margin, gap, bleed, expected):
-    grid = fit_grid(CARD_SIZES[card], SheetSpec(PAPER_SIZES[paper], margin, gap, bleed))
-    assert (grid.cols, grid.rows) == expected
+@pytest.mark.parametrize(("paper", "sideways"), [("a4", False), ("letter", True)])
+def test_poker_frame_takes_nine_cards(paper, sideways):
+    """A4 keeps footer and ruler above and below the cards; Letter needs the height, so its
+    furniture turns to the sides. Either way 3 x 3 poker cards fit."""
+    poker = CARD_SIZES["poker"]
+    frame = best_frame(PAPER_SIZES[paper], 5.0, poker.w, poker.h, poker.w, poker.h)
+    assert frame.sideways is sideways
+    packer = Packer(SheetSpec(PAPER_SIZES[paper]))
+    packer.add_stream(pieces(9, poker.w, poker.h, True))
+    assert len(packer.sheets) == 1 and len(packer.sheets[0].front) == 9
 
 
-def test_poker_on_a4_is_centred_3x3():
-    grid = fit_grid(CARD_SIZES["poker"], SheetSpec(PAPER_SIZES["a4"]))
-    assert grid.per_sheet == 9
-    assert grid.trim(0)[:2] == pytest.approx((9.75, 15.15))
-    assert grid.cut_xs() == pytest.approx([9.75, 73.25, 136.75, 200.25])
-    assert grid.cut_ys() == pytest.approx([15.15, 104.05, 192.95, 281.85])
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("sideways", [False, True])
+def test_furniture_bands_leave_room_for_bleed(paper, sideways):
+    frame = Frame(paper, 5.0, sideways)
+    bleed_area = (frame.area[0] - OUTER_BLEED, frame.area[1] - OUTER_BLEED,
+                  frame.area[2] + 2 * OUTER_BLEED, frame.area[3] + 2 * OUTER_BLEED)
+    for box in (frame.footer_box, frame.ruler_box):
+        assert not overlap(box, bleed_area)
+        assert min(box[2], box[3]) == pytest.approx(FURNITURE)
+        assert inside(box, (5, 5, paper.w - 10, paper.h - 10))
+    # Symmetric about both axes, so a mirrored back page uses the same frame.
+    x, y, w, h = frame.area
+    assert x + w / 2 == pytest.approx(paper.w / 2) and y + h / 2 == pytest.approx(paper.h / 2)
+    assert BAND == FURNITURE + OUTER_BLEED
 
 
 def test_piece_larger_than_paper_is_a_layout_error():
+    packer = Packer(SheetSpec(PAPER_SIZES["a4"]))
     with pytest.raises(LayoutError, match="does not fit"):
-        fit_grid(Size(250, 100), SheetSpec(PAPER_SIZES["a4"]))
+        packer.add_stream(pieces(1, 250, 300, False))
     with pytest.raises(LayoutError, match="flip"):
-        fit_grid(CARD_SIZES["poker"], SheetSpec(PAPER_SIZES["a4"], flip="sideways"))
+        Packer(SheetSpec(PAPER_SIZES["a4"], flip="sideways"))
 
 
-# -- sheet properties ----------------------------------------------------------------------
+# -- duplex mirrors --------------------------------------------------------------------------
 
-@NO_DEADLINE
-@given(cards, specs)
-def test_cards_inside_printable_area_and_apart(card, spec):
-    grid = grid_or_skip(card, spec)
-    m, paper = spec.margin, spec.paper
-    boxes = [grid.bleed_box(s) for s in range(grid.per_sheet)]
-    for x, y, w, h in boxes:
-        assert x >= m - EPS and y >= m - EPS
-        assert x + w <= paper.w - m + EPS and y + h <= paper.h - m + EPS
-    for a, b in itertools.combinations(boxes, 2):
-        assert not overlap(a, b)
-        # Neighbours keep at least the gap between their bleed boxes.
-        dx = max(b[0] - (a[0] + a[2]), a[0] - (b[0] + b[2]))
-        dy = max(b[1] - (a[1] + a[3]), a[1] - (b[1] + b[3]))
-        assert max(dx, dy) >= spec.gap - EPS
-    for slot in range(grid.per_sheet):  # the trim is the bleed box shrunk by the bleed
-        tx, ty, tw, th = grid.trim(slot)
-        bx, by, bw, _ = grid.bleed_box(slot)
-        assert (tx - bx, ty - by) == pytest.approx((spec.bleed, spec.bleed))
-        assert (tw, th) == (card.w, card.h) and bw == pytest.approx(tw + 2 * spec.bleed)
+@given(st.floats(0, 150), st.floats(0, 200), st.floats(1, 60), st.floats(1, 90),
+       st.sampled_from(["long", "short"]))
+def test_mirroring_twice_is_the_identity(x, y, w, h, flip):
+    box = (x, y, w, h)
+    assert mirror_box(mirror_box(box, 210, 297, flip), 210, 297, flip) == pytest.approx(box)
+
+
+def test_back_rotation_keeps_tops_together():
+    assert back_rotation(0, "long") == 0 and back_rotation(0, "short") == 180
+    assert back_rotation(90, "long") == 270 and back_rotation(90, "short") == 90
+
+
+# -- packing ---------------------------------------------------------------------------------
+
+streams = st.lists(st.tuples(st.integers(1, 20), st.sampled_from([
+    (63.5, 88.9), (30.0, 30.0), (56.0, 162.0), (120.0, 98.0), (20.0, 20.0), (28.0, 28.0),
+    (140.0, 110.0)]), st.booleans()), min_size=1, max_size=4)
 
 
 @NO_DEADLINE
-@given(cards, specs)
-def test_grid_is_the_largest_that_leaves_room_for_furniture(card, spec):
-    grid = grid_or_skip(card, spec)
-    for bigger in (Grid(spec, card, grid.cols + 1, grid.rows),
-                   Grid(spec, card, grid.cols, grid.rows + 1)):
-        assert not fits(bigger) or max(bigger.bands().values()) < FURNITURE
-
-
-@NO_DEADLINE
-@given(cards, specs)
-def test_furniture_stays_off_the_cards(card, spec):
-    grid = grid_or_skip(card, spec)
-    assume(max(grid.bands().values()) >= FURNITURE)
-    footer, _, ruler, _ = furniture_boxes(grid)
-    for slot in range(grid.per_sheet):
-        assert not overlap(footer, grid.bleed_box(slot))
-        assert not overlap(ruler, grid.bleed_box(slot))
-
-
-@NO_DEADLINE
-@given(cards, specs)
-def test_back_lands_behind_front(card, spec):
-    grid = grid_or_skip(card, spec)
-    paper = spec.paper
-    targets = []
-    for slot in range(grid.per_sheet):
-        back, rotate = grid.back_slot(slot)
-        targets.append(back)
-        x, y, w, h = grid.trim(slot)
-        bx, by, _, _ = grid.trim(back)
-        if spec.flip == "long":  # the sheet turns about its vertical axis: x mirrors
-            assert (bx, by) == pytest.approx((paper.w - x - w, y), abs=1e-9)
-            assert rotate == 0
-        else:  # short edge: y mirrors, and the back is turned to read upright
-            assert (bx, by) == pytest.approx((x, paper.h - y - h), abs=1e-9)
-            assert rotate == 180
-    assert sorted(targets) == list(range(grid.per_sheet))
-
-
-@NO_DEADLINE
-@given(cards, specs)
-def test_cut_marks_extend_trim_lines_outside_the_cards(card, spec):
-    grid = grid_or_skip(card, spec)
-    paper = spec.paper
-    xs, ys = grid.cut_xs(), grid.cut_ys()
-    footer, _, ruler, _ = furniture_boxes(grid)
-    boxes = [grid.bleed_box(s) for s in range(grid.per_sheet)]
-    for x1, y1, x2, y2 in cut_marks(grid):
-        assert x1 == x2 or y1 == y2
-        if x1 == x2:  # vertical mark: on a vertical trim line, above or below the grid
-            assert min(abs(x1 - x) for x in xs) < 1e-3
-            assert max(y1, y2) <= grid.top + EPS or min(y1, y2) >= grid.top + grid.height - EPS
-        else:
-            assert min(abs(y1 - y) for y in ys) < 1e-3
-            assert max(x1, x2) <= grid.left + EPS or min(x1, x2) >= grid.left + grid.width - EPS
-        assert 0.2 < math.hypot(x2 - x1, y2 - y1) <= MARK_LENGTH + EPS
-        assert min(x1, x2) >= -EPS and max(x1, x2) <= paper.w + EPS
-        assert min(y1, y2) >= -EPS and max(y1, y2) <= paper.h + EPS
-        mark = (min(x1, x2), min(y1, y2), abs(x2 - x1) + EPS, abs(y2 - y1) + EPS)
-        assert not any(overlap(mark, box) for box in boxes)
-        if max(grid.bands().values()) >= FURNITURE:
-            assert not overlap(mark, footer) and not overlap(mark, ruler)
-
-
-@NO_DEADLINE
-@given(cards, specs)
-def test_every_trim_line_has_marks_when_there_is_room(card, spec):
-    grid = grid_or_skip(card, spec)
-    # Room for a mark past the band kept for the footer or ruler, on every side.
-    assume(min(grid.bands().values()) >= FURNITURE + 2)
-    marks = cut_marks(grid)
-    for x in grid.cut_xs():
-        assert sum(m[0] == m[2] == x for m in marks) == 2  # one above, one below
-    for y in grid.cut_ys():
-        assert sum(m[1] == m[3] == y for m in marks) == 2
-
-
-@NO_DEADLINE
-@given(cards, specs)
-def test_shared_cut_lines_run_along_trim_lines_inside_the_grid(card, spec):
-    grid = grid_or_skip(card, spec)
-    lines = shared_cut_lines(grid)
-    assert len(lines) == len(grid.cut_xs()) + len(grid.cut_ys())
-    for x1, y1, x2, y2 in lines:
-        assert grid.left - 1e-4 <= min(x1, x2) and max(x1, x2) <= grid.left + grid.width + 1e-4
-        assert grid.top - 1e-4 <= min(y1, y2) and max(y1, y2) <= grid.top + grid.height + 1e-4
-        assert (x1 == x2 and x1 in grid.cut_xs()) or (y1 == y2 and y1 in grid.cut_ys())
-
-
-def test_card_sheets_put_each_back_behind_its_front():
-    """Through pages.card_sheets: duplex pairs, backs mirrored and shifted by calibration."""
-    card = CARD_SIZES["poker"]
-    fronts = [Face(card.w, card.h, 3.175, (), f"front-{i}") for i in range(11)]
-    backs = [Face(card.w, card.h, 3.175, (), f"back-{i}") for i in range(11)]
-    for flip in ("long", "short"):
-        spec = SheetSpec(PAPER_SIZES["a4"], flip=flip, back_dx=0.4, back_dy=-0.3)
-        pages = card_sheets(fronts, backs, spec, Footer("G", "Cards", "credit"))
-        assert [p.side for p in pages] == ["front", "back", "front", "back"]
-        assert [len(p.placements) for p in pages] == [9, 9, 2, 2]
-        for front, back in itertools.pairwise(pages):
-            if front.side != "front":
+@given(streams, st.sampled_from(PAPERS), st.sampled_from(["long", "short"]))
+def test_packing_places_every_piece_once_inside_the_frame_without_overlap(
+        spec_streams, paper, flip):
+    spec = SheetSpec(paper, flip=flip)
+    packer = Packer(spec)
+    wanted = 0
+    for k, (n, (w, h), backed) in enumerate(spec_streams):
+        round_ = w == h and w < 30
+        packer.add_stream(pieces(n, w, h, backed, f"s{k}", round_))
+        wanted += n
+    placed = [pl for sheet in packer.sheets for pl in sheet.front]
+    assert len(placed) == wanted
+    assert len({(pl.component, pl.label) for pl in placed}) == wanted
+    for draft in (centre_sheet(d, spec) for d in packer.sheets):
+        area = draft.frame.area
+        fronts = draft.front
+        for i, a in enumerate(fronts):
+            assert inside(a.trim, area, 1e-6)
+            assert inside(a.clip, (0, 0, paper.w, paper.h))
+            for b in fronts[i + 1:]:
+                assert not overlap(a.trim, b.trim)
+                if a.component != b.component or a.round:
+                    # Different blocks: their bleeds never cover each other.
+                    same_block = any(a.trim in blk.trims and b.trim in blk.trims
+                                     for blk in draft.blocks)
+                    if not same_block:
+                        assert not overlap(a.clip, b.clip)
+        # Every back sits behind its front, turned so the tops meet.
+        backs = {(pl.component, pl.label): pl for pl in draft.back}
+        for front in fronts:
+            back = backs.pop((front.component, front.label), None)
+            if back is None:
                 continue
-            behind = {pl.face.label: pl for pl in back.placements}
-            for pl in front.placements:
-                other = behind[pl.face.label.replace("front", "back")]
-                if flip == "long":
-                    want = (spec.paper.w - pl.x - card.w + 0.4, pl.y - 0.3)
-                else:
-                    want = (pl.x + 0.4, spec.paper.h - pl.y - card.h - 0.3)
-                assert (other.x, other.y) == pytest.approx(want)
-                assert other.rotate == (0 if flip == "long" else 180)
+            assert back.trim == pytest.approx(mirror_box(front.trim, paper.w, paper.h, flip))
+            assert back.rotate == back_rotation(front.rotate, flip)
+        assert not backs  # no back without its front on the same sheet
 
 
-# -- tiling --------------------------------------------------------------------------------
+@pytest.mark.parametrize(("count", "sheets"), [(9, 1), (18, 2), (45, 5), (52, 6)])
+def test_whole_sheets_first(count, sheets):
+    poker = CARD_SIZES["poker"]
+    packer = Packer(SheetSpec(PAPER_SIZES["a4"]))
+    packer.add_stream(pieces(count, poker.w, poker.h, True))
+    assert len(packer.sheets) == sheets
+
+
+def test_small_pieces_fill_space_left_on_other_sheets():
+    """Seven cards leave two rows free: tokens go there instead of onto a new sheet."""
+    poker = CARD_SIZES["poker"]
+    packer = Packer(SheetSpec(PAPER_SIZES["a4"]))
+    packer.add_stream(pieces(3, poker.w, poker.h, True, "cards"))
+    packer.add_stream(pieces(12, 20, 20, True, "tokens", round_=True))
+    assert len(packer.sheets) == 1
+
+
+def test_turning_a_piece_when_it_fits_more():
+    """Four 162 x 56 mm scooters fit one A4 sheet only turned."""
+    packer = Packer(SheetSpec(PAPER_SIZES["a4"]))
+    packer.add_stream(pieces(4, 56, 162, False))
+    assert len(packer.sheets) == 1
+    assert {pl.rotate for pl in packer.sheets[0].front} == {90}
+    assert all(pl.trim[2:] == pytest.approx((162, 56)) for pl in packer.sheets[0].front)
+
+
+# -- tiles -----------------------------------------------------------------------------------
+
+boards = st.builds(Size, st.floats(50, 900), st.floats(50, 900))
+windows = st.builds(Size, st.floats(120, 300), st.floats(120, 300))
+
+
+@given(boards, windows)
+def test_tiles_split_the_board_exactly_and_fit_the_window(board, window):
+    plan = plan_tiles(board, window)
+    area = sum(t.w * t.h for t in plan.tiles)
+    assert area == pytest.approx(board.w * board.h)
+    for t in plan.tiles:
+        _, _, ow, oh = t.outer
+        assert ow <= window.w + EPS and oh <= window.h + EPS
+        assert t.glue_right == (t.col < plan.cols - 1)
+        assert t.glue_below == (t.row < plan.rows - 1)
+    for a in plan.tiles:
+        for b in plan.tiles:
+            if a is not b:
+                assert not overlap((a.x0, a.y0, a.w, a.h), (b.x0, b.y0, b.w, b.h))
+    # Fewest tiles: one column fewer would not fit.
+    if plan.cols > 1:
+        assert board.w / (plan.cols - 1) + GLUE > window.w - EPS
+
+
+@given(boards, windows)
+def test_orientation_with_fewest_tiles_wins(board, window):
+    best = plan_board(board, window)
+    upright = plan_tiles(board, window)
+    turned = plan_tiles(board, Size(window.h, window.w), True)
+    assert best.count == min(upright.count, turned.count)
+
+
+@pytest.mark.parametrize(("board", "tiles", "turned"), [
+    (Size(345.5, 472.5), 4, False),  # Moving Target's 5 x 5 grid
+    (Size(455, 232), 3, False),  # the village mat
+    (Size(249, 299), 2, True),  # the Lattice board
+])
+def test_our_boards_on_a4(board, tiles, turned):
+    frame = Frame(PAPER_SIZES["a4"], 5.0)
+    plan = plan_board(board, Size(frame.area[2], frame.area[3]))
+    assert (plan.count, plan.turned) == (tiles, turned)
+
+
+def test_board_tiles_carry_glue_strips_on_their_pages():
+    spec = SheetSpec(PAPER_SIZES["a4"])
+    packer = Packer(spec)
+    plan = packer.add_board(Board(face(455, 232), "mat", "Mat"))
+    assert plan.count == len(packer.sheets) == 3
+    for draft, tile in zip(packer.sheets, plan.tiles, strict=True):
+        (pl,) = draft.front
+        assert pl.trim[2] == pytest.approx(tile.outer[2])
+        assert inside(pl.trim, draft.frame.area)
+        assert pl.label == f"Mat tile {tile.name}"
+
+
+# -- cut marks -------------------------------------------------------------------------------
 
 @NO_DEADLINE
-@given(st.builds(Size, st.floats(50, 1200), st.floats(50, 1200)),
-       st.builds(Size, st.floats(150, 280), st.floats(150, 280)),
-       st.floats(0, 40))
-def test_tiles_cover_the_board_with_the_overlap(board, window, min_overlap):
-    plan = plan_tiles(board, window, min_overlap)
-    assert len(plan.tiles) == plan.cols * plan.rows
-    for tile in plan.tiles:
-        assert tile.w <= window.w + EPS and tile.h <= window.h + EPS
-        assert tile.x0 >= -EPS and tile.y0 >= -EPS
-        assert tile.x0 + tile.w <= board.w + 1e-3 and tile.y0 + tile.h <= board.h + 1e-3
-    for axis, count, length, win in (("x", plan.cols, board.w, window.w),
-                                     ("y", plan.rows, board.h, window.h)):
-        line = [t for t in plan.tiles if (t.row if axis == "x" else t.col) == 0]
-        spans = [(t.x0, t.x0 + t.w) if axis == "x" else (t.y0, t.y0 + t.h) for t in line]
-        assert len(spans) == count
-        assert spans[0][0] == 0 and spans[-1][1] == pytest.approx(length, abs=1e-3)
-        overlaps = [a[1] - b[0] for a, b in itertools.pairwise(spans)]
-        assert all(o >= min_overlap - 1e-3 for o in overlaps)  # no gap, at least the overlap
-        assert max(overlaps, default=0) - min(overlaps, default=0) < 1e-3  # spread evenly
-        if count > 1:  # and no more tiles than needed
-            assert (count - 1) * win - (count - 2) * min_overlap < length - 1e-6
-        else:
-            assert length <= win + EPS
-    for x, y in plan.registration_points():
-        assert any(a <= x <= b for a, b in plan.seams_x()) or any(
-            a <= y <= b for a, b in plan.seams_y())
-
-
-def test_moving_target_grid_tiles_on_a4():
-    # 5 x 5 poker cells, 3 mm gaps, 8 mm border: 345.5 x 472.5 mm; A4 window 200 x 278 mm.
-    plan = plan_tiles(Size(345.5, 472.5), Size(200, 278), 10.0)
-    assert (plan.cols, plan.rows) == (2, 2)
-    assert plan.seams_x() == [pytest.approx((145.5, 200.0))]
-    assert plan.seams_y() == [pytest.approx((194.5, 278.0))]
-
-
-def test_board_smaller_than_window_is_one_tile():
-    plan = plan_tiles(Size(150, 100), Size(200, 278))
-    assert plan.tiles == (plan.tiles[0],) and (plan.tiles[0].w, plan.tiles[0].h) == (150, 100)
-    assert plan.registration_points() == []
-
-
-def test_window_narrower_than_overlap_is_an_error():
-    with pytest.raises(LayoutError, match="overlap"):
-        plan_tiles(Size(500, 100), Size(8, 200), min_overlap=10)
+@given(st.sampled_from(PAPERS), st.integers(1, 9))
+def test_cut_marks_run_on_trim_lines_outside_every_bleed(paper, count):
+    poker = CARD_SIZES["poker"]
+    spec = SheetSpec(paper)
+    packer = Packer(spec)
+    packer.add_stream(pieces(count, poker.w, poker.h, True))
+    packer.add_stream(pieces(5, 20, 20, False, "t", True))
+    draft = centre_sheet(packer.sheets[0], spec)
+    obstacles = [b.outer for b in draft.blocks] + [draft.frame.footer_box, draft.frame.ruler_box]
+    for block in draft.blocks:
+        xs = [v for x, _, w, _ in block.trims for v in (x, x + w)]
+        ys = [v for _, y, _, h in block.trims for v in (y, y + h)]
+        for x1, y1, x2, y2 in cut_marks(block, obstacles, paper.w, paper.h):
+            assert 0 < abs(x2 - x1) + abs(y2 - y1) <= MARK_LENGTH + EPS
+            if x1 == x2:
+                assert min(abs(x1 - x) for x in xs) < EPS
+            else:
+                assert min(abs(y1 - y) for y in ys) < EPS
+            seg = (min(x1, x2), min(y1, y2), abs(x2 - x1) + 1e-3, abs(y2 - y1) + 1e-3)
+            assert not any(overlap(seg, box) for box in obstacles)

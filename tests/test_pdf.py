@@ -1,6 +1,7 @@
 """The built Moving Target kit, read back with pypdf and pdfplumber."""
 from __future__ import annotations
 
+import json
 import math
 import re
 
@@ -10,8 +11,8 @@ import pytest
 import yaml
 
 from generator import paths
-from generator.layout.sheet import MARK_LENGTH, SheetSpec, cut_marks, fit_grid
-from generator.layout.sizes import CARD_SIZES, PAPER_SIZES
+from generator.layout.furnish import MARK_LENGTH
+from generator.layout.manifest import manifest_path
 
 MM = 72.0 / 25.4  # points per millimetre
 PAGE_PT = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
@@ -56,8 +57,8 @@ def text(kit, reader, text_cache):
 
 def test_page_count_matches_build_report(kit, reader):
     assert kit.pages == len(reader.pages)
-    # contents + 6 duplex sheet pairs (52 cards, 9 a sheet) + 4 grid tiles + rules summary
-    assert kit.pages == 1 + 12 + 4 + 1
+    # sheets: contents with the rules on its back, 6 of cards (52, 9 a sheet), 4 grid tiles
+    assert kit.pages == 2 * (1 + 6 + 4)
 
 
 def test_page_sizes(kit, reader):
@@ -113,37 +114,41 @@ def test_all_fonts_embedded(reader):
 
 def test_every_card_name_printed_once(text, card_names):
     assert len(card_names) == 52 and len(set(card_names)) == 52
-    printed = "\n".join(text(i) for i in range(1, 13))
+    printed = "\n".join(text(i) for i in range(2, 14))
     for name in card_names:
         assert printed.count(name) == 1, name
 
 
 def test_bookmarks_point_at_each_component(reader):
     entries = [(e.title, reader.get_destination_page_number(e)) for e in reader.outline]
-    assert entries == [("Contents", 0), ("Playing cards", 1), ("Play grid (5 x 5)", 13),
-                       ("Rules summary", 17)]
+    assert entries == [("Contents", 0), ("Rules summary", 1), ("Playing cards", 2),
+                       ("Play grid (5 x 5)", 14)]
 
 
 def test_fronts_and_backs_alternate_with_one_shared_back_form(reader, text):
-    footers = [text(i) for i in range(1, 13)]
+    footers = [text(i) for i in range(2, 14)]
     for n in range(6):
-        assert f"sheet {n + 1}/6 (fronts)" in footers[2 * n]
-        assert f"sheet {n + 1}/6 (backs, flip on long edge)" in footers[2 * n + 1]
+        assert f"sheet {n + 2} of 11, front · Playing cards" in footers[2 * n]
+        assert f"sheet {n + 2} of 11, back · backs of Playing cards, flip on the long edge" in \
+            footers[2 * n + 1]
     # The back is the same for every card: drawn once as a form, reused on every back page.
-    back_forms = {tuple(reader.pages[i]["/Resources"]["/XObject"]) for i in range(2, 13, 2)}
+    back_forms = {tuple(reader.pages[i]["/Resources"]["/XObject"]) for i in range(3, 14, 2)}
     assert len(back_forms) == 1 and len(next(iter(back_forms))) == 1
 
 
-def test_rules_summary_page(text):
-    rules = text(-1)
+def test_rules_summary_is_on_the_back_of_the_contents(text):
+    rules = text(1)
     assert "Moving Target" in rules
     assert "Never more than 12" in rules and "rules summary" in rules
 
 
 def test_contents_page_describes_the_kit(text):
     contents = text(0)
-    assert "18 pages" in contents
-    assert "Playing cards: 52 pieces, pages 2-13 (double-sided)" in contents
+    assert "22 pages = 11 sheets" in contents
+    assert "Playing cards: 52 pieces, sheets 2-7 (pages 3-14; fronts and backs)" in contents
+    assert "Play grid (5 x 5): 1 piece, sheets 8-11 (pages 15, 17, 19, 21; single-sided" in \
+        contents
+    assert "make " not in contents  # no developer commands on paper
 
 
 def test_metadata_and_print_preferences(reader):
@@ -165,23 +170,38 @@ def _short_marks(page):
     return out
 
 
-@pytest.mark.parametrize("page_index", [1, 2, 11])  # a front, its back, the last front
-def test_cut_marks_sit_on_the_trim_lines(kit, page_index):
-    paper = kit.opts.paper
-    grid = fit_grid(CARD_SIZES["poker"], SheetSpec(PAPER_SIZES[paper], kit.opts.margin))
-    assert grid.per_sheet == 9
+def _distinct(values, tolerance: float = 0.05) -> list[float]:
+    out: list[float] = []
+    for v in sorted(values):
+        if not out or v - out[-1] > tolerance:
+            out.append(v)
+    return out
+
+
+@pytest.mark.parametrize("page_index", [2, 3, 12])  # a front, its back, the last front
+def test_cut_marks_sit_on_the_trim_lines_outside_the_art(kit, page_index):
+    """Marks extend the manifest's trim lines, outside every piece's bleed; backs have none."""
+    data = json.loads(manifest_path(kit.path).read_text(encoding="utf-8"))
+    page = data["pages"][page_index]
     with pdfplumber.open(kit.path) as pdf:
         found = _short_marks(pdf.pages[page_index])
-    expected = [(min(a, c), min(b, d), max(a, c), max(b, d)) for a, b, c, d in cut_marks(grid)]
-    assert len(found) == len(expected) == 16
-    for mark in found:
-        assert mark == pytest.approx(min(expected, key=lambda e: math.dist(e, mark)), abs=0.1)
-    xs, ys = grid.cut_xs(), grid.cut_ys()
+    if page["side"] == "back":
+        assert found == []
+        return
+    pieces = page["pieces"]
+    xs = _distinct(v for pc in pieces for v in (pc["x"], pc["x"] + pc["w"]))
+    ys = _distinct(v for pc in pieces for v in (pc["y"], pc["y"] + pc["h"]))
+    if kit.opts.paper == "a4":  # on Letter 3 x 3 poker cards leave no room at the sides
+        assert len(found) == 2 * (len(xs) + len(ys))
     for x1, y1, x2, y2 in found:
         if abs(x1 - x2) < 0.01:
             assert min(abs(x1 - x) for x in xs) < 0.1
         else:
             assert abs(y1 - y2) < 0.01 and min(abs(y1 - y) for y in ys) < 0.1
+        for pc in pieces:  # never on a piece or its 3 mm bleed
+            inside_x = pc["x"] - 3 < min(x1, x2) and max(x1, x2) < pc["x"] + pc["w"] + 3
+            inside_y = pc["y"] - 3 < min(y1, y2) and max(y1, y2) < pc["y"] + pc["h"] + 3
+            assert not (inside_x and inside_y)
 
 
 def test_rebuild_is_byte_identical(kit_a4, build_kit):
@@ -194,7 +214,7 @@ def test_short_edge_flip_changes_the_duplex_preference(build_kit, kit_a4):
     short = build_kit(paper="a4", flip="short")
     reader = pypdf.PdfReader(short.path)
     assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
-    assert "flip on short edge" in reader.pages[2].extract_text()
+    assert "flip on the short edge" in reader.pages[3].extract_text()
     assert short.path.read_bytes() != kit_a4.path.read_bytes()
 
 
@@ -202,7 +222,7 @@ def test_single_layout_has_trim_box_inside_bleed(build_kit):
     single = build_kit(paper="a4", layout="single", bleed=3.0)
     assert single.path.name == "moving-target-single.pdf"
     reader = pypdf.PdfReader(single.path)
-    card = reader.pages[1]  # page 0 is the contents sheet
+    card = reader.pages[0]  # print shops get the pieces only
     assert float(card.mediabox.width) == pytest.approx((63.5 + 6) * MM, abs=0.01)
     trim, bleed = [float(v) for v in card.trimbox], [float(v) for v in card.bleedbox]
     assert trim == pytest.approx([3 * MM, 3 * MM, 66.5 * MM, 91.9 * MM], abs=0.01)

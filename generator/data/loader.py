@@ -150,7 +150,7 @@ def _component(doc: YamlDoc, path: tuple[Hashable, ...], comp: ComponentSpec,
         items = (Item({}),)
     return Component(id=comp.id, kind=comp.kind, name=comp.name, size=size, face=comp.face,
                      items=items, back=comp.back, shape=comp.shape, params=comp.params,
-                     label=comp.label)
+                     label=comp.label, assembly=comp.assembly)
 
 
 def _check_template(doc: YamlDoc, path: tuple[Hashable, ...], name: str) -> None:

@@ -56,7 +56,7 @@ class Generate(Strict):
 
 class ComponentSpec(Strict):
     id: str = Field(pattern=ID_PATTERN)
-    kind: Literal["card", "token", "tile", "board", "die", "sheet"]
+    kind: Literal["card", "token", "tile", "board", "die", "sheet", "rules"]
     name: str = Field(min_length=1, max_length=80)
     size: SizeSpec
     face: str = Field(pattern=ID_PATTERN)
@@ -67,6 +67,16 @@ class ComponentSpec(Strict):
     params: dict[str, Any] = Field(default_factory=dict)
     # A template naming each item in PNG file names, e.g. "{{ item.name }}".
     label: str | None = Field(default=None, max_length=200)
+    # How to put the piece together, printed on the contents sheet; required for the kinds a
+    # player cannot guess (dice nets, boards and mats).
+    assembly: str = Field(default="", max_length=400)
+
+    @model_validator(mode="after")
+    def assembly_where_needed(self) -> ComponentSpec:
+        if self.kind in ("die", "board") and not self.assembly.strip():
+            raise ValueError(f"a {self.kind} needs an 'assembly' line for the contents sheet "
+                             "(how to cut, fold or join it)")
+        return self
 
     @model_validator(mode="after")
     def has_items(self) -> ComponentSpec:

@@ -5,7 +5,7 @@ PNG renderers only have to know how to draw six things.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 Colour = str | None  # "#rrggbb" or None for "no paint"
 
@@ -98,11 +98,26 @@ Primitive = Rect | Circle | Line | Path | Text | Icon | Image
 
 
 @dataclass(frozen=True)
+class Origin:
+    """Where a primitive came from, for pre-flight findings: the template line, and whether
+    it carries game information (text, icons, pips) that must stay out of the cutting
+    tolerance, or is decoration (backgrounds, frames) that may run to the trim and beyond."""
+
+    line: int | None
+    info: bool
+
+
+@dataclass(frozen=True)
 class Face:
-    """One rendered face: trim size, the bleed its art extends to, and its primitives."""
+    """One rendered face: trim size, the bleed its art extends to, and its primitives.
+
+    ``origins`` runs parallel to ``prims``; it and ``template`` (the face template's file) are
+    left out of equality, so identical drawings still share one PDF form."""
 
     w: float
     h: float
     bleed: float
     prims: tuple[Primitive, ...]
     label: str = ""
+    origins: tuple[Origin, ...] = field(default=(), compare=False)
+    template: str = field(default="", compare=False)

@@ -54,6 +54,12 @@ _FIELDS: dict[str, dict[str, tuple[str, Any]]] = {
 }
 
 
+for _spec in _FIELDS.values():
+    # Game information (kept 3 mm inside a cut edge by pre-flight)? Default: text and icons.
+    _spec["info"] = ("bool", None)
+INFO_BY_DEFAULT = ("text", "icon")
+
+
 @dataclass(frozen=True)
 class FaceTemplate:
     name: str
@@ -115,7 +121,8 @@ def render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, An
             raise DataError(exc.file, exc.line, exc.field,
                             f"{exc.expected} (drawing {label!r})") from None
         raise
-    return p.Face(w, h, FACE_BLEED, tuple(out), label)
+    return p.Face(w, h, FACE_BLEED, tuple(out), label, tuple(run.origins),
+                  str(template.file))
 
 
 Face = p.Face
@@ -126,6 +133,7 @@ class _Run:
 
     def __init__(self, doc: YamlDoc) -> None:
         self.doc = doc
+        self.origins: list[p.Origin] = []  # parallel to the primitives produced
 
     def fail(self, path: tuple[Hashable, ...], expected: str) -> DataError:
         return DataError(self.doc.file, self.doc.line_of(path), format_path(path), expected)
@@ -172,6 +180,8 @@ class _Run:
             raise self.fail(path + (kind,), "expected a mapping of fields")
         args = self.fields(path + (kind,), kind, fields, scope)
         out.append(self.build(path + (kind,), kind, args))
+        info = args["info"] if args["info"] is not None else kind in INFO_BY_DEFAULT
+        self.origins.append(p.Origin(self.doc.line_of(path), bool(info)))
 
     def fields(self, path: tuple[Hashable, ...], kind: str, raw: dict[str, Any],
                scope: Scope) -> dict[str, Any]:
@@ -233,6 +243,8 @@ class _Run:
             except (TypeError, ValueError):
                 raise self.fail(path, f"expected a list of [x, y] points, got {value!r}") from None
         if typ == "bool":
+            if value is None:
+                return None
             return bool(value)
         return str(value)
 

@@ -1,46 +1,105 @@
-"""The contents sheet that opens every kit: what to print, on which paper, single or double
-sided, what to cut and how to assemble it, and how many of each piece there are.
+"""The contents sheet that opens every kit: how to print it (a print-dialog recipe, double- and
+single-sided), what is on which pages, and how to cut and assemble each component.
 
-It is computed from the kit's own pages, so it never disagrees with the PDF it opens.
+Every sentence is computed from the finished kit (``assemble.Summary``): page lists, sides,
+punch sizes from each round piece's diameter, tile order from the board's tile plan. Nothing
+here is a developer command: the calibration sheet is a file that comes with the kit.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from ..faces import primitives as p
 from ..faces.text import PT, TextBox, layout, wrap
-from ..model import Size
-from .page import Page
+from .assemble import Section, Summary
+from .frame import Frame
+from .tiling import tile_name
 
-ASSEMBLY = {
-    "card": "Cut along the marks: touching cards share one cut.",
-    "tile": "Cut along the marks.",
-    "token": "Cut out along the circles (a 1 in / 25 mm punch helps).",
-    "board": "Trim the tiles, overlap them so the registration marks meet, glue or tape; the map "
-             "at the foot of each tile shows where it goes.",
-    "die": "Cut out, fold every edge, glue the grey tabs inside.",
-    "sheet": "Keep as it is.",
-}
+INCH_PUNCHES = {"3/4 in": 19.05, "7/8 in": 22.2, "1 in": 25.4, "1 1/8 in": 28.6,
+                "1 1/4 in": 31.75, "1 1/2 in": 38.1, "2 in": 50.8}
+PUNCH_INSIDE = 1.0  # a punch may cut this far inside the trim (game information is 3 mm in)
+PUNCH_OUTSIDE = 2.5  # ... or this far outside it (the art bleeds 3 mm past the circle)
 
 
-@dataclass(frozen=True)
-class Section:
-    """One component's share of the kit."""
+def ranges(numbers: Sequence[int]) -> str:
+    """1, 3-5, 9 style."""
+    nums = sorted(set(numbers))
+    out: list[str] = []
+    start = prev = None
+    for n in nums + [None]:  # type: ignore[list-item]
+        if start is None:
+            start = prev = n
+        elif n is not None and n == prev + 1:  # type: ignore[operator]
+            prev = n
+        else:
+            out.append(f"{start}" if start == prev else f"{start}-{prev}")
+            start = prev = n
+    return ", ".join(out)
 
-    name: str
-    kind: str
-    count: int
-    first_page: int
-    last_page: int
-    duplex: bool
-    assembly: str = ""
+
+def odd_even(pages: int) -> tuple[str, str]:
+    odd = list(range(1, pages + 1, 2))
+    even = list(range(2, pages + 1, 2))
+    return (", ".join(map(str, odd)), ", ".join(map(str, even)))
 
 
-def _page_range(section: Section) -> str:
-    if section.first_page == section.last_page:
-        return f"page {section.first_page}"
-    return f"pages {section.first_page}-{section.last_page}"
+def punch_advice(diameter: float) -> str:
+    fits = [name for name, mm in INCH_PUNCHES.items()
+            if diameter - PUNCH_INSIDE <= mm <= diameter + PUNCH_OUTSIDE]
+    inch = f" or a {' / '.join(fits)} punch" if fits else ""
+    return (f"Cut on the circle, or use a {diameter:g} mm circle punch{inch}: the art runs 3 mm "
+            "past the circle, so a punch a little off still shows no white.")
+
+
+def board_advice(section: Section) -> str:
+    plan = section.plan
+    if plan is None:
+        return ""
+    names = [tile_name(t.col, t.row) for t in plan.tiles]
+    lines = []
+    if plan.count == 1:
+        lines.append("One piece: cut it out on its marks.")
+    else:
+        lines.append(f"{plan.count} tiles ({', '.join(names)}: letters are columns, numbers "
+                     f"rows), {plan.cols} across and {plan.rows} down. Cut each tile out on its "
+                     "marks, keeping its grey glue strip.")
+        steps = []
+        for t in plan.tiles:
+            if t.glue_right:
+                steps.append(f"{t.name} under {tile_name(t.col + 1, t.row)}")
+        for t in plan.tiles:
+            if t.glue_below:
+                steps.append(f"{t.name} under {tile_name(t.col, t.row + 1)}")
+        lines.append("Glue, in this order: " + "; ".join(steps) + ". Each neighbour's edge "
+                     "goes on the strip's inner edge, its corners on the black ticks.")
+    if section.part.assembly:
+        lines.append(section.part.assembly)
+    return " ".join(lines)
+
+
+def assembly(section: Section, touching: bool) -> str:
+    part = section.part
+    if part.board is not None:
+        return board_advice(section)
+    if section.diameter is not None:
+        return punch_advice(section.diameter) + (" " + part.assembly if part.assembly else "")
+    if part.assembly:
+        return part.assembly
+    if touching:
+        return ("Cut on the marks at the edges of each block; neighbours touch, so one cut "
+                "separates two pieces (grey hairlines show every cut on the fronts).")
+    return "Cut on the marks at the edges of each block."
+
+
+def where(section: Section, duplex: bool) -> str:
+    sheets = ranges(section.sheets)
+    pages = ranges(section.pages)
+    sheet_word = "sheet" if len(section.sheets) == 1 else "sheets"
+    page_word = "page" if len(section.pages) == 1 else "pages"
+    if not duplex:
+        return f"{page_word} {pages}"
+    sides = "fronts and backs" if section.duplex else "single-sided: blank backs"
+    return f"{sheet_word} {sheets} ({page_word} {pages}; {sides})"
 
 
 class _Flow:
@@ -50,44 +109,64 @@ class _Flow:
         self.x, self.y, self.w = x, y, w
         self.prims: list[p.Primitive] = []
 
-    def text(self, text: str, font: str = "sans", size: float = 10.0, colour: str = "#1b1b1b",
-             indent: float = 0.0, after: float = 1.5) -> None:
+    def text(self, text: str, font: str = "sans", size: float = 9.5, colour: str = "#1b1b1b",
+             indent: float = 0.0, after: float = 1.2) -> None:
         width = self.w - indent
         lines = wrap(text, font, size, width) or [text]
-        height = len(lines) * size * PT * 1.25 + 0.2
+        height = len(lines) * size * PT * 1.22 + 0.2
         self.prims.append(layout(TextBox(self.x + indent, self.y, width, height, text, font, size,
-                                         min(size, 6.0), colour, "left", "top", 1.25)))
+                                         size, colour, "left", "top", 1.22)))
         self.y += height + after
 
     def rule(self, colour: str = "#c9c9c9") -> None:
         self.prims.append(p.Line(self.x, self.y, self.x + self.w, self.y, colour, 0.3))
-        self.y += 2.0
+        self.y += 1.8
 
 
-def contents_page(title: str, credit: str, paper_name: str, paper: Size, margin: float,
-                  sections: Sequence[Section], flip: str, total_pages: int) -> Page:
-    flow = _Flow(margin + 5, margin + 5, paper.w - 2 * margin - 10)
-    flow.text(f"{title}: print-and-play kit", "sans-bold", 20, "#1f3a5f", after=2)
-    flow.text(credit, "sans", 8.5, "#555555", after=4)
+def recipe(summary: Summary, calibration: str) -> list[str]:
+    """The print-dialog recipe: what to choose, and the single-sided alternative."""
+    n, sheets, paper = summary.pages, summary.sheets, summary.paper_name.upper()
+    if summary.flip == "none":
+        return [f"{n} pages, {sheets} sheets of {paper}, printed single-sided: choose All pages, "
+                "One-sided, Actual size / Scale 100 % (never 'Fit to page'), Portrait."]
+    odd, even = odd_even(n)
+    return [
+        f"{n} pages = {sheets} sheets of {paper}, printed on both sides. Page 2k-1 is the "
+        f"front of sheet k and page 2k its back.",
+        f"Double-sided printer: choose All pages, Two-sided / Duplex, Flip on {summary.flip} "
+        f"edge, Actual size / Scale 100 % (never 'Fit to page'), Portrait.",
+        f"Single-sided printer: pass 1, print pages {odd}. Put the printed stack back in the "
+        "tray so the blank sides get printed, the same edge leading (try one sheet first). "
+        f"Pass 2, print pages {even}; if your printer stacks sheet 1 at the bottom, choose "
+        "'Reverse order' for pass 2. Blank-looking backs still carry a footer: print them "
+        "too, they keep the stack in order.",
+        f"Backs off-centre? Print {calibration} (it comes with this kit) double-sided and "
+        "follow it.",
+    ]
+
+
+def contents_prims(summary: Summary, frame: Frame, calibration: str,
+                   touching: bool) -> list[p.Primitive]:
+    x, y, w, _ = frame.area
+    flow = _Flow(x + 3, y + 2, w - 6)
+    flow.text(f"{summary.title}: print-and-play kit", "sans-bold", 18, "#1f3a5f", after=1.5)
+    flow.text(summary.credit, "sans", 8, "#555555", after=2.5)
     flow.rule()
-    flow.text("How to print", "sans-bold", 13, "#1f3a5f")
-    duplex = [s for s in sections if s.duplex]
-    flow.text(f"{total_pages} pages on {paper_name.upper()} paper. Print at 100 % (actual size): "
-              "never 'fit to page'. Each sheet has a 50 mm ruler: measure it before cutting.",
-              indent=3)
-    if duplex:
-        flow.text(f"Pieces with backs come as pairs of pages (fronts, then backs). Print those "
-                  f"double-sided, flipping on the {flip} edge; or print the fronts, turn the "
-                  "stack over and print the backs. If backs land off-centre, print the "
-                  "calibration sheet (make calibration) and set BACK_DX / BACK_DY.", indent=3)
-    flow.text("Card stock of 200-300 g/m² makes sturdy pieces; tokens and boards can be glued "
-              "to card board.", indent=3, after=4)
+    flow.text("How to print", "sans-bold", 12, "#1f3a5f")
+    for line in recipe(summary, calibration):
+        flow.text(line, indent=3)
+    flow.text("Every page has a 50 mm check ruler along its edge: measure it before cutting. "
+              "Card stock of 200-300 g/m² makes sturdy pieces.", indent=3, after=2.5)
     flow.rule()
-    flow.text("What is in the kit", "sans-bold", 13, "#1f3a5f")
-    for section in sections:
-        sides = "double-sided" if section.duplex else "single-sided"
-        flow.text(f"{section.name}: {section.count} piece{'s' if section.count != 1 else ''}, "
-                  f"{_page_range(section)} ({sides})", "sans-bold", 10, indent=3, after=0.5)
-        flow.text(section.assembly or ASSEMBLY.get(section.kind, ""), "sans", 9.5, "#333333",
-                  indent=8, after=2.5)
-    return Page(paper, (), tuple(flow.prims), bookmark="Contents", side="single")
+    flow.text("What is in the kit", "sans-bold", 12, "#1f3a5f")
+    duplex = summary.flip != "none"
+    if summary.rules_pages:
+        back = " (the back of this page)" if summary.rules_pages[0] == 2 and duplex else ""
+        flow.text(f"Rules summary: page {ranges(summary.rules_pages)}{back}", "sans-bold", 9.5,
+                  indent=3, after=1.5)
+    for section in summary.sections:
+        count = section.count
+        flow.text(f"{section.part.name}: {count} piece{'s' if count != 1 else ''}, "
+                  f"{where(section, duplex)}", "sans-bold", 9.5, indent=3, after=0.4)
+        flow.text(assembly(section, touching), "sans", 8.5, "#333333", indent=8, after=1.6)
+    return flow.prims

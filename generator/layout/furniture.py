@@ -1,6 +1,8 @@
-"""Page furniture as primitives: cut marks, footer line, 50 mm check ruler, registration marks
-and the assembly map of a tiled board."""
+"""Page furniture as primitives: cut marks, footer line, 50 mm check ruler, and the glue strips
+of a tiled board. Furniture text is never under 5 pt."""
 from __future__ import annotations
+
+import contextlib
 
 from ..faces import primitives as p
 from ..faces.text import TextBox, TextDoesNotFit, layout
@@ -10,6 +12,7 @@ MARK_WIDTH = 0.18  # ~0.5 pt
 INK = "#000000"
 GREY = "#9a9a9a"
 RULER_MM = 50.0
+MIN_FURNITURE_PT = 5.0
 
 
 def lines(segments: list[tuple[float, float, float, float]], colour: str = INK,
@@ -32,8 +35,8 @@ def footer(box: Box, rotate: int, text: str) -> list[p.Primitive]:
     x, y, w, h = _rotated(box, rotate)
     while True:
         try:
-            return [layout(TextBox(x, y + 0.6, w, h - 0.6, text, "sans", 7.0, 4.5, "#555555",
-                                   "center", "top", 1.0, rotate))]
+            return [layout(TextBox(x, y + 0.6, w, h - 0.6, text, "sans", 7.0,
+                                   MIN_FURNITURE_PT, "#555555", "center", "top", 1.0, rotate))]
         except TextDoesNotFit:
             if len(text) < 20:
                 return []
@@ -50,9 +53,9 @@ def ruler(box: Box, rotate: int) -> list[p.Primitive]:
     for k in range(0, 51, 5):
         tick = 2.2 if k % 10 == 0 else 1.2
         prims.append(p.Line(x0 + k, base, x0 + k, base - tick, INK, 0.2))
-    label = layout(TextBox(x0 + RULER_MM + 2, y, 80, h, "50 mm: check this measures 50 mm "
-                           "(print at 100%, no fit-to-page)", "sans", 6.5, 4.5, "#555555",
-                           "left", "middle", 1.0))
+    label = layout(TextBox(x0 + RULER_MM + 2, y, 90, h, "50 mm: check this measures 50 mm "
+                           "(print at 100%, no fit-to-page)", "sans", 6.5, MIN_FURNITURE_PT,
+                           "#555555", "left", "middle", 1.0))
     prims.append(label)
     if rotate:
         prims = [_turn(prim, rotate, x + w / 2, y + h / 2) for prim in prims]
@@ -72,28 +75,16 @@ def _turn(prim: p.Primitive, rotate: int, cx: float, cy: float) -> p.Primitive:
     return p.Text(prim.lines, prim.font, prim.size, prim.fill, rotate, cx, cy)
 
 
-def registration(x: float, y: float, r: float = 2.5) -> list[p.Primitive]:
-    """A crosshair in a circle: line two tiles up on these when gluing a board together."""
-    return [p.Circle(x, y, r, None, INK, 0.15),
-            p.Line(x - r - 1.5, y, x + r + 1.5, y, INK, 0.15),
-            p.Line(x, y - r - 1.5, x, y + r + 1.5, INK, 0.15)]
-
-
-def assembly_map(box: Box, cols: int, rows: int, current: tuple[int, int]) -> list[p.Primitive]:
-    """A thumbnail of the tile grid with this page's tile filled, and its name (A1, B2...)."""
-    x, y, _, h = box
-    cell = min(h / rows, 6.0)
-    prims: list[p.Primitive] = []
-    for r in range(rows):
-        for c in range(cols):
-            fill = "#555555" if (c, r) == current else None
-            prims.append(p.Rect(x + c * cell, y + r * cell, cell, cell, fill, INK, 0.15))
-    prims.append(layout(TextBox(x + cols * cell + 1.5, y, 40, min(h, rows * cell),
-                                f"tile {tile_name(*current)} of {cols * rows}", "sans-bold", 7,
-                                5, "#333333", "left", "middle", 1.0)))
+def glue_strip(box: Box, text: str, ticks: list[tuple[float, float, float, float]]
+               ) -> list[p.Primitive]:
+    """A tinted glue strip with its label along it and registration ticks where the
+    neighbour's corners go."""
+    x, y, w, h = box
+    prims: list[p.Primitive] = [p.Rect(x, y, w, h, "#e6e6e6", GREY, 0.15)]
+    rotate = 90 if h > w else 0
+    tx, ty, tw, th = _rotated((x + 0.5, y + 0.5, w - 1, h - 1), rotate)
+    with contextlib.suppress(TextDoesNotFit):  # a label is a help, never worth a failure
+        prims.append(layout(TextBox(tx, ty, tw, th, text, "sans-bold", 7.0, MIN_FURNITURE_PT,
+                                    "#555555", "center", "middle", 1.0, rotate)))
+    prims += lines(ticks, INK, 0.35)
     return prims
-
-
-def tile_name(col: int, row: int) -> str:
-    """Column letter + row number, as on a map: A1 is the top-left tile."""
-    return f"{chr(ord('A') + col)}{row + 1}"

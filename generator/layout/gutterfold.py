@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from ..faces import primitives as p
 from ..model import Size
 from . import furniture
+from .kit import Piece
 from .page import Page, Placement
 from .sheet import LayoutError
 
@@ -30,11 +31,12 @@ def gutter_grid(card: Size, paper: Size, margin: float) -> tuple[int, int, float
     return cols, rows, left, top
 
 
-def gutterfold_pages(fronts: Sequence[p.Face], backs: Sequence[p.Face], paper: Size,
-                     margin: float, footer_text: str) -> list[Page]:
-    """``paper`` is portrait; the sheet is turned landscape."""
+def gutterfold_pages(pieces: Sequence[Piece], paper: Size, margin: float, footer_text: str
+                     ) -> list[Page]:
+    """``paper`` is portrait; the sheet is turned landscape. Every piece has a back."""
     sheet = Size(max(paper.w, paper.h), min(paper.w, paper.h))
-    card = Size(fronts[0].w, fronts[0].h)
+    card = Size(pieces[0].front.w, pieces[0].front.h)
+    fronts = [pc.front for pc in pieces]
     cols, rows, left, top = gutter_grid(card, sheet, margin)
     per = cols * rows
     pages = []
@@ -44,9 +46,13 @@ def gutterfold_pages(fronts: Sequence[p.Face], backs: Sequence[p.Face], paper: S
         for slot, index in enumerate(range(n * per, min(len(fronts), (n + 1) * per))):
             row, col = divmod(slot, cols)
             x, y = left + col * card.w, top + row * card.h
-            placed.append(Placement(fronts[index], x, y, (x, y, card.w, card.h)))
+            piece = pieces[index]
+            assert piece.back is not None
+            placed.append(Placement(piece.front, x, y, (x, y, card.w, card.h), 0, False,
+                                    piece.component, piece.label, "front"))
             bx = sheet.w - x - card.w  # mirrored about the fold line x = sheet.w / 2
-            placed.append(Placement(backs[index], bx, y, (bx, y, card.w, card.h)))
+            placed.append(Placement(piece.back, bx, y, (bx, y, card.w, card.h), 0, False,
+                                    piece.component, piece.label, "back"))
         prims: list[p.Primitive] = [p.Line(sheet.w / 2, margin, sheet.w / 2, sheet.h - margin,
                                            furniture.INK, 0.2, (3.0, 2.0))]
         block = (left, top, sheet.w - 2 * left, rows * card.h)
@@ -54,7 +60,7 @@ def gutterfold_pages(fronts: Sequence[p.Face], backs: Sequence[p.Face], paper: S
         prims += furniture.footer((margin, sheet.h - margin - 4, sheet.w - 2 * margin, 4), 0,
                                   f"{footer_text} · gutterfold sheet {n + 1}/{count}: cut out the "
                                   "block, fold on the dashed line, glue, then cut the cards")
-        pages.append(Page(sheet, tuple(placed), tuple(prims), side="single"))
+        pages.append(Page(sheet, tuple(placed), tuple(prims), side="front"))
     return pages
 
 

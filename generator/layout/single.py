@@ -10,7 +10,7 @@ from .page import Page, Placement
 
 
 def single_pages(fronts: Sequence[p.Face], backs: Sequence[p.Face] | None, bleed: float,
-                 name: str, round_cut: bool = False) -> list[Page]:
+                 name: str, component: str = "", round_cut: bool = False) -> list[Page]:
     pages = []
     for index, face in enumerate(fronts):
         pair = [(face, "front")] + ([(backs[index], "back")] if backs else [])
@@ -18,8 +18,9 @@ def single_pages(fronts: Sequence[p.Face], backs: Sequence[p.Face] | None, bleed
             b = min(bleed, side_face.bleed)
             paper = Size(side_face.w + 2 * b, side_face.h + 2 * b)
             trim = (b, b, side_face.w, side_face.h)
-            placement = Placement(side_face, b, b, (0.0, 0.0, paper.w, paper.h), 0, False)
+            placement = Placement(side_face, b, b, (0.0, 0.0, paper.w, paper.h), 0, False,
+                                  component, face.label, side)
             pages.append(Page(paper, (placement,), (), bookmark=name if not pages else None,
-                              side=side, trim_box=trim, bleed_box=(0.0, 0.0, paper.w, paper.h)))
+                              side="front", trim_box=trim, bleed_box=(0.0, 0.0, paper.w, paper.h)))
     del round_cut  # print shops cut round pieces from the same square artwork
     return pages

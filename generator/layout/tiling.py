@@ -1,26 +1,45 @@
-"""Boards larger than the paper, split into overlapping tiles. Pure geometry.
+"""Boards larger than the paper, cut into tiles joined by glue strips. Pure geometry.
 
-Tiles are spread evenly, so every seam overlaps by the same amount (at least ``min_overlap``,
-more than the printer margin, so nothing of the board is lost to the unprintable edge).
+Each tile carries its share of the board; a tile with a neighbour to its right (or below) also
+carries a blank glue strip of ``GLUE`` mm on that side. Assembly: glue the strip under the
+neighbour, the neighbour's edge on the strip's inner edge and its corners on the strip's end
+marks. The board is split evenly, so every tile has the same share; no board content is printed
+twice and no mark falls inside the board (so never inside a play cell).
+
+Tiles may be laid on the paper upright (portrait) or turned (landscape); ``plan_board`` picks
+the orientation that needs the fewest tiles.
 """
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
 
 from ..model import Size
 from .sheet import LayoutError
 
+GLUE = 10.0
+
 
 @dataclass(frozen=True)
 class Tile:
     col: int
     row: int
-    x0: float  # board coordinates of the tile window's top-left corner
+    x0: float  # board coordinates of the tile's share of the board
     y0: float
     w: float
     h: float
+    glue_right: bool  # a glue strip on the right (the neighbour in the next column)
+    glue_below: bool
+
+    @property
+    def name(self) -> str:
+        return tile_name(self.col, self.row)
+
+    @property
+    def outer(self) -> tuple[float, float, float, float]:
+        """The whole tile, strips included, in board coordinates: what is cut out."""
+        return (self.x0, self.y0, self.w + (GLUE if self.glue_right else 0.0),
+                self.h + (GLUE if self.glue_below else 0.0))
 
 
 @dataclass(frozen=True)
@@ -28,46 +47,41 @@ class TilePlan:
     board: Size
     cols: int
     rows: int
+    turned: bool  # tiles lie landscape on the page (turned 90 degrees)
     tiles: tuple[Tile, ...]
 
-    def seams_x(self) -> list[tuple[float, float]]:
-        """(start, end) of each vertical overlap band, in board x."""
-        firsts = [t for t in self.tiles if t.row == 0]
-        return [(b.x0, a.x0 + a.w) for a, b in itertools.pairwise(firsts)]
-
-    def seams_y(self) -> list[tuple[float, float]]:
-        firsts = [t for t in self.tiles if t.col == 0]
-        return [(b.y0, a.y0 + a.h) for a, b in itertools.pairwise(firsts)]
-
-    def registration_points(self) -> list[tuple[float, float]]:
-        """Board points inside overlaps, so each shows on every tile that shares the seam."""
-        points = []
-        for start, end in self.seams_x():
-            x = (start + end) / 2
-            for tile in (t for t in self.tiles if t.col == 0):
-                points += [(x, tile.y0 + tile.h * 0.25), (x, tile.y0 + tile.h * 0.75)]
-        for start, end in self.seams_y():
-            y = (start + end) / 2
-            for tile in (t for t in self.tiles if t.row == 0):
-                points += [(tile.x0 + tile.w * 0.25, y), (tile.x0 + tile.w * 0.75, y)]
-        return points
+    @property
+    def count(self) -> int:
+        return self.cols * self.rows
 
 
-def _split(length: float, window: float, min_overlap: float) -> list[tuple[float, float]]:
-    """(start, size) of each tile along one axis."""
+def tile_name(col: int, row: int) -> str:
+    """Column letter + row number, as on a map: A1 is the top-left tile."""
+    return f"{chr(ord('A') + col)}{row + 1}"
+
+
+def _pieces(length: float, window: float) -> int:
+    """How many equal shares of ``length`` fit a window that also holds a glue strip."""
     if length <= window + 1e-9:
-        return [(0.0, length)]
-    if window <= min_overlap:
-        raise LayoutError(f"a tile window of {window:g} mm cannot overlap by {min_overlap:g} mm")
-    n = math.ceil((length - min_overlap) / (window - min_overlap) - 1e-9)
-    n = max(n, 2)
-    step = (length - window) / (n - 1)
-    return [(round(i * step, 4), window) for i in range(n)]
+        return 1
+    if window <= GLUE:
+        raise LayoutError(f"a tile window of {window:g} mm has no room for a {GLUE:g} mm glue "
+                          "strip")
+    return max(2, math.ceil(length / (window - GLUE) - 1e-9))
 
 
-def plan_tiles(board: Size, window: Size, min_overlap: float = 10.0) -> TilePlan:
-    xs = _split(board.w, window.w, min_overlap)
-    ys = _split(board.h, window.h, min_overlap)
-    tiles = tuple(Tile(c, r, x0, y0, w, h)
-                  for r, (y0, h) in enumerate(ys) for c, (x0, w) in enumerate(xs))
-    return TilePlan(board, len(xs), len(ys), tiles)
+def plan_tiles(board: Size, window: Size, turned: bool = False) -> TilePlan:
+    """Tiles of ``board`` whose outer size (share plus strips) fits ``window``, given in the
+    tile's own orientation."""
+    cols, rows = _pieces(board.w, window.w), _pieces(board.h, window.h)
+    w, h = board.w / cols, board.h / rows
+    tiles = tuple(Tile(c, r, c * w, r * h, w, h, c < cols - 1, r < rows - 1)
+                  for r in range(rows) for c in range(cols))
+    return TilePlan(board, cols, rows, turned, tiles)
+
+
+def plan_board(board: Size, window: Size) -> TilePlan:
+    """The fewer tiles of upright and turned; upright on a tie. ``window`` is upright."""
+    upright = plan_tiles(board, window)
+    turned = plan_tiles(board, Size(window.h, window.w), turned=True)
+    return turned if turned.count < upright.count else upright

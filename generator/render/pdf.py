@@ -206,9 +206,16 @@ class PdfRenderer:
         c.showPage()
 
 
+DUPLEX_PREFERENCE = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge",
+                     "none": "Simplex"}
+
+
 def write_pdf(pages: Sequence[Page], target: Path, title: str, subject: str = "",
-              duplex: str = "long") -> None:
-    """Render pages to ``target`` atomically; same input gives the same bytes."""
+              duplex: str = "none") -> None:
+    """Render pages to ``target`` atomically; same input gives the same bytes.
+
+    ``duplex`` is what the print dialog is asked for: "long" or "short" only for a kit whose
+    sheets are duplex-safe (every front followed by its back), "none" (Simplex) otherwise."""
     fonts.register("sans")
     with atomic_path(target) as tmp:
         first = pages[0].size
@@ -220,8 +227,7 @@ def write_pdf(pages: Sequence[Page], target: Path, title: str, subject: str = ""
         canvas.setCreator("pnp generator")
         canvas.setAuthor("")
         canvas.setViewerPreference("PrintScaling", "None")
-        canvas.setViewerPreference("Duplex", "DuplexFlipShortEdge" if duplex == "short"
-                                  else "DuplexFlipLongEdge")
+        canvas.setViewerPreference("Duplex", DUPLEX_PREFERENCE[duplex])
         canvas.showOutline()
         renderer = PdfRenderer(canvas)
         for page in pages:

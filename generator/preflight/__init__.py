@@ -1,0 +1,1 @@
+"""Pre-flight checks run on a kit's data before anything is rendered."""
