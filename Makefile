@@ -41,7 +41,7 @@ preview: $(STAMP)
 	$(PY) -m generator preview $(BUILD_ARGS)
 
 verify: $(STAMP)
-	$(PY) -m generator verify $(GAME)
+	$(PY) -m generator verify $(GAME) --paper $(PAPER) --flip $(FLIP) $(if $(STRICT),--strict)
 
 simulate: $(STAMP)
 	$(PY) -m generator simulate $(GAME) --n $(N) --policy $(POLICY) $(if $(PLAYERS),--players $(PLAYERS))

@@ -147,8 +147,8 @@ def calibration_name(game_id: str) -> str:
     return f"{game_id}-calibration.pdf"
 
 
-def build_kit(game: Game, opts: BuildOptions) -> Kit:
-    """Every component packed onto sheets, opened by a contents sheet computed from them."""
+def render_parts(game: Game, opts: BuildOptions) -> tuple[list[Part], list[Face]]:
+    """Every component rendered: the parts to lay out, and the rules summary's pages."""
     theme = game_theme(game, opts)
     parts: list[Part] = []
     rules: list[Face] = []
@@ -157,6 +157,13 @@ def build_kit(game: Game, opts: BuildOptions) -> Kit:
             rules += render_faces(game, comp, theme, opts)[0]
             continue
         parts.append(component_part(game, comp, theme, opts))
+    return parts, rules
+
+
+def build_kit(game: Game, opts: BuildOptions,
+              rendered: tuple[list[Part], list[Face]] | None = None) -> Kit:
+    """Every component packed onto sheets, opened by a contents sheet computed from them."""
+    parts, rules = rendered or render_parts(game, opts)
     spec = opts.sheet_spec()
     if opts.layout == "gutterfold":
         spec = replace(spec, flip="none")

@@ -60,13 +60,19 @@ def cmd_png(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    """Composition (is the set right?) then pre-flight (will it print right?). Pre-flight
+    problems are warnings unless --strict."""
+    from .preflight.report import preflight
+
     failed = 0
+    opts = BuildOptions(paper=args.paper, flip=args.flip)
     for game_id in _games(args.games):
         game = load_game(game_id)
-        findings = verify(game)
-        bad = sum(not f.ok for f in findings)
+        findings = verify(game) + preflight(game, opts)
+        bad = sum(not f.ok and (not f.warn or args.strict) for f in findings)
+        warned = sum(not f.ok and f.warn for f in findings)
         failed += bad
-        status = "OK" if not bad else f"{bad} FAILED"
+        status = f"{bad} FAILED" if bad else ("OK" if not warned else f"OK, {warned} warnings")
         print(f"{game.title} ({game.id}): {status}")
         for finding in findings:
             print(finding.line())
@@ -158,8 +164,12 @@ def parser() -> argparse.ArgumentParser:
     png.add_argument("--jobs", type=int, default=2)
     png.set_defaults(func=cmd_png)
 
-    ver = sub.add_parser("verify", help="print each game's composition report")
+    ver = sub.add_parser("verify", help="each game's composition and pre-flight report")
     ver.add_argument("games", nargs="*")
+    ver.add_argument("--strict", action="store_true",
+                     help="pre-flight warnings fail too (exit 1)")
+    ver.add_argument("--paper", choices=sorted(PAPER_SIZES), default="a4")
+    ver.add_argument("--flip", choices=("long", "short"), default="long")
     ver.set_defaults(func=cmd_verify)
 
     sim = sub.add_parser("simulate", help="play seeded games and report")

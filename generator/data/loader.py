@@ -94,7 +94,8 @@ def load_game(game: str, card_data: Path = paths.CARD_DATA) -> Game:
         players=spec.players,
         components=tuple(components),
         theme=spec.theme,
-        data={"settings": spec.settings, "tables": tables},
+        data={"settings": spec.settings, "tables": tables,
+              "preflight": spec.preflight.model_dump()},
         source=file,
     )
 

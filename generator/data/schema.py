@@ -94,6 +94,22 @@ class ComponentSpec(Strict):
         return items
 
 
+class ColourGroup(Strict):
+    """Colours that carry game information (suits, box colours, token colours): pre-flight
+    checks they stay apart under colour-vision deficiencies and in greyscale. Values are
+    colours or expressions over the theme, e.g. "{{ palette.suit_moons }}"."""
+
+    name: str = Field(min_length=1, max_length=80)
+    colours: dict[str, str] = Field(min_length=2, max_length=24)
+    # A second cue (a symbol, a shape, a printed word) that tells the pieces apart without
+    # colour: with one, close colours are reported but do not fail pre-flight.
+    second_cue: str = Field(default="", max_length=200)
+
+
+class PreflightSpec(Strict):
+    colour_groups: list[ColourGroup] = Field(default_factory=list, max_length=20)
+
+
 class GameSpec(Strict):
     id: str = Field(pattern=ID_PATTERN)
     title: str = Field(min_length=1, max_length=80)
@@ -105,6 +121,7 @@ class GameSpec(Strict):
     settings: dict[str, Any] = Field(default_factory=dict)
     tables: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
     components: list[ComponentSpec] = Field(min_length=1)
+    preflight: PreflightSpec = Field(default_factory=PreflightSpec)
 
     @field_validator("players")
     @classmethod

@@ -35,9 +35,10 @@ class Finding:
     check: str
     ok: bool
     detail: str = ""
+    warn: bool = False  # a pre-flight warning: fails only ``verify --strict``
 
     def line(self) -> str:
-        mark = "ok  " if self.ok else "FAIL"
+        mark = "ok  " if self.ok else ("WARN" if self.warn else "FAIL")
         return f"  [{mark}] {self.check}" + (f": {self.detail}" if self.detail else "")
 
 

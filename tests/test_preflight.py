@@ -1,0 +1,94 @@
+"""Pre-flight: every kit is clean under ``verify --strict``; a broken template is caught with
+the piece, the template line and the measured value."""
+from __future__ import annotations
+
+import pytest
+
+from generator import build, cli
+from generator.data import loader
+from generator.faces import primitives as p
+from generator.faces.template import load_template, render_face
+from generator.preflight.checks import bounds, edge_distance, face_issues, furniture_issues
+from generator.preflight.colour import DEFAULT_THRESHOLD
+
+CARD = """\
+elements:
+  - rect: {x: 0, y: 0, w: "{{ W }}", h: "{{ H }}", fill: "#ffffff"}
+  - text: {x: 10, y: 10, w: 40, h: 10, text: "{{ item.rank.name }}", size: 9}
+  - icon: {name: crown, x: 1, y: 40, w: 8, h: 8}
+  - text: {x: 10, y: 60, w: 40, h: 10, text: "tiny print", size: 4, min_size: 4}
+  - circle: {cx: 30, cy: 86.9, r: 1, fill: "#000000", info: true}
+"""
+
+
+@pytest.fixture
+def broken_face(tmp_path):
+    (tmp_path / "broken-card.yaml").write_text(CARD, encoding="utf-8")
+    template = load_template("broken-card", tmp_path)
+    ctx = {"item": {"rank": {"name": "Queen"}}}
+    return render_face(template, 63.5, 88.9, ctx, "Queen of Hearts")
+
+
+def test_broken_face_names_piece_line_and_value(broken_face):
+    issues = list(face_issues(broken_face, "card", False))
+    found = {(i.check, i.where.rsplit(":", 1)[1]): i for i in issues}
+    icon = found["safe zone", "4"]
+    assert icon.piece == "Queen of Hearts" and icon.where.endswith("broken-card.yaml:4")
+    assert icon.value == pytest.approx(1.0) and "1.00 mm from the trim" in icon.detail
+    assert found["text size", "5"].value == 4.0
+    assert found["safe zone", "6"].value == pytest.approx(1.0)  # a pip marked as information
+    assert ("safe zone", "3") not in found  # the rank text is 10 mm in
+    assert ("safe zone", "2") not in found  # the background is decoration, it may bleed
+
+
+def test_round_pieces_measure_from_the_circle():
+    inner = (7.0, 7.0, 21.0, 21.0)  # a 14 mm square in a 28 mm disc: corners 9.9 mm out
+    assert edge_distance(inner, 28, 28, False) == pytest.approx(7.0)
+    assert edge_distance(inner, 28, 28, True) == pytest.approx(14 - 7 * 2 ** 0.5)
+
+
+def test_turned_text_is_measured_where_it_lands():
+    text = p.Text(((10.0, 20.0, "MMMMMMMM"),), "sans", 10, "#000000", 90, 10.0, 20.0)
+    x0, y0, x1, y1 = bounds(text)
+    assert x1 - x0 < 5 and y1 - y0 > 20  # turned: tall and narrow
+
+
+def test_small_furniture_text_is_flagged():
+    tiny = p.Text(((0.0, 5.0, "sheet 1"),), "sans", 4.5)
+    ok = p.Text(((0.0, 5.0, "sheet 1"),), "sans", 5.0)
+    assert [i.value for i in furniture_issues([tiny, ok], "page 3")] == [4.5]
+
+
+def test_every_kit_is_clean_under_strict(capsys):
+    assert cli.main(["verify", "--strict"]) == 0
+    out = capsys.readouterr().out
+    assert "WARN" not in out and "FAIL" not in out
+    assert out.count("colour vision:") >= 7  # every declared colour group shows its figures
+    assert "lower bound" in out
+
+
+def test_verify_strict_fails_on_a_broken_template(monkeypatch, tmp_path, game_file, capsys):
+    """An icon 1 mm from the trim and 4 pt text: a warning by default, a failure with
+    --strict, naming the piece and the template's line."""
+    (tmp_path / "broken-card.yaml").write_text(CARD, encoding="utf-8")
+    real = build.load_template
+    monkeypatch.setattr(build, "load_template",
+                        lambda name: load_template(name, tmp_path) if name == "broken-card"
+                        else real(name))
+    monkeypatch.setattr(loader, "_check_template", lambda *args: None)
+    file, _ = game_file(("    face: playing-card\n", "    face: broken-card\n"))
+    assert cli.main(["verify", str(file)]) == 0
+    assert "WARN" in capsys.readouterr().out
+    assert cli.main(["verify", "--strict", str(file)]) == 1
+    out = capsys.readouterr().out
+    assert "broken-card.yaml:4: icon 1.00 mm from the trim (needs 3 mm) on Ace of Spades" in out
+    assert "broken-card.yaml:5: 4 pt text" in out
+
+
+def test_close_colours_without_second_cue_warn(monkeypatch, game_file, capsys):
+    file, _ = game_file(("      second_cue: every suit has its own symbol in both corner "
+                         "indices and the pips\n", ""))
+    assert cli.main(["verify", "--strict", str(file)]) == 1
+    out = capsys.readouterr().out
+    assert "pre-flight colour vision: suits" in out
+    assert f"needs {DEFAULT_THRESHOLD:g}) and no second cue" in out
