@@ -2,18 +2,21 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator import fonts, paths
+from generator.data import game_ids, load_game
 from generator.errors import DataError
 from generator.faces import primitives as p
 from generator.faces.expressions import ExpressionError, evaluate
 from generator.faces.icons import flatten, load_icon, parse_path
 from generator.faces.template import dependencies, load_template, render_face
 from generator.faces.text import TextBox, TextDoesNotFit, fit, layout, wrap
+from generator.themes import load_theme
 
 # Timing varies (first font load, a big grid): no per-example deadline, so no flaky runs.
 NO_DEADLINE = settings(deadline=None)
@@ -248,3 +251,121 @@ def test_bad_icon_file_names_the_line(tmp_path):
     with pytest.raises(DataError, match="bad path: command L needs 2 numbers") as info:
         load_icon("bad", tmp_path)
     assert info.value.line == 4 and info.value.field == "shapes[1].path"
+
+
+# -- print safety: every card, tile and token face of every game ---------------------------
+
+SAFE_MM = 3.0  # game information stays this far inside the trim (cutting tolerance)
+MIN_PT = 6.0  # smallest face text at print size
+CUT_KINDS = ("card", "tile", "token")
+SLASHED_ZERO_FONTS = ("sans", "sans-bold", "sans-italic")  # Atkinson Hyperlegible: 0 reads as Ø
+
+
+def _turn(x, y, prim):
+    """A point of a turned Text, turned about its pivot (counter-clockwise on the page)."""
+    cos, sin = {0: (1, 0), 90: (0, 1), 180: (-1, 0), 270: (0, -1)}[prim.rotate]
+    dx, dy = x - prim.ox, y - prim.oy
+    return prim.ox + dx * cos + dy * sin, prim.oy - dx * sin + dy * cos
+
+
+def _extent(prim):
+    """(x0, y0, x1, y1) of a primitive in face mm: text lines from ascent to descent, icon and
+    rect boxes, circles centre +/- r, paths every coordinate; strokes of rects and circles."""
+    if isinstance(prim, p.Text):
+        ascent, descent = fonts.vertical_metrics(prim.font)
+        k = prim.size * fonts.PT_TO_MM
+        pts = [_turn(x + dx, base - up * k, prim) for x, base, line in prim.lines if line.strip()
+               for dx in (0, fonts.text_width_mm(prim.font, line, prim.size))
+               for up in (ascent, descent)]
+    elif isinstance(prim, (p.Icon, p.Rect, p.Image)):
+        pad = prim.width / 2 if isinstance(prim, p.Rect) and prim.stroke else 0.0
+        pts = [(prim.x - pad, prim.y - pad), (prim.x + prim.w + pad, prim.y + prim.h + pad)]
+    elif isinstance(prim, p.Circle):
+        r = prim.r + (prim.width / 2 if prim.stroke else 0.0)
+        pts = [(prim.cx - r, prim.cy - r), (prim.cx + r, prim.cy + r)]
+    elif isinstance(prim, p.Line):
+        pts = [(prim.x1, prim.y1), (prim.x2, prim.y2)]
+    else:
+        pts = [(a[i], a[i + 1]) for _, a in prim.segments for i in range(0, len(a), 2)]
+    if not pts:
+        return None
+    xs, ys = [x for x, _ in pts], [y for _, y in pts]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _inside(face, box, round_piece):
+    """How far inside the trim a box lies; a round token's trim is its inscribed circle."""
+    x0, y0, x1, y1 = box
+    if round_piece:
+        r = face.w / 2
+        return r - max(math.hypot(x - r, y - r) for x in (x0, x1) for y in (y0, y1))
+    return min(x0, y0, face.w - x1, face.h - y1)
+
+
+def _piece_faces(game_id):
+    """Every distinct front and back of the game's cards, tiles and tokens, with its piece."""
+    game = load_game(game_id)
+    theme = load_theme(game.theme, game.theme, False)
+    for comp in game.components:
+        if comp.kind not in CUT_KINDS:
+            continue
+        base = {**theme.context(), "game": {"id": game.id, "title": game.title,
+                                             "credit": game.credit},
+                "component": {"id": comp.id, "name": comp.name, "params": comp.params,
+                              "total": comp.total, "kind": comp.kind},
+                "params": comp.params, "settings": game.data["settings"],
+                "tables": game.data["tables"]}
+        for index, item in enumerate(comp.items):
+            ctx = {**base, "item": item.data, "index": index}
+            for name in filter(None, (comp.face, comp.back)):
+                label = f"{comp.id}[{index}] {name}"
+                yield comp, render_face(load_template(name), comp.size.w, comp.size.h, ctx, label)
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_piece_faces_keep_information_inside_the_safe_zone_and_text_readable(game_id):
+    problems = []
+    for comp, face in _piece_faces(game_id):
+        assert len(face.origins) == len(face.prims)
+        for prim, origin in zip(face.prims, face.origins, strict=True):
+            where = f"{face.label} ({face.template.split('/')[-1]}:{origin.line})"
+            if isinstance(prim, p.Text) and prim.size < MIN_PT - 1e-6:
+                problems.append(f"{where}: {prim.size:g} pt text")
+            if isinstance(prim, p.Text) and prim.font in SLASHED_ZERO_FONTS and any(
+                    "0" in line for _, _, line in prim.lines):
+                problems.append(f"{where}: a 0 in {prim.font}, whose zero is slashed")
+            box = _extent(prim) if origin.info else None
+            if box and _inside(face, box, comp.shape == "round") < SAFE_MM - 1e-6:
+                distance = _inside(face, box, comp.shape == "round")
+                problems.append(f"{where}: {type(prim).__name__} {distance:.2f} mm from the trim")
+    assert not problems, "\n".join(sorted(set(problems)))
+
+
+def test_face_templates_never_shrink_text_below_6pt():
+    """A literal min_size under 6 pt would let shrink-to-fit print unreadable text."""
+    def walk(node):
+        if isinstance(node, dict):
+            fields = node.get("text")
+            if isinstance(fields, dict):
+                yield fields
+            for child in node.values():
+                yield from walk(child)
+        elif isinstance(node, list):
+            for child in node:
+                yield from walk(child)
+    for file in sorted(paths.FACES.glob("*.yaml")):
+        for fields in walk(load_template(file.stem).doc.data):
+            for key in ("size", "min_size"):
+                value = fields.get(key)
+                if isinstance(value, (int, float)):
+                    assert value >= MIN_PT, f"{file.name}: text {key} {value} under {MIN_PT} pt"
+
+
+def test_decktet_suit_badges_never_overlap():
+    """The small badges down the left side and the large ones in the middle stay apart."""
+    for _, face in _piece_faces("moving-day"):
+        badges = [prim for prim in face.prims
+                  if isinstance(prim, p.Icon) and prim.name.startswith("suit-")]
+        for a, b in itertools.combinations(badges, 2):
+            gap = math.hypot(a.x + a.w / 2 - b.x - b.w / 2, a.y + a.h / 2 - b.y - b.h / 2)
+            assert gap >= (a.w + b.w) / 2, f"{face.label}: {a.name} and {b.name} overlap"
