@@ -66,6 +66,7 @@ class Summary:
     sections: tuple[Section, ...]
     rules_pages: tuple[int, ...]
     blank_pages: tuple[int, ...]
+    landscape_pages: tuple[int, ...] = ()
 
 
 ContentsWriter = Callable[[Summary, Frame], list[p.Primitive]]
@@ -217,6 +218,7 @@ def summarise(kit: Kit, title: str, credit: str, parts: Sequence[Part],
     where: dict[str, tuple[set[int], set[int], bool]] = {}
     rules_pages: list[int] = []
     blanks: list[int] = []
+    landscape: list[int] = []
     for s, sheet in enumerate(kit.sheets, start=1):
         for page in sheet.pages:
             page_no += 1
@@ -224,6 +226,8 @@ def summarise(kit: Kit, title: str, credit: str, parts: Sequence[Part],
                 rules_pages.append(page_no)
             if page.content == "blank":
                 blanks.append(page_no)
+            if page.size.w > page.size.h:
+                landscape.append(page_no)
             for pl in page.pieces:
                 sheets_, pages_, backed = where.setdefault(pl.component, (set(), set(), False))
                 sheets_.add(s)
@@ -237,4 +241,4 @@ def summarise(kit: Kit, title: str, credit: str, parts: Sequence[Part],
         sections.append(Section(part, tuple(sorted(sheets_)), tuple(sorted(pages_)), backed,
                                 plans.get(part.id)))
     return Summary(title, credit, kit.paper_name, kit.flip, len(kit.sheets), len(kit.pages),
-                   tuple(sections), tuple(rules_pages), tuple(blanks))
+                   tuple(sections), tuple(rules_pages), tuple(blanks), tuple(landscape))

@@ -77,10 +77,17 @@ def board_advice(section: Section) -> str:
     return " ".join(lines)
 
 
-def assembly(section: Section, touching: bool) -> str:
+FOLD_AND_GLUE = ("Fold and glue: cut out each block of cards round its outer marks, fold it on "
+                 "the dashed line so the backs lie behind the fronts, glue the halves together "
+                 "flat, let it dry, then cut the cards apart on the marks.")
+
+
+def assembly(section: Section, touching: bool, simplex: bool = False) -> str:
     part = section.part
     if part.board is not None:
         return board_advice(section)
+    if simplex and any(pc.back is not None for pc in part.pieces):
+        return FOLD_AND_GLUE
     if section.diameter is not None:
         return punch_advice(section.diameter) + (" " + part.assembly if part.assembly else "")
     if part.assembly:
@@ -127,8 +134,11 @@ def recipe(summary: Summary, calibration: str) -> list[str]:
     """The print-dialog recipe: what to choose, and the single-sided alternative."""
     n, sheets, paper = summary.pages, summary.sheets, summary.paper_name.upper()
     if summary.flip == "none":
+        turned = (f" Pages {ranges(summary.landscape_pages)} are landscape: let the printer "
+                  "turn them (Auto-rotate), never shrink them." if summary.landscape_pages
+                  else " Portrait.")
         return [f"{n} pages, {sheets} sheets of {paper}, printed single-sided: choose All pages, "
-                "One-sided, Actual size / Scale 100 % (never 'Fit to page'), Portrait."]
+                f"One-sided, Actual size / Scale 100 % (never 'Fit to page').{turned}"]
     odd, even = odd_even(n)
     return [
         f"{n} pages = {sheets} sheets of {paper}, printed on both sides. Page 2k-1 is the "
@@ -168,5 +178,6 @@ def contents_prims(summary: Summary, frame: Frame, calibration: str,
         count = section.count
         flow.text(f"{section.part.name}: {count} piece{'s' if count != 1 else ''}, "
                   f"{where(section, duplex)}", "sans-bold", 9.5, indent=3, after=0.4)
-        flow.text(assembly(section, touching), "sans", 8.5, "#333333", indent=8, after=1.6)
+        flow.text(assembly(section, touching, not duplex), "sans", 8.5, "#333333", indent=8,
+                  after=1.6)
     return flow.prims

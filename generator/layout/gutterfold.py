@@ -55,8 +55,10 @@ def gutterfold_pages(pieces: Sequence[Piece], paper: Size, margin: float, footer
                                     piece.component, piece.label, "back"))
         prims: list[p.Primitive] = [p.Line(sheet.w / 2, margin, sheet.w / 2, sheet.h - margin,
                                            furniture.INK, 0.2, (3.0, 2.0))]
-        block = (left, top, sheet.w - 2 * left, rows * card.h)
-        prims += furniture.lines(_marks(block, cols, rows, card, sheet))
+        used = -(-(len(placed) // 2) // cols)  # rows this sheet fills
+        block = (left, top, sheet.w - 2 * left, used * card.h)
+        prims += furniture.lines(_marks(block, cols, used, card, sheet))
+        prims += furniture.ruler((margin, margin, sheet.w - 2 * margin, 4), 0)
         prims += furniture.footer((margin, sheet.h - margin - 4, sheet.w - 2 * margin, 4), 0,
                                   f"{footer_text} · gutterfold sheet {n + 1}/{count}: cut out the "
                                   "block, fold on the dashed line, glue, then cut the cards")

@@ -181,10 +181,10 @@ class Packer:
         rotate = 90 if shape.turned else 0
         round_ = taken[0].round
         inner = self.spec.bleed
-        for piece, trim in zip(taken, trims, strict=True):
+        for k, (piece, trim) in enumerate(zip(taken, trims, strict=True)):
             clip = expand(trim, *(OUTER_BLEED if round_ else inner,) * 4)
             if not round_:
-                clip = self._outer_bleed(clip, trim, outer)
+                clip = self._outer_bleed(clip, trim, _open_sides(k, shape.cols, len(taken)))
             x, y = origin_for(piece.front, (0, 0, piece.front.w, piece.front.h), trim[:2],
                               rotate)
             draft.front.append(Placement(piece.front, x, y, clip, rotate, round_,
@@ -194,17 +194,18 @@ class Packer:
         draft.blocks.append(Block(outer, trims, round_, shape.pitch_x == shape.w))
 
     @staticmethod
-    def _outer_bleed(clip: Box, trim: Box, outer: Box) -> Box:
-        """Stretch a piece's clip to the block's outer box on the sides where it has no
-        neighbour: outer edges bleed 3 mm, shared cuts do not."""
+    def _outer_bleed(clip: Box, trim: Box, open_sides: tuple[bool, bool, bool, bool]) -> Box:
+        """Stretch a piece's clip 3 mm past its trim on every side with no neighbour in the
+        block (the outside, and beside the empty slots of a short last row): a cut that
+        drifts there shows art, not paper. Shared cuts keep the inner bleed."""
         x, y, w, h = clip
         tx, ty, tw, th = trim
-        ox, oy, ow, oh = outer
-        left = ox if tx - ox <= OUTER_BLEED + 1e-6 else x
-        top = oy if ty - oy <= OUTER_BLEED + 1e-6 else y
-        right = ox + ow if ox + ow - (tx + tw) <= OUTER_BLEED + 1e-6 else x + w
-        bottom = oy + oh if oy + oh - (ty + th) <= OUTER_BLEED + 1e-6 else y + h
-        return (left, top, right - left, bottom - top)
+        left, top, right, bottom = open_sides
+        x0 = tx - OUTER_BLEED if left else x
+        y0 = ty - OUTER_BLEED if top else y
+        x1 = tx + tw + OUTER_BLEED if right else x + w
+        y1 = ty + th + OUTER_BLEED if bottom else y + h
+        return (x0, y0, x1 - x0, y1 - y0)
 
     def _back(self, piece: Piece, trim: Box, clip: Box, rotate: int, round_: bool
               ) -> Placement:
@@ -218,6 +219,13 @@ class Packer:
                           (btrim[0] + dx, btrim[1] + dy), brot)
         return Placement(piece.back, x, y, (bclip[0] + dx, bclip[1] + dy, bclip[2], bclip[3]),
                          brot, round_, piece.component, piece.label, "back")
+
+
+def _open_sides(k: int, cols: int, n: int) -> tuple[bool, bool, bool, bool]:
+    """Which sides (left, top, right, bottom) of slot ``k`` have no neighbour in a block of
+    ``n`` pieces filled row by row, ``cols`` wide."""
+    row, col = divmod(k, cols)
+    return (col == 0, row == 0, col == cols - 1 or k + 1 >= n, k + cols >= n)
 
 
 def centre_sheet(draft: SheetDraft, spec: SheetSpec) -> SheetDraft:

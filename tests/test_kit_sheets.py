@@ -1,0 +1,403 @@
+"""Every game's kit read back as sheets of paper: the manifest against the PDF, backs behind
+fronts, printed names inside the pieces the manifest names, bleed on backs, sheet counts, the
+contents page, the gutterfold layout and determinism.
+
+Each (game, paper, flip) kit is built once per session, on first use. Only back pages of the
+A4 long-flip kits and of one short-flip kit are rasterised (75 dpi, with poppler's pdftocairo
+on a transparent page), plus one front page per kit to prove the hairline probe sees lines.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pdfplumber
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+
+from generator.build import BuildOptions, build_pdf
+from generator.data import load_game
+
+GAMES = ("moving-target", "monster-day", "moving-day", "moving-day-boxes", "movement-game")
+KITS = [(g, p, f) for g in GAMES for p in ("a4", "letter") for f in ("long", "short")]
+PT = 72 / 25.4  # points per mm
+PX = 75 / 25.4  # pixels per mm at 75 dpi
+PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+DUPLEX = {"long": "/DuplexFlipLongEdge", "short": "/DuplexFlipShortEdge"}
+A4_SHEETS = {"moving-target": 11, "monster-day": 10, "moving-day": 10, "moving-day-boxes": 11,
+             "movement-game": 16}
+NORMALS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # left, right, top, bottom (page y runs down)
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Built:
+    pdf: Path
+    pages: int  # as build_pdf reported it
+    manifest: dict[str, Any]
+
+
+def read_manifest(pdf: Path) -> dict[str, Any]:
+    return json.loads(pdf.with_name(pdf.name.removesuffix(".pdf") + ".kit.json")
+                      .read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def kits(tmp_path_factory):
+    """``kits(game, paper, flip, layout)``: that kit, built on first use only."""
+    root = tmp_path_factory.mktemp("kits")
+
+    @cache
+    def build(game: str, paper: str, flip: str, layout: str) -> Built:
+        opts = BuildOptions(out_dir=root / f"{paper}-{flip}-{layout}", paper=paper, flip=flip,
+                            layout=layout)
+        pdf, pages = build_pdf(game, opts)
+        return Built(pdf, pages, read_manifest(pdf))
+
+    def get(game: str, paper: str = "a4", flip: str = "long", layout: str = "sheets") -> Built:
+        return build(game, paper, flip, layout)
+    return get
+
+
+@pytest.fixture(scope="session")
+def raster(tmp_path_factory):
+    """``raster(pdf, n)``: page n at 75 dpi as RGBA. Rendered on a transparent page (poppler's
+    pdftocairo), so art that is white can be told from paper that was never printed on."""
+    if shutil.which("pdftocairo") is None:
+        pytest.skip("poppler-utils (pdftocairo) is not installed")
+    root = tmp_path_factory.mktemp("raster")
+
+    @cache
+    def render(pdf: Path, n: int) -> Image.Image:
+        out = root / f"{pdf.parent.parent.name}-{pdf.stem}-{n}"
+        subprocess.run(["pdftocairo", "-png", "-transp", "-r", "75", "-f", str(n), "-l", str(n),
+                        "-singlefile", str(pdf), str(out)], check=True, capture_output=True)
+        return Image.open(out.with_suffix(".png")).convert("RGBA")
+    return render
+
+
+@cache
+def components(game: str, attr: str, value: Any = None) -> frozenset[str]:
+    """Ids of the game's components whose ``attr`` is ``value`` (or truthy if value is None)."""
+    return frozenset(c.id for c in load_game(game).components
+                     if (getattr(c, attr) == value if value is not None else getattr(c, attr)))
+
+
+def box(pc: dict[str, Any]) -> Box:
+    return (pc["x"], pc["y"], pc["w"], pc["h"])
+
+
+def inside(inner: Box, outer: Box, tol: float = 0.2) -> bool:
+    (x, y, w, h), (ox, oy, ow, oh) = inner, outer
+    return ox - tol <= x and oy - tol <= y and x + w <= ox + ow + tol and y + h <= oy + oh + tol
+
+
+def word_box(obj: dict[str, Any]) -> Box:
+    """A pdfplumber word or rect (points, top-left origin) in mm."""
+    return (obj["x0"] / PT, obj["top"] / PT, (obj["x1"] - obj["x0"]) / PT,
+            (obj["bottom"] - obj["top"]) / PT)
+
+
+def pt_box(b: Box, tol: float = 0.2) -> tuple[float, float, float, float]:
+    """A trim box (mm) grown by ``tol`` as a pdfplumber bbox (x0, top, x1, bottom) in points."""
+    x, y, w, h = b
+    return ((x - tol) * PT, (y - tol) * PT, (x + w + tol) * PT, (y + h + tol) * PT)
+
+
+def edge_point(b: Box, normal: tuple[int, int], d: float, t: float = 0.5) -> tuple[float, float]:
+    """The point ``d`` mm outside (negative: inside) edge ``normal`` of b, ``t`` along it."""
+    x, y, w, h = b
+    nx, ny = normal
+    if nx:
+        return (x + (w if nx > 0 else 0) + nx * d, y + t * h)
+    return (x + t * w, y + (h if ny > 0 else 0) + ny * d)
+
+
+def touching(b: Box, normal: tuple[int, int], others: list[Box]) -> bool:
+    """Another trim shares (within 0.5 mm) the edge ``normal`` of b (b may be in others)."""
+    x, y, w, h = b
+    for o in others:
+        ox, oy, ow, oh = o
+        if normal[0]:
+            gap = ox - (x + w) if normal[0] > 0 else x - (ox + ow)
+            overlap = min(y + h, oy + oh) - max(y, oy)
+        else:
+            gap = oy - (y + h) if normal[1] > 0 else y - (oy + oh)
+            overlap = min(x + w, ox + ow) - max(x, ox)
+        if abs(gap) < 0.5 and overlap > 0.5:
+            return True
+    return False
+
+
+def pixel(img: Image.Image, point: tuple[float, float]) -> tuple[int, int, int, int]:
+    return img.getpixel((int(point[0] * PX), int(point[1] * PX)))
+
+
+def close(a: tuple[int, ...], b: tuple[int, ...], tol: int = 40) -> bool:
+    return max(abs(u - v) for u, v in zip(a[:3], b[:3], strict=True)) <= tol
+
+
+@pytest.mark.parametrize(("game", "paper", "flip"), KITS)
+def test_manifest_describes_the_pdf(kits, game, paper, flip):
+    """Page count, paper size, sheet/side numbering, duplex preference and piece bounds in the
+    manifest are those of the PDF; back pages carry only backs, front pages only fronts."""
+    kit = kits(game, paper, flip)
+    m, reader = kit.manifest, PdfReader(kit.pdf)
+    pages = m["pages"]
+    w, h = m["paper"]["w"], m["paper"]["h"]
+    assert (m["kit"], m["paper"]["name"], m["flip"]) == (game, paper, flip)
+    assert (w, h) == pytest.approx(PAPER_MM[paper], abs=0.01)
+    assert len(reader.pages) == len(pages) == kit.pages
+    assert m["duplex_safe"] is True and m["sheets"] * 2 == len(pages)
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == DUPLEX[flip]
+    assert [p["content"] for p in pages[:2]] == ["contents", "rules"]
+    for n, (pdf_page, page) in enumerate(zip(reader.pages, pages, strict=True), start=1):
+        media = pdf_page.mediabox
+        assert (float(media.width) / PT, float(media.height) / PT) == pytest.approx((w, h),
+                                                                                  abs=0.1)
+        side = "front" if n % 2 else "back"
+        assert (page["page"], page["sheet"], page["side"]) == (n, (n + 1) // 2, side)
+        assert {pc["face"] for pc in page["pieces"]} <= {side}, f"page {n}"
+        if page["content"] in ("contents", "rules", "blank"):
+            assert not page["pieces"], f"page {n} is {page['content']} but holds pieces"
+        for pc in page["pieces"]:
+            assert inside(box(pc), (0, 0, w, h), 0.01), f"page {n}: {pc} is off the paper"
+
+
+@pytest.mark.parametrize(("game", "paper", "flip"), KITS)
+def test_every_back_lies_behind_its_front(kits, game, paper, flip):
+    """On the next page, each two-sided piece's back sits at its front's position mirrored for
+    the flip, turned to match; every back has its front; no back is missing or extra."""
+    m = kits(game, paper, flip).manifest
+    pw, ph = m["paper"]["w"], m["paper"]["h"]
+    two_sided = components(game, "back")
+    on_backs = {pc["component"] for p in m["pages"] for pc in p["pieces"] if pc["face"] == "back"}
+    assert on_backs == two_sided
+    for front, back in zip(m["pages"][0::2], m["pages"][1::2], strict=True):
+        backs = list(back["pieces"])
+        for pc in front["pieces"]:
+            if pc["component"] not in two_sided:
+                continue
+            x, y, w, h = box(pc)
+            want = (pw - x - w, y, w, h) if flip == "long" else (x, ph - y - h, w, h)
+            turn = (-pc["rotation"]) % 360 if flip == "long" else (180 - pc["rotation"]) % 360
+            match = [b for b in backs if (b["component"], b["label"], b["face"], b["rotation"])
+                     == (pc["component"], pc["label"], "back", turn)
+                     and box(b) == pytest.approx(want, abs=0.3)]
+            assert match, f"page {back['page']}: no back for {pc} at {want}, turned {turn}"
+            backs.remove(match[0])
+        assert not backs, f"page {back['page']}: backs without a front: {backs}"
+
+
+VEHICLES = {"vehicle-scooter", "vehicle-car", "vehicle-truck"}  # moving-day-boxes
+
+
+def vehicle_name(label: str) -> str:
+    return f"{label.split()[-1]} set"  # "scooter Yellow" prints "Yellow set"
+
+
+@pytest.mark.parametrize(("game", "paper", "flip", "comps", "printed", "turned"), [
+    ("moving-target", "a4", "long", {"deck"}, str, 0),
+    ("monster-day", "letter", "short", {"play", "aces", "extended"}, str, 0),
+    ("moving-day-boxes", "a4", "long", VEHICLES, vehicle_name, 8),
+    ("moving-day-boxes", "letter", "short", VEHICLES, vehicle_name, 8),
+], ids=["moving-target", "monster-day", "vehicles-a4", "vehicles-letter"])
+def test_names_print_inside_their_pieces(kits, game, paper, flip, comps, printed, turned):
+    """Each piece's printed name (from its manifest label; cards maybe over two lines, turned
+    vehicles in turned text) is in the text pdfplumber finds wholly inside its trim box on
+    the page the manifest gives, and in no other such piece's box there; the grey hairline on
+    the cut of these touching pieces is stroked exactly (0.1 mm) on that trim box."""
+    kit = kits(game, paper, flip)
+    checked = []
+    with pdfplumber.open(kit.pdf) as pdf:
+        for page in kit.manifest["pages"]:
+            here = [pc for pc in page["pieces"] if pc["component"] in comps]
+            if not here or page["side"] == "back":
+                continue
+            plumber = pdf.pages[page["page"] - 1]
+            texts = [" ".join(plumber.within_bbox(pt_box(box(pc))).extract_text().split())
+                     for pc in here]
+            lines = [word_box(r) for r in plumber.rects if r["stroke"]]
+            for pc, text in zip(here, texts, strict=True):
+                name, where = printed(pc["label"]), f"page {page['page']}, {pc}"
+                owners = [o["label"] for o, t in zip(here, texts, strict=True)
+                          if name in t or name[::-1] in t]
+                assert pc["label"] in owners, f"{where}: no {name!r} in {text!r}"
+                assert {printed(o) for o in owners} == {name}, f"{where}: {owners}"
+                assert any(ln == pytest.approx(box(pc), abs=0.1) for ln in lines), where
+                checked.append(pc)
+    assert len(checked) == sum(1 for p in kit.manifest["pages"] for pc in p["pieces"]
+                               if pc["component"] in comps and pc["face"] == "front") > 0
+    assert sum(1 for pc in checked if pc["rotation"]) >= turned
+
+
+def back_pages(kit: Built) -> list[dict[str, Any]]:
+    return [p for p in kit.manifest["pages"] if p["side"] == "back" and p["pieces"]]
+
+
+def block_boxes(trims: list[Box]) -> list[Box]:
+    """For each trim, the bounding box of its block (the trims joined to it by touching)."""
+    groups: list[list[Box]] = []
+    for b in trims:
+        joined = [g for g in groups if any(touching(b, n, g) for n in NORMALS)]
+        groups = [g for g in groups if g not in joined] + [[b, *(t for g in joined for t in g)]]
+    out = []
+    for b in trims:
+        g = next(g for g in groups if b in g)
+        x0, y0 = min(t[0] for t in g), min(t[1] for t in g)
+        out.append((x0, y0, max(t[0] + t[2] for t in g) - x0, max(t[1] + t[3] for t in g) - y0))
+    return out
+
+
+def bleed_probes(kit: Built, raster: Any, game: str) -> list[tuple[bool, bool, tuple]]:
+    """(in a gap of its block's bounding box, bled, where) for every probe 1.5 mm outside an
+    untouched trim edge of a back (4 compass points of a round one). Bled: the page is
+    printed there, for rectangles in the colour 1.5 mm inside that edge."""
+    rounds = components(game, "shape", "round")
+    probes = []
+    for page in back_pages(kit):
+        img = raster(kit.pdf, page["page"])
+        trims = [box(pc) for pc in page["pieces"]]
+        for pc, b, block in zip(page["pieces"], trims, block_boxes(trims), strict=True):
+            if pc["component"] in rounds:
+                cx, cy, r = b[0] + b[2] / 2, b[1] + b[3] / 2, b[2] / 2 + 1.5
+                pairs = [((cx + r * nx, cy + r * ny), None) for nx, ny in NORMALS]
+            else:
+                pairs = [(edge_point(b, n, 1.5), edge_point(b, n, -1.5)) for n in NORMALS
+                         if not touching(b, n, trims)]
+            for out, into in pairs:
+                colour = pixel(img, out)
+                bled = colour[3] >= 250 and (into is None or close(colour, pixel(img, into)))
+                gap = pc["component"] not in rounds and inside((*out, 0, 0), block, -0.1)
+                probes.append((gap, bled, (page["page"], pc["label"], out, colour)))
+    return probes
+
+
+@pytest.mark.parametrize(("game", "flip"), [*((g, "long") for g in GAMES),
+                                            ("monster-day", "short")])
+def test_back_art_bleeds_past_every_outer_edge(kits, raster, game, flip):
+    """Backs print past every trim edge on the outside of their block (and round backs all
+    round): 1.5 mm out, the page is printed in the colour 1.5 mm in."""
+    probes = [p for p in bleed_probes(kits(game, "a4", flip), raster, game) if not p[0]]
+    bare = [where for _, bled, where in probes if not bled]
+    assert probes and not bare, f"{len(bare)} of {len(probes)} probes bare, e.g. {bare[:4]}"
+
+
+def test_back_art_bleeds_into_the_gap_of_a_short_last_row(kits, raster):
+    """Edges with no neighbour inside a block's bounding box (beside the empty slots of a
+    short last row) bleed too: every A4 kit, long flip."""
+    probes = [p for g in GAMES for p in bleed_probes(kits(g), raster, g) if p[0]]
+    bare = [where for _, bled, where in probes if not bled]
+    assert probes and not bare, f"{len(bare)} of {len(probes)} probes bare, e.g. {bare[:4]}"
+
+
+def hairlines(img: Image.Image, trims: list[Box]) -> list[tuple[Box, tuple[int, int]]]:
+    """Shared trim edges (each taken from its left or upper piece) along most of which the
+    pixels on the cut differ from the art 1 mm on BOTH sides of it: a line drawn over the art.
+    (Patterned art crossing the cut differs from one side at most, and only here and there.)"""
+    found = []
+    for b in trims:
+        for n in ((1, 0), (0, 1)):
+            if not touching(b, n, trims):
+                continue
+            ridges = 0
+            for k in range(40):
+                t = 0.1 + 0.8 * k / 39
+                sides = [pixel(img, edge_point(b, n, d, t)) for d in (-1.0, 1.0)]
+                on = [pixel(img, edge_point(b, n, d / PX, t)) for d in (-1, 0, 1)]
+                ridges += any(not close(c, sides[0], 25) and not close(c, sides[1], 25)
+                              for c in on)
+            if ridges >= 24:
+                found.append((b, n))
+    return found
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_hairline_is_drawn_across_back_art(kits, raster, game):
+    """Touching backs show unbroken art across their shared cuts; the same probe does find
+    the grey hairlines on the fronts of those sheets (so it can see a line)."""
+    kit = kits(game)
+    controlled = False
+    for page in back_pages(kit):
+        trims = [box(pc) for pc in page["pieces"]]
+        found = hairlines(raster(kit.pdf, page["page"]), trims)
+        assert not found, f"page {page['page']}: lines across back art at {found[:3]}"
+        shared = sum(touching(b, n, trims) for b in trims for n in ((1, 0), (0, 1)))
+        if shared and not controlled:
+            front = kit.manifest["pages"][page["page"] - 2]
+            seen = hairlines(raster(kit.pdf, front["page"]), [box(pc) for pc in front["pieces"]
+                                                             if pc["face"] == "front"])
+            assert len(seen) >= shared, f"page {front['page']}: the probe missed hairlines"
+            controlled = True
+    assert controlled, "no back page with touching pieces"
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("game", GAMES)
+def test_kit_fits_its_sheet_target(kits, game, paper):
+    """A4 kits stay within their sheet targets; Letter within two sheets more."""
+    limit = A4_SHEETS[game] + (2 if paper == "letter" else 0)
+    assert kits(game, paper).manifest["sheets"] <= limit
+
+
+@pytest.mark.parametrize(("game", "paper", "flip"), KITS)
+def test_contents_page_states_the_real_kit(kits, game, paper, flip):
+    """Page 1 gives the real page and sheet counts, the odd/even pages of a two-pass print,
+    the flip, the calibration file (which exists: 2 pages, both calibration) and the punch
+    size of every round piece."""
+    kit = kits(game, paper, flip)
+    m = kit.manifest
+    text = " ".join(PdfReader(kit.pdf).pages[0].extract_text().split())
+    n = len(m["pages"])
+    odd, even = range(1, n + 1, 2), range(2, n + 1, 2)
+    assert f"{n} pages = {m['sheets']} sheets of {paper.upper()}" in text
+    assert f"pass 1, print pages {', '.join(map(str, odd))}." in text
+    assert f"Pass 2, print pages {', '.join(map(str, even))};" in text
+    assert f"Flip on {flip} edge" in text
+    calibration = kit.pdf.with_name(f"{game}-calibration.pdf")
+    assert f"Print {calibration.name} " in text
+    assert len(PdfReader(calibration).pages) == 2
+    assert [p["content"] for p in read_manifest(calibration)["pages"]] == ["calibration"] * 2
+    rounds = components(game, "shape", "round")
+    sizes = {pc["w"] for p in m["pages"] for pc in p["pieces"] if pc["component"] in rounds}
+    for size in sizes:
+        assert f"use a {size:g} mm circle punch" in text
+
+
+def test_gutterfold_is_single_sided_by_design(kits):
+    """The gutterfold kit asks for no duplex: flip none, one page per sheet, all fronts,
+    /Simplex; each back lies beside its front, mirrored about the page's centre fold."""
+    kit = kits("moving-target", layout="gutterfold")
+    m, reader = kit.manifest, PdfReader(kit.pdf)
+    assert kit.pdf.name == "moving-target-gutterfold.pdf"
+    assert (m["flip"], m["duplex_safe"], m["sheets"]) == ("none", False, len(m["pages"]))
+    assert len(reader.pages) == len(m["pages"]) == kit.pages
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/Simplex"
+    folded = 0
+    for page, pdf_page in zip(m["pages"], reader.pages, strict=True):
+        assert (page["side"], page["sheet"]) == ("front", page["page"])
+        width = float(pdf_page.mediabox.width) / PT
+        fronts = {pc["label"]: box(pc) for pc in page["pieces"] if pc["face"] == "front"}
+        for pc in page["pieces"]:
+            if pc["face"] == "back":
+                x, y, w, h = fronts[pc["label"]]
+                assert box(pc) == pytest.approx((width - x - w, y, w, h), abs=0.3)
+                folded += 1
+    assert folded == 52
+
+
+@pytest.mark.parametrize("game", ["moving-target", "monster-day"])
+def test_same_kit_twice_is_byte_identical(kits, tmp_path, game):
+    """Building a kit again (same process, other folder) gives the same PDF, manifest and
+    calibration sheet, byte for byte."""
+    first = kits(game)
+    again, _ = build_pdf(game, BuildOptions(out_dir=tmp_path))
+    for name in (f"{game}.pdf", f"{game}.kit.json", f"{game}-calibration.pdf"):
+        assert (again.parent / name).read_bytes() == (first.pdf.parent / name).read_bytes(), name
