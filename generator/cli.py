@@ -103,12 +103,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_calibration(args: argparse.Namespace) -> int:
-    from .layout.calibration import calibration_pages
-    from .render.pdf import write_pdf
+    from .build import write_calibration
 
     target = Path(args.out) / "calibration" / f"calibration-{args.paper}-{args.flip}.pdf"
-    write_pdf(calibration_pages(PAPER_SIZES[args.paper], args.flip), target,
-              title="Duplex calibration", duplex=args.flip)
+    write_calibration(target, BuildOptions(paper=args.paper, flip=args.flip))
     print(f"duplex calibration sheet -> {target}")
     return 0
 
