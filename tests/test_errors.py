@@ -114,7 +114,7 @@ def test_text_too_long_names_the_template_line(game_file, tmp_path):
     assert err.line == line_of(template, 'text: "{{ s.text }}"')
     assert err.field == "elements[2].do[2].text.text"
     assert "'Stagger cards in zig-zags" in err.expected
-    assert "does not fit a 196 x" in err.expected and "minimum size 8 pt" in err.expected
+    assert "does not fit a 190 x" in err.expected and "minimum size 8 pt" in err.expected
 
 
 def test_unknown_game_id():

@@ -191,7 +191,7 @@ def test_cut_marks_sit_on_the_trim_lines_outside_the_art(kit, page_index):
     pieces = page["pieces"]
     xs = _distinct(v for pc in pieces for v in (pc["x"], pc["x"] + pc["w"]))
     ys = _distinct(v for pc in pieces for v in (pc["y"], pc["y"] + pc["h"]))
-    if kit.opts.paper == "a4":  # on Letter 3 x 3 poker cards leave no room at the sides
+    if kit.opts.paper == "a4" and len(pieces) == 9:  # Letter leaves no room at the sides
         assert len(found) == 2 * (len(xs) + len(ys))
     for x1, y1, x2, y2 in found:
         if abs(x1 - x2) < 0.01:

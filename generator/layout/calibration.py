@@ -44,8 +44,10 @@ def calibration_pages(paper: Size, flip: str = "long") -> list[Page]:
     back: list[p.Primitive] = [
         layout(TextBox(15, 12, paper.w - 30, 30,
                        "Duplex calibration, back. On each scale, read the number where the "
-                       "front's line shows through. Build with BACK_DX=<horizontal reading> "
-                       "BACK_DY=<vertical reading> (e.g. make pdf BACK_DX=1.5 BACK_DY=-0.5).",
+                       "front's line shows through (mm; right and down are positive). Under "
+                       "2 mm: nothing to do, the backs' art runs 3 mm past every cut. More: "
+                       "enter the readings in your printer's back-side image shift, or give "
+                       "them to whoever builds the kit as BACK_DX and BACK_DY.",
                        "sans-bold", 11, 7, "#1b1b1b", "left", "top", 1.25))]
     # Horizontal scales across the front's vertical lines (mirrored for the flip).
     for x in xs:

@@ -13,7 +13,7 @@ from ..faces import primitives as p
 from ..faces.text import PT, TextBox, layout, wrap
 from .assemble import Section, Summary
 from .frame import Frame
-from .tiling import tile_name
+from .furniture import BOLD_FONT, TEXT_FONT
 
 INCH_PUNCHES = {"3/4 in": 19.05, "7/8 in": 22.2, "1 in": 25.4, "1 1/8 in": 28.6,
                 "1 1/4 in": 31.75, "1 1/2 in": 38.1, "2 in": 50.8}
@@ -55,21 +55,17 @@ def board_advice(section: Section) -> str:
     plan = section.plan
     if plan is None:
         return ""
-    names = [tile_name(t.col, t.row) for t in plan.tiles]
+    rows = " / ".join(" ".join(str(t.row * plan.cols + t.col + 1) for t in plan.tiles
+                               if t.row == r) for r in range(plan.rows))
     lines = []
     if plan.count == 1:
         lines.append("One piece: cut it out on its marks.")
     else:
-        lines.append(f"{plan.count} tiles ({', '.join(names)}: letters are columns, numbers "
-                     f"rows), {plan.cols} across and {plan.rows} down. Cut each tile out on its "
-                     "marks, keeping its grey glue strip.")
-        steps = []
-        for t in plan.tiles:
-            if t.glue_right:
-                steps.append(f"{t.name} under {tile_name(t.col + 1, t.row)}")
-        for t in plan.tiles:
-            if t.glue_below:
-                steps.append(f"{t.name} under {tile_name(t.col, t.row + 1)}")
+        lines.append(f"{plan.count} tiles, {plan.cols} across and {plan.rows} down, numbered "
+                     f"as you read ({rows}); each names itself in its footer. Cut each tile out "
+                     "on its marks, keeping its grey glue strip.")
+        steps = [f"{t.name} under {t.right_name}" for t in plan.tiles if t.glue_right]
+        steps += [f"{t.name} under {t.below_name}" for t in plan.tiles if t.glue_below]
         lines.append("Glue, in this order: " + "; ".join(steps) + ". Each neighbour's edge "
                      "goes on the strip's inner edge, its corners on the black ticks.")
     if section.part.assembly:
@@ -93,8 +89,9 @@ def assembly(section: Section, touching: bool, simplex: bool = False) -> str:
     if part.assembly:
         return part.assembly
     if touching:
-        return ("Cut on the marks at the edges of each block; neighbours touch, so one cut "
-                "separates two pieces (grey hairlines show every cut on the fronts).")
+        return ("Cut along the grey hairlines on the fronts: touching pieces share one cut. "
+                "Marks outside each block continue the cuts into the margin where there is "
+                "room.")
     return "Cut on the marks at the edges of each block."
 
 
@@ -116,7 +113,7 @@ class _Flow:
         self.x, self.y, self.w = x, y, w
         self.prims: list[p.Primitive] = []
 
-    def text(self, text: str, font: str = "sans", size: float = 9.5, colour: str = "#1b1b1b",
+    def text(self, text: str, font: str = TEXT_FONT, size: float = 9.5, colour: str = "#1b1b1b",
              indent: float = 0.0, after: float = 1.2) -> None:
         width = self.w - indent
         lines = wrap(text, font, size, width) or [text]
@@ -159,25 +156,25 @@ def contents_prims(summary: Summary, frame: Frame, calibration: str,
                    touching: bool) -> list[p.Primitive]:
     x, y, w, _ = frame.area
     flow = _Flow(x + 3, y + 2, w - 6)
-    flow.text(f"{summary.title}: print-and-play kit", "sans-bold", 18, "#1f3a5f", after=1.5)
-    flow.text(summary.credit, "sans", 8, "#555555", after=2.5)
+    flow.text(f"{summary.title}: print-and-play kit", BOLD_FONT, 18, "#1f3a5f", after=1.5)
+    flow.text(summary.credit, TEXT_FONT, 8, "#555555", after=2.5)
     flow.rule()
-    flow.text("How to print", "sans-bold", 12, "#1f3a5f")
+    flow.text("How to print", BOLD_FONT, 12, "#1f3a5f")
     for line in recipe(summary, calibration):
         flow.text(line, indent=3)
     flow.text("Every page has a 50 mm check ruler along its edge: measure it before cutting. "
               "Card stock of 200-300 g/m² makes sturdy pieces.", indent=3, after=2.5)
     flow.rule()
-    flow.text("What is in the kit", "sans-bold", 12, "#1f3a5f")
+    flow.text("What is in the kit", BOLD_FONT, 12, "#1f3a5f")
     duplex = summary.flip != "none"
     if summary.rules_pages:
         back = " (the back of this page)" if summary.rules_pages[0] == 2 and duplex else ""
-        flow.text(f"Rules summary: page {ranges(summary.rules_pages)}{back}", "sans-bold", 9.5,
+        flow.text(f"Rules summary: page {ranges(summary.rules_pages)}{back}", BOLD_FONT, 9.5,
                   indent=3, after=1.5)
     for section in summary.sections:
         count = section.count
         flow.text(f"{section.part.name}: {count} piece{'s' if count != 1 else ''}, "
-                  f"{where(section, duplex)}", "sans-bold", 9.5, indent=3, after=0.4)
-        flow.text(assembly(section, touching, not duplex), "sans", 8.5, "#333333", indent=8,
+                  f"{where(section, duplex)}", BOLD_FONT, 9.5, indent=3, after=0.4)
+        flow.text(assembly(section, touching, not duplex), TEXT_FONT, 8.5, "#333333", indent=8,
                   after=1.6)
     return flow.prims

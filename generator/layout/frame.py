@@ -23,15 +23,20 @@ class Frame:
     paper: Size
     margin: float
     sideways: bool = False  # furniture in the left and right bands, turned 90 degrees
+    # Tight: trims may reach the printer margin on the two sides without furniture, their
+    # bleed running into the margin. Only used when it fits more pieces (3 x 3 poker cards on
+    # Letter); otherwise all bleed stays printable.
+    tight: bool = False
 
     @property
     def area(self) -> Box:
-        """Where trim boxes may go. Bleed may run past it into the printer margin on the two
-        sides without furniture (a printer that cannot print there only loses some bleed)."""
+        """Where trim boxes may go; their 3 mm of bleed lies around it, inside the printable
+        area (or, for a tight frame, partly in the margin on the sides without furniture)."""
         m = self.margin
+        b = 0.0 if self.tight else OUTER_BLEED
         if self.sideways:
-            return (m + BAND, m, self.paper.w - 2 * (m + BAND), self.paper.h - 2 * m)
-        return (m, m + BAND, self.paper.w - 2 * m, self.paper.h - 2 * (m + BAND))
+            return (m + BAND, m + b, self.paper.w - 2 * (m + BAND), self.paper.h - 2 * (m + b))
+        return (m + b, m + BAND, self.paper.w - 2 * (m + b), self.paper.h - 2 * (m + BAND))
 
     @property
     def footer_box(self) -> Box:
@@ -62,11 +67,18 @@ def grid_count(area: Box, w: float, h: float, pitch_x: float, pitch_y: float) ->
     return cols * rows
 
 
+def frames(paper: Size, margin: float) -> list[Frame]:
+    """Every frame a sheet may use, in order of preference."""
+    return [Frame(paper, margin, sideways, tight) for tight in (False, True)
+            for sideways in (False, True)]
+
+
 def best_frame(paper: Size, margin: float, w: float, h: float, pitch_x: float,
-               pitch_y: float) -> Frame:
-    """The frame that holds the most of these pieces; upright furniture on a tie."""
-    upright, sideways = Frame(paper, margin), Frame(paper, margin, True)
-    if grid_count(sideways.area, w, h, pitch_x, pitch_y) > grid_count(upright.area, w, h,
-                                                                        pitch_x, pitch_y):
-        return sideways
-    return upright
+               pitch_y: float, wanted: int = 1 << 30) -> Frame:
+    """The frame that holds the most of these pieces (either way up, up to ``wanted``); the
+    first of ``frames`` on a tie: upright furniture, all bleed printable."""
+    def count(frame: Frame) -> int:
+        return min(wanted, max(grid_count(frame.area, w, h, pitch_x, pitch_y),
+                               grid_count(frame.area, h, w, pitch_y, pitch_x)))
+    options = frames(paper, margin)
+    return max(options, key=lambda f: (count(f), -options.index(f)))

@@ -13,7 +13,7 @@ from .frame import Frame
 from .furniture import GREY, MIN_FURNITURE_PT, footer, glue_strip, lines, ruler
 from .kit import Block, SheetDraft, TileInfo
 from .page import Box, Page, Placement
-from .tiling import GLUE, tile_name
+from .tiling import GLUE
 
 MARK_OFFSET = 0.5  # cut marks start this far outside a block's bleed
 MARK_LENGTH = 3.5
@@ -51,13 +51,27 @@ def cut_marks(block: Block, obstacles: list[Box], paper_w: float, paper_h: float
               ) -> list[Segment]:
     """Short lines in line with every trim edge of the block, outside its bleed."""
     ox, oy, ow, oh = block.outer
-    xs = sorted({round(v, 4) for x, _, w, _ in block.trims for v in (x, x + w)})
-    ys = sorted({round(v, 4) for _, y, _, h in block.trims for v in (y, y + h)})
+    top = min(y for _, y, _, _ in block.trims)
+    bottom = max(y + h for _, y, _, h in block.trims)
+    left = min(x for x, _, _, _ in block.trims)
+    right = max(x + w for x, _, w, _ in block.trims)
+
+    def edges(trims: list[Box], vertical: bool) -> list[float]:
+        """The trim lines that meet this side of the block (not those of empty slots)."""
+        if vertical:
+            return sorted({round(v, 4) for x, _, w, _ in trims for v in (x, x + w)})
+        return sorted({round(v, 4) for _, y, _, h in trims for v in (y, y + h)})
+
     starts: list[tuple[tuple[float, float], tuple[int, int]]] = []
-    for x in xs:
-        starts += [((x, oy - MARK_OFFSET), (0, -1)), ((x, oy + oh + MARK_OFFSET), (0, 1))]
-    for y in ys:
-        starts += [((ox - MARK_OFFSET, y), (-1, 0)), ((ox + ow + MARK_OFFSET, y), (1, 0))]
+    eps = 1e-6
+    for x in edges([t for t in block.trims if abs(t[1] - top) < eps], True):
+        starts.append(((x, oy - MARK_OFFSET), (0, -1)))
+    for x in edges([t for t in block.trims if abs(t[1] + t[3] - bottom) < eps], True):
+        starts.append(((x, oy + oh + MARK_OFFSET), (0, 1)))
+    for y in edges([t for t in block.trims if abs(t[0] - left) < eps], False):
+        starts.append(((ox - MARK_OFFSET, y), (-1, 0)))
+    for y in edges([t for t in block.trims if abs(t[0] + t[2] - right) < eps], False):
+        starts.append(((ox + ow + MARK_OFFSET, y), (1, 0)))
     marks = []
     paper = [(-1e3, -1e3, 1e3 - 0.5, 2e3 + paper_h), (paper_w + 0.5, -1e3, 1e3, 2e3 + paper_h),
              (-1e3, -1e3, 2e3 + paper_w, 1e3 - 0.5), (-1e3, paper_h + 0.5, 2e3 + paper_w, 1e3)]
@@ -88,13 +102,13 @@ def _glue(tile: TileInfo) -> list[p.Primitive]:
         box = (t.x0 + t.w, t.y0, GLUE, t.h)
         ticks = [(t.x0 + t.w, t.y0, t.x0 + t.w + 3, t.y0),
                  (t.x0 + t.w, t.y0 + t.h, t.x0 + t.w + 3, t.y0 + t.h)]
-        strips.append((box, f"glue under {tile_name(t.col + 1, t.row)}", ticks))
+        strips.append((box, f"glue under {t.right_name}", ticks))
     if t.glue_below:
         width = t.w + (GLUE if t.glue_right else 0.0)
         box = (t.x0, t.y0 + t.h, width, GLUE)
         ticks = [(t.x0, t.y0 + t.h, t.x0, t.y0 + t.h + 3),
                  (t.x0 + t.w, t.y0 + t.h, t.x0 + t.w, t.y0 + t.h + 3)]
-        strips.append((box, f"glue under {tile_name(t.col, t.row + 1)}", ticks))
+        strips.append((box, f"glue under {t.below_name}", ticks))
     for box, text, ticks in strips:
         page_ticks = []
         for x1, y1, x2, y2 in ticks:

@@ -13,6 +13,11 @@ INK = "#000000"
 GREY = "#9a9a9a"
 RULER_MM = 50.0
 MIN_FURNITURE_PT = 5.0
+# Page furniture and the contents sheet are full of numbers (pages, sheets, mm, 100 %):
+# DejaVu Sans Condensed has a plain zero, where Atkinson Hyperlegible's slashed zero reads as
+# Ø, and its narrow figures keep page lists short.
+TEXT_FONT = "condensed"
+BOLD_FONT = "condensed-bold"
 
 
 def lines(segments: list[tuple[float, float, float, float]], colour: str = INK,
@@ -35,7 +40,7 @@ def footer(box: Box, rotate: int, text: str) -> list[p.Primitive]:
     x, y, w, h = _rotated(box, rotate)
     while True:
         try:
-            return [layout(TextBox(x, y + 0.6, w, h - 0.6, text, "sans", 7.0,
+            return [layout(TextBox(x, y + 0.6, w, h - 0.6, text, TEXT_FONT, 7.0,
                                    MIN_FURNITURE_PT, "#555555", "center", "top", 1.0, rotate))]
         except TextDoesNotFit:
             if len(text) < 20:
@@ -54,7 +59,7 @@ def ruler(box: Box, rotate: int) -> list[p.Primitive]:
         tick = 2.2 if k % 10 == 0 else 1.2
         prims.append(p.Line(x0 + k, base, x0 + k, base - tick, INK, 0.2))
     label = layout(TextBox(x0 + RULER_MM + 2, y, 90, h, "50 mm: check this measures 50 mm "
-                           "(print at 100%, no fit-to-page)", "sans", 6.5, MIN_FURNITURE_PT,
+                           "(print at 100%, no fit-to-page)", TEXT_FONT, 6.5, MIN_FURNITURE_PT,
                            "#555555", "left", "middle", 1.0))
     prims.append(label)
     if rotate:
@@ -84,7 +89,7 @@ def glue_strip(box: Box, text: str, ticks: list[tuple[float, float, float, float
     rotate = 90 if h > w else 0
     tx, ty, tw, th = _rotated((x + 0.5, y + 0.5, w - 1, h - 1), rotate)
     with contextlib.suppress(TextDoesNotFit):  # a label is a help, never worth a failure
-        prims.append(layout(TextBox(tx, ty, tw, th, text, "sans-bold", 7.0, MIN_FURNITURE_PT,
+        prims.append(layout(TextBox(tx, ty, tw, th, text, BOLD_FONT, 7.0, MIN_FURNITURE_PT,
                                     "#555555", "center", "middle", 1.0, rotate)))
     prims += lines(ticks, INK, 0.35)
     return prims

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from ..faces.primitives import Face
 from ..model import Size
-from .frame import OUTER_BLEED, Frame, best_frame
+from .frame import OUTER_BLEED, Frame, best_frame, frames
 from .packing import (
     BlockShape,
     Geometry,
@@ -100,14 +100,13 @@ class Packer:
         """Each tile on a sheet of its own; the rest of that sheet stays free for pieces."""
         size = Size(board.face.w, board.face.h)
         options = []
-        for sideways in (False, True):
-            frame = Frame(self.spec.paper, self.spec.margin, sideways)
+        for rank, frame in enumerate(frames(self.spec.paper, self.spec.margin)):
             _, _, aw, ah = frame.area
             try:
-                options.append((plan_board(size, Size(aw, ah)).count, sideways,
-                                plan_board(size, Size(aw, ah)), frame))
+                plan = plan_board(size, Size(aw, ah))
             except LayoutError:
                 continue
+            options.append((plan.count, rank, plan, frame))
         if not options:
             raise LayoutError(f"board {board.name!r} cannot be tiled on this paper")
         _, _, plan, frame = min(options, key=lambda o: (o[0], o[1]))
@@ -140,9 +139,9 @@ class Packer:
             return Geometry(piece.front.w, piece.front.h, 2 * OUTER_BLEED)
         return Geometry(piece.front.w, piece.front.h, self.spec.gap + 2 * self.spec.bleed)
 
-    def new_sheet(self, geometry: Geometry) -> SheetDraft:
+    def new_sheet(self, geometry: Geometry, wanted: int) -> SheetDraft:
         frame = best_frame(self.spec.paper, self.spec.margin, geometry.w, geometry.h,
-                           geometry.w + geometry.spacing, geometry.h + geometry.spacing)
+                           geometry.w + geometry.spacing, geometry.h + geometry.spacing, wanted)
         if fresh_capacity(frame, geometry) == 0:
             raise LayoutError(f"a {geometry.w:g} x {geometry.h:g} mm piece does not fit "
                               f"{self.spec.paper.w:g} x {self.spec.paper.h:g} mm paper inside "
@@ -162,12 +161,12 @@ class Packer:
         per_sheet = fresh_capacity(probe_frame, geometry)
         while todo:
             if per_sheet and len(todo) >= per_sheet:
-                draft = self.new_sheet(geometry)
+                draft = self.new_sheet(geometry, len(todo))
                 self.place(draft, 0, geometry.fit(draft.space.free[0], len(todo)), todo)
                 continue
             spot = first_fit([s.space for s in self.sheets], geometry, len(todo))
             if spot is None:
-                draft = self.new_sheet(geometry)
+                draft = self.new_sheet(geometry, len(todo))
                 spot = (len(self.sheets) - 1, 0, geometry.fit(draft.space.free[0], len(todo)))
             s, f, shape = spot
             self.place(self.sheets[s], f, shape, todo)

@@ -30,10 +30,19 @@ class Tile:
     h: float
     glue_right: bool  # a glue strip on the right (the neighbour in the next column)
     glue_below: bool
+    cols: int = 1  # columns of the plan, for naming
 
     @property
     def name(self) -> str:
-        return tile_name(self.col, self.row)
+        return tile_name(self.col, self.row, self.cols)
+
+    @property
+    def right_name(self) -> str:
+        return tile_name(self.col + 1, self.row, self.cols)
+
+    @property
+    def below_name(self) -> str:
+        return tile_name(self.col, self.row + 1, self.cols)
 
     @property
     def outer(self) -> tuple[float, float, float, float]:
@@ -55,9 +64,10 @@ class TilePlan:
         return self.cols * self.rows
 
 
-def tile_name(col: int, row: int) -> str:
-    """Column letter + row number, as on a map: A1 is the top-left tile."""
-    return f"{chr(ord('A') + col)}{row + 1}"
+def tile_name(col: int, row: int, cols: int) -> str:
+    """Tiles are numbered like reading a page: tile 1 top-left, left to right, then down.
+    (Not A1, B1...: boards such as Moving Target's grid print cell names like that.)"""
+    return f"tile {row * cols + col + 1}"
 
 
 def _pieces(length: float, window: float) -> int:
@@ -75,7 +85,7 @@ def plan_tiles(board: Size, window: Size, turned: bool = False) -> TilePlan:
     tile's own orientation."""
     cols, rows = _pieces(board.w, window.w), _pieces(board.h, window.h)
     w, h = board.w / cols, board.h / rows
-    tiles = tuple(Tile(c, r, c * w, r * h, w, h, c < cols - 1, r < rows - 1)
+    tiles = tuple(Tile(c, r, c * w, r * h, w, h, c < cols - 1, r < rows - 1, cols)
                   for r in range(rows) for c in range(cols))
     return TilePlan(board, cols, rows, turned, tiles)
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from ..build import BuildOptions, build_kit, game_theme, render_parts
 from ..errors import DataError
 from ..faces.expressions import ExpressionError, evaluate
-from ..layout.frame import Frame
+from ..layout.frame import frames
 from ..layout.page import Kit
 from ..model import Game
 from ..rules.base import Finding
@@ -44,8 +44,7 @@ def _grouped(issues: Iterable[Issue]) -> list[Finding]:
 def sheet_lower_bound(game: Game, kit: Kit, opts: BuildOptions, rules_pages: int) -> int:
     """No packing can use fewer sheets: the contents and rules pages two to a sheet, plus the
     pieces' total trim area over the largest area a page offers."""
-    frames = (Frame(opts.paper_size, opts.margin), Frame(opts.paper_size, opts.margin, True))
-    page_area = max(f.area[2] * f.area[3] for f in frames)
+    page_area = max(f.area[2] * f.area[3] for f in frames(opts.paper_size, opts.margin))
     area = sum(c.size.w * c.size.h * c.total for c in game.components
                if c.kind != "rules" and c.size.w > 0)
     del kit
