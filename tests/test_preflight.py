@@ -92,3 +92,20 @@ def test_close_colours_without_second_cue_warn(monkeypatch, game_file, capsys):
     out = capsys.readouterr().out
     assert "pre-flight colour vision: suits" in out
     assert f"needs {DEFAULT_THRESHOLD:g}) and no second cue" in out
+
+
+def test_low_resolution_art_and_missing_glyphs_are_flagged(tmp_path):
+    from PIL import Image
+
+    art = tmp_path / "photo.png"
+    Image.new("RGB", (100, 100), "#336699").save(art)
+    face = p.Face(63.5, 88.9, 3.175, (
+        p.Image(str(art), 10, 10, 25.4, 25.4),  # 100 px over an inch: 100 dpi
+        p.Image(str(art), 10, 40, 5.08, 5.08),  # 500 dpi: fine
+        p.Text(((10.0, 70.0, "snow ☃"),), "sans", 9),
+    ), "Photo card", (p.Origin(3, False), p.Origin(4, False), p.Origin(5, True)), "t.yaml")
+    issues = list(face_issues(face, "card", False))
+    art_issues = [i for i in issues if i.check == "art resolution"]
+    assert [(i.where, round(i.value)) for i in art_issues] == [("t.yaml:3", 100)]
+    glyphs = [i for i in issues if i.check == "glyph"]
+    assert [i.where for i in glyphs] == ["t.yaml:5"] and "☃" in glyphs[0].detail
