@@ -63,8 +63,8 @@ def check_composition(game: Game, force: bool) -> list[Finding]:
     failed = [f for f in findings if not f.ok]
     if failed and not force:
         lines = "\n".join(f.line() for f in failed)
-        raise CompositionError(f"{game.id}: the set is incomplete or wrong, not printing "
-                               f"(use --force to print anyway):\n{lines}")
+        raise CompositionError(f"{game.source}: {game.id}: the set is incomplete or wrong, not "
+                               f"printing (use --force to print anyway):\n{lines}")
     return findings
 
 

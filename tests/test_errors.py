@@ -126,8 +126,9 @@ def test_unknown_game_id():
 def test_incomplete_deck_is_not_printed(game_file, tmp_path):
     file, _ = game_file(("    - {id: C, name: Clubs, icon: club, colour: suit_clubs}\n", ""))
     out = tmp_path / "out"
-    with pytest.raises(CompositionError, match="the set is incomplete or wrong"):
+    with pytest.raises(CompositionError, match="the set is incomplete or wrong") as info:
         build_pdf(str(file), BuildOptions(out_dir=out))
+    assert str(info.value).startswith(f"{file}: ")  # names the data file
     assert not out.exists()
     path, pages = build_pdf(str(file), BuildOptions(out_dir=out, force=True))
     assert path.exists() and pages == 2 * (1 + 5 + 4)  # contents, 39 cards on 5 sheets, 4 tiles
