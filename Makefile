@@ -17,6 +17,25 @@ LAYOUT ?= sheets
 BACK_DX ?= 0
 BACK_DY ?= 0
 
+# Settings with a fixed set of values stop here, before anything is built, naming the allowed
+# values (PAPERS must match generator/layout/sizes.py; a test checks it).
+PAPERS := a3 a4 letter
+FLIPS := long short
+LAYOUTS := sheets gutterfold single
+INKS := saver
+PRESETS := default tgc mpc
+POLICIES := random greedy
+# $(call choose,NAME,allowed values[,optional]): NAME must be one word among the allowed.
+choose = $(if $(or $(filter-out $(2),$($(1))),$(filter-out 0 1,$(words $($(1)))),$(if $(3),,$(if \
+  $(strip $($(1))),,empty))),$(error $(1)=$($(1)) is not allowed; use one of: $(2)$(if $(3), \
+  (or leave $(1) empty))))
+$(call choose,PAPER,$(PAPERS))
+$(call choose,FLIP,$(FLIPS))
+$(call choose,LAYOUT,$(LAYOUTS))
+$(call choose,INK,$(INKS),optional)
+$(call choose,PRESET,$(PRESETS))
+$(call choose,POLICY,$(POLICIES))
+
 BUILD_ARGS := $(GAME) --paper $(PAPER) --flip $(FLIP) $(if $(THEME),--theme $(THEME)) \
               $(if $(filter saver,$(INK)),--ink-saver) --back-dx $(BACK_DX) --back-dy $(BACK_DY)
 

@@ -24,6 +24,7 @@ from .layout.sheet import SheetSpec
 from .layout.single import single_pages
 from .layout.sizes import PAGE, PAPER_SIZES
 from .model import Component, Game, Size
+from .render.atomic import atomic_batch, output_lock
 from .render.pdf import write_pdf
 from .rules.base import Finding
 from .themes import Theme, load_theme
@@ -201,17 +202,23 @@ def build_pdf(game_id: str, opts: BuildOptions) -> tuple[Path, int]:
     check_composition(game, opts.force)
     kit = single_kit(game, opts) if opts.layout == "single" else build_kit(game, opts)
     target = output_pdf(game.id, opts)
-    write_kit(kit, target, title=f"{game.title}: print-and-play kit", subject=game.credit)
-    if opts.layout == "sheets":
-        write_calibration(target.with_name(calibration_name(game.id)), opts)
+    # One build of a folder at a time; the PDF, manifest and calibration sheet are all written
+    # to temporary files first and only then renamed into place, so a failure (or Ctrl-C)
+    # leaves the previous set whole.
+    with output_lock(target.parent), atomic_batch():
+        write_kit(kit, target, title=f"{game.title}: print-and-play kit", subject=game.credit)
+        if opts.layout == "sheets":
+            write_calibration(target.with_name(calibration_name(game.id)), opts)
     return target, len(kit.pages)
 
 
 def write_kit(kit: Kit, target: Path, title: str, subject: str) -> None:
-    """The PDF and, beside it, its manifest; the PDF asks for duplex only when it is safe."""
-    write_pdf(kit.pages, target, title=title, subject=subject,
-              duplex=kit.flip if kit.duplex_safe else "none")
-    write_manifest(kit, manifest_path(target))
+    """The PDF and, beside it, its manifest (replaced together, under the folder's lock); the
+    PDF asks for duplex only when it is safe."""
+    with output_lock(target.parent), atomic_batch():
+        write_pdf(kit.pages, target, title=title, subject=subject,
+                  duplex=kit.flip if kit.duplex_safe else "none")
+        write_manifest(kit, manifest_path(target))
 
 
 def write_calibration(target: Path, opts: BuildOptions) -> None:

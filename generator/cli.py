@@ -1,26 +1,117 @@
 """Command line: ``python -m generator build|png|verify|simulate|list``.
 
-Exit status: 0 on success, 2 for bad input (the message names file, line and field), 1 for
-anything else. Bad input never prints a traceback.
+Exit status: 0 on success; 2 for bad input (a data file: the message names file, line and
+field; or an option out of range); 1 for anything else, such as an output that cannot be
+written (``error: cannot write PATH: reason``); 130 after Ctrl-C (``interrupted``). Each error is
+one ``error:`` line on stderr, never a traceback. Outputs are written atomically (see
+generator/render/atomic.py), so a failed or interrupted build leaves the previous ones intact.
 """
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from . import paths
 from .build import BuildOptions, build_pdf, verify
-from .data import game_ids, load_game
+from .data import check_games, load_game
 from .errors import CompositionError, DataError
 from .layout.sheet import LayoutError
 from .layout.sizes import PAPER_SIZES
 from .progress import track
+from .render.atomic import DEFAULT_LOCK_TIMEOUT, OutputError, set_lock_timeout
+
+# Limits of the numeric options (mm unless noted); the margin's upper bound depends on the paper.
+GAP_MAX = 20.0
+BLEED_MAX = 10.0
+BACK_SHIFT_MAX = 20.0
+DPI_RANGE = (72, 1200)
+JOBS_MAX = 256
 
 
-def _games(selected: Sequence[str]) -> list[str]:
-    return list(selected) if selected else game_ids()
+class UsageError(Exception):
+    """An option out of range: the CLI prints ``error: <message>`` and exits with 2."""
+
+
+def _games(args: argparse.Namespace, writes: bool = True) -> list[str]:
+    """The games named (or every game), refusing two that would write one output folder."""
+    return check_games(args.games, Path(args.out) if writes else None)
+
+
+def _number(name: str, value: float, low: float, high: float, unit: str = " mm",
+            below: bool = False, note: str = "") -> None:
+    """Refuse a value that is not finite or not within [low, high] ([low, high) if below)."""
+    ok = math.isfinite(value) and low <= value and (value < high if below else value <= high)
+    if not ok:
+        upper = f"less than {round(high, 2):g}" if below else f"{round(high, 2):g}"
+        raise UsageError(f"{name} must be a number from {low:g} to {upper}{unit}{note} "
+                         f"(got {value:g})")
+
+
+def _whole(name: str, value: int, low: int, high: int | None = None, note: str = "") -> None:
+    if value < low or (high is not None and value > high):
+        allowed = f" from {low} to {high}" if high is not None else f", at least {low}"
+        raise UsageError(f"{name} must be a whole number{allowed}{note} (got {value})")
+
+
+def validate(args: argparse.Namespace) -> None:
+    """Check the options argparse cannot (ranges, finiteness); raises UsageError."""
+    if hasattr(args, "margin"):
+        paper = PAPER_SIZES[args.paper]
+        third = min(paper.w, paper.h) / 3
+        _number("--margin", args.margin, 0, third, below=True,
+                note=f" on {args.paper} paper (a third of its shorter side)")
+        _number("--gap", args.gap, 0, GAP_MAX)
+        _number("--bleed", args.bleed, 0, BLEED_MAX)
+        _number("--back-dx", args.back_dx, -BACK_SHIFT_MAX, BACK_SHIFT_MAX)
+        _number("--back-dy", args.back_dy, -BACK_SHIFT_MAX, BACK_SHIFT_MAX)
+    if getattr(args, "dpi", None) is not None:
+        _whole("--dpi", args.dpi, *DPI_RANGE)
+    if hasattr(args, "n"):
+        _whole("--n", args.n, 1)
+    if hasattr(args, "jobs"):
+        _whole("--jobs", args.jobs, 1, JOBS_MAX)
+    if hasattr(args, "wait"):
+        _number("--wait", args.wait, 0, 86400, unit=" seconds")
+        set_lock_timeout(args.wait)
+
+
+def _players(args: argparse.Namespace, game_ids: Sequence[str]) -> dict[str, list[int]]:
+    """The player counts to simulate for each game. --players must be a count each named game
+    allows; with no game named, games that do not allow it are skipped (and at least one must
+    allow it)."""
+    counts: dict[str, list[int]] = {}
+    refused: list[UsageError] = []
+    for game_id in game_ids:
+        game = load_game(game_id)
+        low, high = game.players
+        if args.players is None:
+            counts[game_id] = list(range(low, high + 1))
+            continue
+        try:
+            _whole("--players", args.players, low, high, note=f" for {game.id}")
+        except UsageError as exc:
+            if args.games:
+                raise
+            refused.append(exc)
+            counts[game_id] = []
+            continue
+        counts[game_id] = [args.players]
+    if refused and not any(counts.values()):
+        raise UsageError(f"--players must be a player count of some game (got {args.players}; "
+                         "the games allow " + ", ".join(
+                             f"{g}: {c}" for g, c in _ranges(game_ids).items()) + ")")
+    return counts
+
+
+def _ranges(game_ids: Sequence[str]) -> dict[str, str]:
+    out = {}
+    for game_id in game_ids:
+        low, high = load_game(game_id).players
+        out[game_id] = f"{low}-{high}" if low != high else str(low)
+    return out
 
 
 def _options(args: argparse.Namespace) -> BuildOptions:
@@ -33,7 +124,7 @@ def _options(args: argparse.Namespace) -> BuildOptions:
 
 def cmd_build(args: argparse.Namespace) -> int:
     opts = _options(args)
-    games = _games(args.games)
+    games = _games(args)
     for game_id in track(games, "building", len(games)):
         target, pages = build_pdf(game_id, opts)
         print(f"{game_id}: {pages} pages -> {target}")
@@ -43,7 +134,8 @@ def cmd_build(args: argparse.Namespace) -> int:
 def cmd_preview(args: argparse.Namespace) -> int:
     from .preview import write_preview
 
-    target = write_preview(_options(args), n_games=args.n, games_wanted=args.games or None)
+    games = _games(args)  # every game when none are named; refuses two with one id
+    target = write_preview(_options(args), n_games=args.n, games_wanted=games)
     print(f"preview -> {target}")
     return 0
 
@@ -52,7 +144,7 @@ def cmd_png(args: argparse.Namespace) -> int:
     from .export import export_pngs
 
     opts = _options(args)
-    for game_id in _games(args.games):
+    for game_id in _games(args):
         folder, count = export_pngs(game_id, opts, dpi=args.dpi, jobs=args.jobs,
                                     preset=args.preset)
         print(f"{game_id}: {count} PNGs ({args.preset}) -> {folder}")
@@ -66,7 +158,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     failed = 0
     opts = BuildOptions(paper=args.paper, flip=args.flip)
-    for game_id in _games(args.games):
+    for game_id in _games(args, writes=False):
         game = load_game(game_id)
         findings = verify(game) + preflight(game, opts)
         bad = sum(not f.ok and (not f.warn or args.strict) for f in findings)
@@ -82,12 +174,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from . import rules, simulate
 
-    for game_id in _games(args.games):
+    games = _games(args)
+    player_counts = _players(args, games)  # every game checked before any is simulated
+    for game_id in games:
         game = load_game(game_id)
         module = rules.load(game.rules)
-        players_list = [args.players] if args.players else list(range(game.players[0],
-                                                                        game.players[1] + 1))
-        for players in players_list:
+        if not player_counts[game_id]:
+            print(f"== {game.title}: not for {args.players} players, skipped ==")
+        for players in player_counts[game_id]:
             runs = simulate.run_variants(module, game.title, game.data, players, n=args.n,
                                          seed=args.seed, jobs=args.jobs, policy=args.policy)
             if not runs:
@@ -112,7 +206,7 @@ def cmd_calibration(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    for game_id in game_ids():
+    for game_id in check_games([]):
         game = load_game(game_id)
         parts = ", ".join(f"{c.name} ({c.total})" for c in game.components)
         print(f"{game.id}: {game.title}, {game.players[0]}-{game.players[1]} players: {parts}")
@@ -143,6 +237,12 @@ def parser() -> argparse.ArgumentParser:
                             "page with bleed and TrimBox (print shops)")
         p.add_argument("--force", action="store_true", help="print even if verify fails")
         p.add_argument("--out", default=str(paths.OUTPUT), help="output folder")
+        wait_arg(p)
+
+    def wait_arg(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--wait", type=float, default=DEFAULT_LOCK_TIMEOUT, metavar="SECONDS",
+                       help="how long to wait while another build writes to the same output "
+                            f"folder (default {DEFAULT_LOCK_TIMEOUT:g}; 0: give up at once)")
 
     build = sub.add_parser("build", help="build PDF kits into output/<id>/<id>.pdf")
     layout_args(build)
@@ -155,11 +255,12 @@ def parser() -> argparse.ArgumentParser:
 
     png = sub.add_parser("png", help="one PNG per face into output/<id>/png/")
     layout_args(png)
-    png.add_argument("--dpi", type=int, default=None, help="default: the preset's (300)")
+    png.add_argument("--dpi", type=int, default=None,
+                     help=f"default: the preset's (300); {DPI_RANGE[0]}-{DPI_RANGE[1]}")
     png.add_argument("--preset", choices=("default", "tgc", "mpc"), default="default",
                      help="print-shop image format: tgc = The Game Crafter, mpc = "
                           "MakePlayingCards")
-    png.add_argument("--jobs", type=int, default=2)
+    png.add_argument("--jobs", type=int, default=2, help="worker processes (at least 1)")
     png.set_defaults(func=cmd_png)
 
     ver = sub.add_parser("verify", help="each game's composition and pre-flight report")
@@ -172,18 +273,21 @@ def parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="play seeded games and report")
     sim.add_argument("games", nargs="*")
-    sim.add_argument("--n", type=int, default=1000)
-    sim.add_argument("--players", type=int, default=0)
+    sim.add_argument("--n", type=int, default=1000, help="games per set-up (at least 1)")
+    sim.add_argument("--players", type=int, default=None,
+                     help="one player count within the game's range (default: each count)")
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--jobs", type=int, default=2)
     sim.add_argument("--policy", choices=("random", "greedy"), default="random")
     sim.add_argument("--out", default=str(paths.OUTPUT))
+    wait_arg(sim)
     sim.set_defaults(func=cmd_simulate)
 
     cal = sub.add_parser("calibration", help="a duplex calibration sheet (2 pages)")
     cal.add_argument("--paper", choices=sorted(PAPER_SIZES), default="a4")
     cal.add_argument("--flip", choices=("long", "short"), default="long")
     cal.add_argument("--out", default=str(paths.OUTPUT))
+    wait_arg(cal)
     cal.set_defaults(func=cmd_calibration)
 
     lst = sub.add_parser("list", help="list the games and their components")
@@ -191,15 +295,30 @@ def parser() -> argparse.ArgumentParser:
     return ap
 
 
+def _write_error(exc: OSError) -> str:
+    if isinstance(exc, OutputError):
+        return str(exc)
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    return f"{exc.filename}: {reason}" if exc.filename else reason
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
     try:
+        args = parser().parse_args(argv)
+        validate(args)
         return int(args.func(args))
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except DataError as exc:
         print(f"error: {exc.message()}", file=sys.stderr)
         return 2
     except (CompositionError, LayoutError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except OSError as exc:  # an output that cannot be written (read-only, full, a folder...)
+        print(f"error: {_write_error(exc)}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

@@ -5,6 +5,7 @@ import multiprocessing
 import os
 import re
 import shutil
+import signal
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from .data import load_game
 from .faces.primitives import Face
 from .model import Component, Game
 from .progress import Progress
+from .render.atomic import atomic_dir, drop_inherited_locks, output_lock
 from .render.png import write_png
 from .themes import Theme
 
@@ -68,6 +70,14 @@ def component_work(game: Game, comp: Component, theme: Theme, opts: BuildOptions
     return work
 
 
+def _worker_init() -> None:
+    """Pool workers leave Ctrl-C to the main process, which stops them and cleans up (a
+    terminal's Ctrl-C reaches the whole process group; workers would each print a traceback),
+    and do not hold the output folder's lock."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    drop_inherited_locks()
+
+
 def write_all(work: list[tuple[Face, str, int]], jobs: int, bleed: float = 3.175) -> None:
     """Render each distinct face once, on ``jobs`` processes (faces are picklable data)."""
     grouped: dict[tuple[Face, int], list[str]] = {}
@@ -84,24 +94,36 @@ def write_all(work: list[tuple[Face, str, int]], jobs: int, bleed: float = 3.175
                 _job(task)
                 bar.step()
             return
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        with multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_init) as pool:
             for _ in pool.imap_unordered(_job, tasks, chunksize=2):
                 bar.step()
     finally:
         bar.close()
 
 
+DPI_RANGE = (72, 1200)
+
+
 def export_pngs(game_id: str, opts: BuildOptions, dpi: int | None = None, jobs: int = 2,
                 preset: str = "default") -> tuple[Path, int]:
     """Write ``output/<id>/png[-preset]/<component>/<nnn>-<name>-front.png`` (and
     ``-back.png``): one file per distinct face, numbered in kit order so a print shop's
-    uploader pairs each front with its back by name."""
+    uploader pairs each front with its back by name.
+
+    The set is rendered into a fresh temporary folder beside it and swapped in whole, under
+    the output folder's lock: a failure or Ctrl-C leaves the previous set as it was, and files
+    of faces no longer in the game do not survive a successful export."""
     chosen = PRESETS[preset]
+    dpi = chosen.dpi if dpi is None else dpi
+    if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
+        raise ValueError(f"dpi must be from {DPI_RANGE[0]} to {DPI_RANGE[1]}, not {dpi}")
     game = load_game(game_id)
     check_composition(game, opts.force)
     theme = game_theme(game, opts)
     folder = opts.out_dir / game.id / ("png" if preset == "default" else f"png-{preset}")
     work = [job for comp in game.components if comp.kind != "sheet"
-            for job in component_work(game, comp, theme, opts, folder, dpi or chosen.dpi)]
-    write_all(work, jobs, chosen.bleed)
+            for job in component_work(game, comp, theme, opts, folder, dpi)]
+    with output_lock(folder.parent), atomic_dir(folder) as staging:
+        write_all([(face, str(staging / Path(target).relative_to(folder)), face_dpi)
+                   for face, target, face_dpi in work], jobs, chosen.bleed)
     return folder, len(work)

@@ -10,3 +10,6 @@ FACES = TEMPLATES / "faces"
 THEMES = TEMPLATES / "themes"
 ICONS = TEMPLATES / "icons"
 OUTPUT = ROOT / "output"
+# Images a face template may draw: this folder, or the folder of the game data file being
+# built (see generator/resolve.py, where every file reference is confined).
+ART = ROOT / "art"

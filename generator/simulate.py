@@ -117,6 +117,10 @@ def run(module: ModuleType, players: int, n: int, seed: int = 1, jobs: int | Non
     """Play ``n`` seeded games; ``jobs`` worker processes (None: one per core)."""
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
+    if n < 1:
+        raise ValueError(f"n (games to play) must be at least 1, not {n}")
+    if jobs is not None and jobs < 0:
+        raise ValueError(f"jobs must be at least 1 (or 0/None: one per core), not {jobs}")
     jobs = max(1, min(jobs or os.cpu_count() or 1, n))
     name = module.__name__.rsplit(".", 1)[-1]
     plain = dict(data) if data is not None else None
@@ -179,6 +183,7 @@ def format_report(report: Report) -> str:
 
 
 def write_chart(report: Report, target: Path) -> Path:
+    """The report's chart as a PNG, written atomically under the output folder's lock."""
     from .simulate_chart import draw_chart
 
     return draw_chart(report, target)

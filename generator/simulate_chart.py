@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from PIL import Image, ImageDraw, ImageFont
 
 from .fonts import font_files
-from .render.atomic import atomic_path
+from .render.atomic import atomic_file, output_lock
 
 if TYPE_CHECKING:
     from .simulate import Report
@@ -86,6 +86,6 @@ def draw_chart(report: Report, target: Path) -> Path:
         rates.append((report.count("draw") + report.count("stall")) / n)
         _bars(draw, (660, 130, 1160, 460), "Win rate per seat", labels, rates,
               max([*rates, 0.01]) * 1.15, "{:.0%}")
-    with atomic_path(target) as tmp:
-        image.save(tmp, format="PNG")
+    with output_lock(target.parent), atomic_file(target) as out:
+        image.save(out, format="PNG")
     return target

@@ -4,6 +4,10 @@ A theme file may ``extends:`` another (by name or path); the child overrides any
 parent, recursively. A user theme passed as a path extends the game's own theme unless it says
 otherwise. Ink-saver mode applies the theme's ``ink_saver`` overrides on top (white backgrounds,
 outlines), so every game gets it from its theme file.
+
+A theme file given as a path may be anywhere the user points, but what a theme names is
+confined (generator/resolve.py): ``extends:`` is a built-in theme's name or a .yaml file in the
+extending file's own folder, and every ``icon:`` value names an icon of templates/icons/.
 """
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import fonts, paths
+from . import fonts, paths, resolve
 from .data.yamlfile import YamlDoc, load_yaml
 from .errors import DataError
 
@@ -46,19 +50,45 @@ def merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def is_theme_path(name: str) -> bool:
+    """A theme named by file (``examples/my-theme.yaml``) rather than by name."""
+    return Path(name).suffix in (".yaml", ".yml")
+
+
 def theme_file(name: str) -> Path:
-    candidate = Path(name)
-    if candidate.suffix in (".yaml", ".yml"):
-        return candidate
-    return paths.THEMES / f"{name}.yaml"
+    """The file of a theme given on the command line or in a data file: a path is taken as
+    the user gave it; a name must be a built-in theme."""
+    if is_theme_path(name):
+        return Path(name)
+    try:
+        return resolve.theme_file(name)
+    except resolve.Refused as exc:
+        raise DataError(paths.THEMES, None, "theme", _unknown(name, exc)) from None
 
 
-def _load_chain(name: str, default_parent: str | None, seen: tuple[str, ...] = ()
+def _unknown(name: object, exc: resolve.Refused) -> str:
+    if not isinstance(name, str) or not resolve.NAME.match(name):
+        return str(exc)
+    known = ", ".join(sorted(p.stem for p in paths.THEMES.glob("*.yaml")))
+    return f"no theme {name!r} (built-in themes: {known})"
+
+
+def _parent_file(doc: YamlDoc, parent: object) -> Path:
+    """The theme an ``extends:`` names: a built-in name, or a .yaml file beside ``doc``."""
+    if not isinstance(parent, str):
+        raise doc.error(("extends",), f"expected a theme name or a .yaml file, got {parent!r}")
+    try:
+        if is_theme_path(parent):
+            return resolve.extends_file(parent, doc.file.resolve().parent)
+        return resolve.theme_file(parent)
+    except resolve.Refused as exc:
+        raise doc.error(("extends",), _unknown(parent, exc)) from None
+
+
+def _load_chain(file: Path, default_parent: str | None, seen: tuple[str, ...] = ()
                 ) -> tuple[dict[str, Any], list[YamlDoc]]:
-    file = theme_file(name)
-    if not file.exists():
-        known = ", ".join(sorted(p.stem for p in paths.THEMES.glob("*.yaml")))
-        raise DataError(file, None, "theme", f"no theme {name!r} (built-in themes: {known})")
+    if len(seen) > 20:
+        raise DataError(file, None, "extends", "themes extend each other more than 20 deep")
     doc = load_yaml(file)
     if not isinstance(doc.data, dict):
         raise doc.error((), "expected a mapping (palette, fonts, labels, ...)")
@@ -67,7 +97,9 @@ def _load_chain(name: str, default_parent: str | None, seen: tuple[str, ...] = (
         raise doc.error(("extends",), "themes extend each other in a loop")
     if not parent:
         return dict(doc.data), [doc]
-    base, docs = _load_chain(str(parent), None, seen + (str(file.resolve()),))
+    # A user file without ``extends`` extends the game's own theme (a checked name).
+    parent_file = _parent_file(doc, parent) if "extends" in doc.data else theme_file(str(parent))
+    base, docs = _load_chain(parent_file, None, seen + (str(file.resolve()),))
     return merge(base, doc.data), docs + [doc]
 
 
@@ -79,10 +111,12 @@ def _check(data: Mapping[str, Any], docs: list[YamlDoc]) -> None:
                 return doc
         return docs[-1]
 
-    for section in ("palette", "fonts", "labels"):
+    for section in ("palette", "fonts", "labels", "ink_saver"):
         if not isinstance(data.get(section, {}), Mapping):
             path = (section,)
             raise blame(path).error(path, "expected a mapping")
+    if not isinstance(data.get("name", ""), str):
+        raise blame(("name",)).error(("name",), "expected the theme's name as text")
     for key, value in data.get("palette", {}).items():
         if not (isinstance(value, str) and _COLOUR.match(value)):
             path = ("palette", key)
@@ -92,15 +126,39 @@ def _check(data: Mapping[str, Any], docs: list[YamlDoc]) -> None:
             path = ("fonts", key)
             known = ", ".join(fonts.font_files())
             raise blame(path).error(path, f"expected a font key ({known}), got {value!r}")
+    from .faces.icons import load_icon
+
+    for path, value in _icons(data, ()):
+        try:
+            resolve.icon_file(value)
+        except resolve.Refused as exc:
+            raise blame(path).error(path, str(exc)) from None
+        load_icon(value)  # a broken icon file fails here, naming that file
+
+
+def _icons(node: Any, path: tuple[Any, ...]) -> list[tuple[tuple[Any, ...], Any]]:
+    """Every value of a key named ``icon`` (an icon name), with its field path."""
+    found = []
+    if isinstance(node, Mapping):
+        for key, value in node.items():
+            if key == "icon":
+                found.append((path + (key,), value))
+            else:
+                found += _icons(value, path + (str(key),))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += _icons(value, path + (index,))
+    return found
 
 
 def load_theme(name: str, game_theme: str | None = None, ink_saver: bool = False) -> Theme:
     """Load a built-in theme by name, or a user theme file (which extends ``game_theme``)."""
-    is_user_file = Path(name).suffix in (".yaml", ".yml")
-    data, docs = _load_chain(name, game_theme if is_user_file else None)
+    is_user_file = is_theme_path(name)
+    data, docs = _load_chain(theme_file(name), game_theme if is_user_file else None)
+    _check(data, docs)  # ink_saver must be a mapping before it is merged
     if ink_saver:
         data = merge(data, data.get("ink_saver", {}))
-    _check(data, docs)
+        _check(data, docs)
     return Theme(name=str(data.get("name", Path(name).stem)), palette=dict(data.get("palette", {})),
                  fonts=dict(data.get("fonts", {})), labels=dict(data.get("labels", {})),
                  data=data, ink_saver=ink_saver)

@@ -1,19 +1,44 @@
-"""Load a game data file: parse, validate, expand generators, resolve sizes -> a Game model."""
+"""Load a game data file: parse, validate, expand generators, resolve sizes -> a Game model.
+
+A data file comes from a stranger, so everything a rules module or a renderer will trust is
+checked here, before ``verify`` runs: the rules module exists, settings have the types the
+module reads them as (schema.SETTINGS), included files stay in the data file's folder
+(generator/resolve.py), icon names in tables name icons, copies are bounded
+(schema.MAX_ROW_COUNT per item or row, MAX_COMPONENT_PIECES per component, MAX_GAME_PIECES in
+the game), and the file's own ``checks`` hold for every row.
+"""
 from __future__ import annotations
 
 import itertools
+import math
+import pkgutil
 from collections.abc import Hashable, Mapping
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from .. import paths
+from .. import paths, resolve
 from ..errors import DataError, DataErrors
 from ..layout.sizes import CARD_SIZES, PAGE
 from ..model import Component, Game, Item, Size
-from .schema import WH, ComponentSpec, GameSpec, GridSpec, Round
+from .columns import check_tables
+from .schema import (
+    MAX_COMPONENT_PIECES,
+    MAX_GAME_PIECES,
+    MAX_ROW_COUNT,
+    WH,
+    ComponentSpec,
+    GameSpec,
+    GridSpec,
+    Round,
+    check_settings,
+)
 from .yamlfile import YamlDoc, load_yaml
+
+Tables = dict[str, list[dict[str, Any]]]
+RULES_FOLDER = Path(__file__).resolve().parent.parent / "rules"
 
 
 def game_ids(card_data: Path = paths.CARD_DATA) -> list[str]:
@@ -66,6 +91,23 @@ def _is_union_tag(part: Hashable) -> bool:
                                       or part.startswith(("function-", "list[", "dict[")))
 
 
+@cache
+def rules_modules() -> tuple[str, ...]:
+    """The rules modules a data file may name: the modules of generator/rules/ that implement
+    the interface of generator/rules/base.py (checked on our own code, never on a name
+    taken from a data file)."""
+    from .. import rules
+
+    found = []
+    for module in pkgutil.iter_modules([str(RULES_FOLDER)]):
+        if module.name in ("base", "__init__") or module.ispkg:
+            continue
+        loaded = rules.load(module.name)
+        if all(callable(getattr(loaded, f, None)) for f in ("verify", "new_game", "apply")):
+            found.append(module.name)
+    return tuple(sorted(found))
+
+
 def load_game(game: str, card_data: Path = paths.CARD_DATA) -> Game:
     """Load, validate and expand one game. Raises DataError naming file, line and field."""
     file = game_file(game, card_data)
@@ -76,16 +118,30 @@ def load_game(game: str, card_data: Path = paths.CARD_DATA) -> Game:
         spec = GameSpec.model_validate(doc.data)
     except ValidationError as exc:
         raise validation_errors(doc, exc) from None
-    tables = _included_tables(doc, spec, file.parent)
+    _check_references(doc, spec)
+    tables, table_docs = _included_tables(doc, spec, file.parent)
     tables.update(spec.tables)
+    table_docs.update({name: doc for name in spec.tables})
+    column_errors = check_tables(doc, doc.data.get("tables") or {}, doc.data.get("columns"))
+    if column_errors:
+        raise DataErrors(column_errors)
+    _check_rows(tables, table_docs)
+    _run_checks(doc, spec, tables, table_docs)
     components = []
     seen: set[str] = set()
+    pieces = 0
     for index, comp in enumerate(spec.components):
         path = ("components", index)
         if comp.id in seen:
             raise doc.error(path + ("id",), f"duplicate component id {comp.id!r}")
         seen.add(comp.id)
-        components.append(_component(doc, path, comp, tables))
+        component = _component(doc, path, comp, tables)
+        pieces += component.total
+        if pieces > MAX_GAME_PIECES:
+            raise doc.error(path, f"the game would print more than {MAX_GAME_PIECES} pieces "
+                                  f"(up to here: {pieces})")
+        components.append(component)
+    resolve.allow_game_folder(file.parent)  # its images may come from its own folder
     return Game(
         id=spec.id,
         title=spec.title,
@@ -100,18 +156,113 @@ def load_game(game: str, card_data: Path = paths.CARD_DATA) -> Game:
     )
 
 
-def _included_tables(doc: YamlDoc, spec: GameSpec, folder: Path) -> dict[str, list[dict[str, Any]]]:
-    """Shared decks (e.g. the Decktet) live in their own file and contribute tables."""
-    tables: dict[str, list[dict[str, Any]]] = {}
+def _check_references(doc: YamlDoc, spec: GameSpec) -> None:
+    """What the data file names by name: its rules module, its settings and its theme."""
+    known = rules_modules()
+    if spec.rules not in known:
+        raise doc.error(("rules",), f"no rules module {spec.rules!r}; known: {', '.join(known)}")
+    problems = check_settings(spec.rules, spec.settings)
+    if problems:
+        raise DataErrors([doc.error(path, problem) for path, problem in problems])
+    try:
+        resolve.theme_file(spec.theme)
+    except resolve.Refused as exc:
+        raise doc.error(("theme",), str(exc)) from None
+
+
+def _included_tables(doc: YamlDoc, spec: GameSpec, folder: Path
+                     ) -> tuple[Tables, dict[str, YamlDoc]]:
+    """Shared decks (e.g. the Decktet) live in their own file and contribute tables; each
+    table is returned with the file it came from, so errors point into that file."""
+    tables: Tables = {}
+    docs: dict[str, YamlDoc] = {}
     for index, name in enumerate(spec.include):
-        inc = load_yaml(folder / name) if (folder / name).exists() else None
-        if inc is None:
-            raise doc.error(("include", index), f"included file {name!r} not found in {folder}")
+        try:
+            inc = load_yaml(resolve.include_file(name, folder))
+        except resolve.Refused as exc:
+            raise doc.error(("include", index), str(exc)) from None
         data = inc.data.get("tables") if isinstance(inc.data, dict) else None
-        if not isinstance(data, dict):
-            raise inc.error((), "expected a 'tables' mapping in an included file")
+        if not isinstance(data, dict) or not all(isinstance(rows, list) and all(
+                isinstance(row, dict) for row in rows) for rows in data.values()):
+            raise inc.error(("tables",), "expected a 'tables' mapping of name: list of rows "
+                                         "in an included file")
+        column_errors = check_tables(inc, data, inc.data.get("columns"))
+        if column_errors:
+            raise DataErrors(column_errors)
         tables.update(data)
-    return tables
+        docs.update({str(table): inc for table in data})
+    return tables, docs
+
+
+def _check_rows(tables: Tables, docs: Mapping[str, YamlDoc]) -> None:
+    """Row counts (a rules module loops over them) and icon names, in every table."""
+    errors: list[DataError] = []
+    for table, rows in tables.items():
+        doc, total = docs[table], 0
+        for index, row in enumerate(rows):
+            where = ("tables", table, index)
+            copies = row.get("count", 1)
+            if not isinstance(copies, int) or isinstance(copies, bool) \
+                    or not 0 <= copies <= MAX_ROW_COUNT:
+                errors.append(doc.error(where + ("count",), f"expected a whole number of copies "
+                                        f"from 0 to {MAX_ROW_COUNT}, got {copies!r}"))
+            else:
+                total += copies
+            if "icon" in row:
+                problem = _icon_problem(row["icon"])
+                if problem:
+                    errors.append(doc.error(where + ("icon",), problem))
+        if total > MAX_GAME_PIECES:
+            errors.append(doc.error(("tables", table), f"the rows' counts add up to {total}; "
+                                                       f"at most {MAX_GAME_PIECES}"))
+    if errors:
+        raise DataErrors(errors)
+
+
+def _icon_problem(name: Any) -> str | None:
+    """Why ``name`` is not an icon of templates/icons/ (None if it is one). The icon file is
+    loaded too, so a broken icon fails here, naming its own file."""
+    from ..faces.icons import load_icon
+
+    try:
+        resolve.icon_file(name)
+    except resolve.Refused as exc:
+        return str(exc)
+    load_icon(name)
+    return None
+
+
+def _run_checks(doc: YamlDoc, spec: GameSpec, tables: Tables,
+                docs: Mapping[str, YamlDoc]) -> None:
+    """The file's own ``checks``: each row of the named table must satisfy ``expect``."""
+    from ..faces.expressions import ExpressionError, evaluate
+
+    errors: list[DataError] = []
+    for index, check in enumerate(spec.checks):
+        path = ("checks", index)
+        if check.table not in tables:
+            raise doc.error(path + ("table",), f"unknown table {check.table!r}; tables: "
+                                               f"{', '.join(tables) or 'none'}")
+        for row_index, row in enumerate(tables[check.table]):
+            scope = {"row": row}
+            field = "when"
+            try:
+                if not evaluate(check.when, scope):
+                    continue
+                field = "expect"
+                if evaluate(check.expect, scope):
+                    continue
+                field = "message"
+                message = str(evaluate(check.message, scope))
+            except ExpressionError as exc:
+                raise doc.error(path + (field,), f"{exc} (for row {row_index + 1} of "
+                                                 f"{check.table})") from None
+            where = ("tables", check.table, row_index)
+            if check.field:
+                where += (check.field,)
+            errors.append(docs[check.table].error(where, message))
+    if errors:
+        raise DataErrors(errors)
 
 
 def resolve_size(doc: YamlDoc, path: tuple[Hashable, ...], size: Any) -> Size:
@@ -143,21 +294,30 @@ def _component(doc: YamlDoc, path: tuple[Hashable, ...], comp: ComponentSpec,
     if comp.back:
         _check_template(doc, path + ("back",), comp.back)
     if comp.items is not None:
+        for index, raw in enumerate(comp.items):
+            problem = _icon_problem(raw["icon"]) if "icon" in raw else None
+            if problem:
+                raise doc.error(path + ("items", index, "icon"), problem)
         items = tuple(Item({k: v for k, v in raw.items() if k != "count"}, raw.get("count", 1))
                       for raw in comp.items)
     elif comp.generate is not None:
         items = _generate(doc, path + ("generate",), comp, tables)
     else:
         items = (Item({}),)
+    total = sum(item.count for item in items)
+    if total > MAX_COMPONENT_PIECES:
+        raise doc.error(path, f"{comp.id} would print {total} pieces; a component has at most "
+                              f"{MAX_COMPONENT_PIECES}")
     return Component(id=comp.id, kind=comp.kind, name=comp.name, size=size, face=comp.face,
                      items=items, back=comp.back, shape=comp.shape, params=comp.params,
                      label=comp.label, assembly=comp.assembly)
 
 
 def _check_template(doc: YamlDoc, path: tuple[Hashable, ...], name: str) -> None:
-    if not (paths.FACES / f"{name}.yaml").exists():
-        known = ", ".join(sorted(p.stem for p in paths.FACES.glob("*.yaml")))
-        raise doc.error(path, f"no face template {name!r} in templates/faces/ (have: {known})")
+    try:
+        resolve.face_file(name)
+    except resolve.Refused as exc:
+        raise doc.error(path, str(exc)) from None
 
 
 def _table(doc: YamlDoc, path: tuple[Hashable, ...], tables: Mapping[str, Any], name: str) -> list:
@@ -174,6 +334,11 @@ def _generate(doc: YamlDoc, path: tuple[Hashable, ...], comp: ComponentSpec,
     if gen.product is not None:
         names = list(gen.product)
         columns = [_table(doc, path + ("product", n), tables, gen.product[n]) for n in names]
+        combos = math.prod(len(column) for column in columns)
+        if combos * gen.count > MAX_COMPONENT_PIECES:
+            raise doc.error(path + ("product",), f"this product makes {combos * gen.count} "
+                                                 f"pieces; a component has at most "
+                                                 f"{MAX_COMPONENT_PIECES}")
         rows = [dict(zip(names, combo, strict=True)) for combo in itertools.product(*columns)]
     else:
         rows = [dict(row) for row in _table(doc, path + ("table",), tables, gen.table or "")]
@@ -183,12 +348,14 @@ def _generate(doc: YamlDoc, path: tuple[Hashable, ...], comp: ComponentSpec,
         if not rows:
             raise doc.error(path + ("where",), "no rows of the table match this filter")
     items = []
-    for index, row in enumerate(rows):
-        # A table row may say how many copies of it exist (`count: 10`); generate.count
-        # multiplies that (e.g. one token set per player).
+    total = 0
+    for row in rows:
+        # A table row may say how many copies of it exist (`count: 10`, checked by
+        # _check_rows); generate.count multiplies that (e.g. one token set per player).
         copies = row.get("count", 1)
-        if not isinstance(copies, int) or isinstance(copies, bool) or copies < 0:
-            raise doc.error(path + ("table",), f"row {index + 1} of the table has count "
-                                               f"{copies!r}; expected a whole number >= 0")
+        total += copies * gen.count
+        if total > MAX_COMPONENT_PIECES:
+            raise doc.error(path, f"{comp.id} would print more than {MAX_COMPONENT_PIECES} "
+                                  "pieces (the rows' counts times generate.count)")
         items.append(Item({**row, **gen.extra}, copies * gen.count))
     return tuple(items)

@@ -1,11 +1,21 @@
 """The shape of a game data file, checked by pydantic so every error names its field path."""
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
+from .columns import ColumnType, parse_type
+
+ID_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}$"
+RULES_PATTERN = r"^[a-z_][a-z0-9_]{0,63}$"
+# Copies a data file may ask for, checked at load (before a rules module's verify() loops
+# over them): per item or table row, per component, and in the whole game.
+MAX_ROW_COUNT = 1000
+MAX_COMPONENT_PIECES = 5000
+MAX_GAME_PIECES = 20000
+MAX_INCLUDES = 20
 
 
 class Strict(BaseModel):
@@ -45,7 +55,7 @@ class Generate(Strict):
     table: str | None = None
     where: dict[str, Any] = Field(default_factory=dict)
     extra: dict[str, Any] = Field(default_factory=dict)
-    count: int = Field(default=1, ge=1, le=1000)
+    count: int = Field(default=1, ge=1, le=MAX_ROW_COUNT)
 
     @model_validator(mode="after")
     def one_source(self) -> Generate:
@@ -89,8 +99,10 @@ class ComponentSpec(Strict):
     def counts_are_positive(cls, items: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
         for item in items or []:
             count = item.get("count", 1)
-            if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 1000:
-                raise ValueError(f"item count must be a whole number 1-1000, got {count!r}")
+            if not isinstance(count, int) or isinstance(count, bool) \
+                    or not 1 <= count <= MAX_ROW_COUNT:
+                raise ValueError(f"item count must be a whole number 1-{MAX_ROW_COUNT}, "
+                                 f"got {count!r}")
         return items
 
 
@@ -110,18 +122,42 @@ class PreflightSpec(Strict):
     colour_groups: list[ColourGroup] = Field(default_factory=list, max_length=20)
 
 
+class RowCheck(Strict):
+    """A rule every row of a table must keep (``when`` it applies), checked at load:
+
+        checks:
+          - table: ranks
+            when: "{{ not row.get('court') }}"
+            expect: "{{ row.pips | length == row.value }}"
+            field: pips
+            message: "the {{ row.name }} needs {{ row.value }} pips"
+
+    ``when``, ``expect`` and ``message`` are expressions over ``row`` (the sandbox of face
+    templates); a failing row is reported at its own line (at ``field`` when given)."""
+
+    table: str = Field(min_length=1, max_length=64)
+    when: str = Field(default="{{ true }}", max_length=400)
+    expect: str = Field(min_length=1, max_length=400)
+    field: str | None = Field(default=None, min_length=1, max_length=64)
+    message: str = Field(min_length=1, max_length=400)
+
+
 class GameSpec(Strict):
     id: str = Field(pattern=ID_PATTERN)
     title: str = Field(min_length=1, max_length=80)
     credit: str = Field(min_length=1, max_length=400)
-    rules: str = Field(pattern=r"^[a-z_][a-z0-9_]*$")
+    rules: str = Field(pattern=RULES_PATTERN)
     theme: str = Field(pattern=ID_PATTERN)
     players: tuple[int, int]
-    include: list[str] = Field(default_factory=list)
+    include: list[str] = Field(default_factory=list, max_length=MAX_INCLUDES)
     settings: dict[str, Any] = Field(default_factory=dict)
     tables: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
     components: list[ComponentSpec] = Field(min_length=1)
     preflight: PreflightSpec = Field(default_factory=PreflightSpec)
+    # Column types of this file's tables (generator/data/columns.py), checked at load.
+    columns: dict[str, Any] | None = None
+    # Rules for table rows that column types cannot say, checked at load.
+    checks: list[RowCheck] = Field(default_factory=list, max_length=50)
 
     @field_validator("players")
     @classmethod
@@ -130,3 +166,70 @@ class GameSpec(Strict):
         if not 1 <= low <= high <= 12:
             raise ValueError("expected [min, max] with 1 <= min <= max <= 12")
         return players
+
+
+# -- settings ------------------------------------------------------------------------------
+# The settings each rules module reads, with their types in the notation of table columns
+# (generator/data/columns.py), plus ``per players <type>``: a mapping from a player count to
+# a value. The ranges keep a rules module's verify() and simulations finite. A setting a
+# module does not read is a typo; a module not listed here takes any settings.
+SETTINGS: dict[str, dict[str, str]] = {
+    "moving_target": {"grid_size": "int 3..9", "hand_size": "per players int 1..15",
+                      "max_on_grid": "int 1..81", "max_draws": "int 1..52"},
+    "decktet_moving_day": {"hand_size": "int 1..10", "village_spaces": "int 1..6",
+                           "dice": "one of d4|d6", "extended": "bool"},
+    "movement_game": {"hand_size": "int 1..10", "die_sides": "int 1..12",
+                      "tokens_per_player": "int 1..8", "introduce_on": "int 1..12",
+                      "seats": "per players list of one of S|W|N|E, at most 4",
+                      "board": "name?"},
+    "moving_day_boxes": {"rounds": "int 1..30", "extra_groups": "int 0..6",
+                         "boxes_per_group": "int 1..6", "snack_per_neighbour": "int 0..6",
+                         "tile_mm": "number 5..200", "slot_mm": "number 5..200"},
+}
+PER_PLAYERS = "per players "
+
+
+def check_settings(rules: str, settings: Mapping[str, Any]
+                   ) -> list[tuple[tuple[Hashable, ...], str]]:
+    """Each setting against the type its rules module reads it as: (field path, problem)."""
+    declared = SETTINGS.get(rules)
+    if declared is None:
+        return []
+    problems: list[tuple[tuple[Hashable, ...], str]] = []
+    for key, value in settings.items():
+        path: tuple[Hashable, ...] = ("settings", key)
+        if key not in declared:
+            problems.append((path, f"unknown setting for the {rules} rules; they read: "
+                                   f"{', '.join(declared)}"))
+            continue
+        spec = declared[key]
+        if spec.startswith(PER_PLAYERS):
+            problems += _per_players(path, parse_type(spec[len(PER_PLAYERS):]), value)
+            continue
+        kind = parse_type(spec)
+        if value is None and kind.optional:
+            continue
+        if not kind.accepts(value):
+            problems.append((path, f"expected {kind.describe()}, got {_short(value)}"))
+    return problems
+
+
+def _per_players(path: tuple[Hashable, ...], kind: ColumnType, value: Any
+                 ) -> list[tuple[tuple[Hashable, ...], str]]:
+    wanted = f"a mapping of player count (1-12) to {kind.describe()}"
+    if not isinstance(value, Mapping) or not value:
+        return [(path, f"expected {wanted}, got {_short(value)}")]
+    problems: list[tuple[tuple[Hashable, ...], str]] = []
+    for players, each in value.items():
+        if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 12:
+            problems.append((path, f"expected {wanted}; {_short(players)} is not a player "
+                                   "count"))
+        elif not kind.accepts(each):
+            problems.append((path + (str(players),), f"expected {kind.describe()}, got "
+                                                     f"{_short(each)}"))
+    return problems
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -1,6 +1,25 @@
-"""Read YAML while remembering the line of every key, so errors can point at the source line."""
+"""Read YAML while remembering the line of every key, so errors can point at the source line.
+
+Data files, themes, face templates and icons come from strangers, so reading one is bounded
+before and while it is parsed (every limit is a DataError naming the file and line, never a
+hang, a traceback or an exhausted memory):
+
+- only a regular file is read (not a device such as /dev/zero, a FIFO or a folder), and at
+  most ``MAX_FILE_BYTES``;
+- the text must be UTF-8 without control characters (a NUL or binary byte is reported with
+  its line and column);
+- nesting is at most ``MAX_DEPTH`` levels, counted after aliases are expanded;
+- at most ``MAX_ALIASES`` aliases (``*name``), adding at most ``MAX_ALIAS_VALUES`` values to
+  what the file spells out, and at most ``MAX_NODES`` values in all ("billion laughs"); an
+  alias may not refer to the node that contains it;
+- plain YAML only: a tag such as ``!!python/object`` is refused (the safe loader);
+- a key given twice in one mapping is refused (YAML would silently keep the last one).
+"""
 from __future__ import annotations
 
+import os
+import re
+import stat
 from collections.abc import Hashable
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +30,24 @@ import yaml
 from ..errors import DataError
 
 Path_ = tuple[Hashable, ...]
+
+MAX_FILE_BYTES = 2 * 1024 * 1024
+MAX_DEPTH = 50
+MAX_ALIASES = 100
+MAX_NODES = 100_000
+MAX_ALIAS_VALUES = 5_000  # values aliases may add beyond what the file spells out
+# What YAML accepts (its "printable" set) less the characters that mean binary data.
+_NOT_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD"
+                            "\U00010000-\U0010FFFF]")
+
+
+class YamlSyntaxError(DataError):
+    """A file that is not (plain, bounded) YAML; ``column`` is 1-based where known."""
+
+    def __init__(self, file: Path | str, line: int | None, column: int | None,
+                 expected: str) -> None:
+        self.column = column
+        super().__init__(file, line, "", expected)
 
 
 @dataclass(frozen=True)
@@ -54,25 +91,199 @@ def _record_lines(node: yaml.Node, path: Path_, lines: dict[Path_, int]) -> None
             _record_lines(child, path + (index,), lines)
 
 
-def load_yaml(file: Path) -> YamlDoc:
-    """Load one YAML document; syntax errors become a DataError with the offending line."""
+class _Limit(Exception):
+    """A limit was passed at ``mark``."""
+
+    def __init__(self, mark: yaml.Mark | None, message: str) -> None:
+        super().__init__(message)
+        self.mark = mark
+        self.message = message
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """The safe loader, counting aliases and nesting while it composes the node graph."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.depth = 0
+        self.aliases = 0
+        self.first_alias: yaml.Mark | None = None
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            self.aliases += 1
+            if self.first_alias is None:
+                self.first_alias = self.peek_event().start_mark
+            if self.aliases > MAX_ALIASES:
+                raise _Limit(self.peek_event().start_mark,
+                             f"more than {MAX_ALIASES} aliases (*name) in one file")
+            return super().compose_node(parent, index)
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise _Limit(self.peek_event().start_mark,
+                             f"nested deeper than {MAX_DEPTH} levels")
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+
+    def compose_mapping_node(self, anchor: Any) -> Any:
+        node = super().compose_mapping_node(anchor)
+        first: dict[tuple[str, str], yaml.Mark] = {}
+        for key_node, _ in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag.endswith(":merge"):
+                continue
+            key = (key_node.tag, key_node.value)
+            if key in first:
+                raise _Limit(key_node.start_mark, f"duplicate key {key_node.value!r} (first on "
+                                                  f"line {first[key].line + 1}): a typo?")
+            first[key] = key_node.start_mark
+        return node
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep)
+        except (ValueError, TypeError, OverflowError) as exc:
+            # A value the constructor cannot build: an int of 5000 digits, a bad date.
+            reason = str(exc).split(";")[0] or type(exc).__name__
+            raise _Limit(node.start_mark, f"cannot read this value ({reason})") from None
+
+
+def _measure(root: yaml.Node, first_alias: yaml.Mark | None) -> None:
+    """Refuse a node graph whose expansion (aliases copied out) is too big, too deep or
+    endless. Linear in the graph: each node's size and depth is computed once."""
+    done: dict[int, tuple[int, int]] = {}
+    busy: set[int] = set()
+
+    def walk(node: yaml.Node) -> tuple[int, int]:
+        key = id(node)
+        if key in done:
+            return done[key]
+        if key in busy:
+            raise _Limit(node.start_mark, "an alias refers to the node that contains it")
+        busy.add(key)
+        size, depth = 1, 0
+        if isinstance(node, yaml.MappingNode):
+            children = [child for pair in node.value for child in pair]
+        elif isinstance(node, yaml.SequenceNode):
+            children = list(node.value)
+        else:
+            children = []
+        for child in children:
+            child_size, child_depth = walk(child)
+            size += child_size
+            depth = max(depth, child_depth)
+            if size > MAX_NODES:
+                raise _Limit(node.start_mark, f"aliases expand this to more than {MAX_NODES:,} "
+                                              "values (an alias bomb?)")
+        depth += 1
+        if depth > MAX_DEPTH:
+            raise _Limit(node.start_mark, f"aliases nest this deeper than {MAX_DEPTH} levels")
+        busy.discard(key)
+        done[key] = (size, depth)
+        return size, depth
+
+    total, _ = walk(root)
+    added = total - len(done)
+    if added > MAX_ALIAS_VALUES:
+        raise _Limit(first_alias, f"aliases (*name) add {added:,} values to this file; at most "
+                                  f"{MAX_ALIAS_VALUES:,} may come from aliases (an alias bomb?)")
+
+
+def read_text(file: Path) -> str:
+    """The text of a regular file of at most MAX_FILE_BYTES of UTF-8 without control
+    characters; anything else is a DataError (with line and column for a bad character)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) \
+        | getattr(os, "O_BINARY", 0)
     try:
-        text = file.read_text(encoding="utf-8")
+        fd = os.open(file, flags)  # non-blocking: opening a FIFO must not wait for a writer
     except OSError as exc:
         raise DataError(file, None, "", f"cannot read file ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise DataError(file, None, "", "expected UTF-8 text") from None
-    loader = yaml.SafeLoader(text)
+    except ValueError:  # a NUL in the path
+        raise DataError(file, None, "", "cannot read file (bad file name)") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise DataError(file, None, "", "not a regular file (a device, FIFO or folder "
+                                            "cannot be read as YAML)")
+        if info.st_size > MAX_FILE_BYTES:
+            raise DataError(file, None, "", _too_big(info.st_size))
+        chunks, total = [], 0
+        while total <= MAX_FILE_BYTES:
+            chunk = os.read(fd, min(1 << 20, MAX_FILE_BYTES + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as exc:
+        raise DataError(file, None, "", f"cannot read file ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+    raw = b"".join(chunks)
+    if len(raw) > MAX_FILE_BYTES:
+        raise DataError(file, None, "", _too_big(len(raw)))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise YamlSyntaxError(file, line, column, f"not UTF-8 text: byte 0x{raw[exc.start]:02x} "
+                                                  f"at column {column} (a binary file?)") from None
+    bad = _NOT_PRINTABLE.search(text)
+    if bad:
+        line = text.count("\n", 0, bad.start()) + 1
+        column = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
+        char = bad.group()
+        what = "a NUL byte" if char == "\x00" else f"control character U+{ord(char):04X}"
+        raise YamlSyntaxError(file, line, column, f"{what} at column {column}: a YAML file "
+                                                  "holds text only (a binary file?)")
+    return text
+
+
+def _too_big(size: int) -> str:
+    return (f"file is {size / 1048576:.1f} MB; the limit is {MAX_FILE_BYTES // 1048576} MB "
+            "for a YAML file")
+
+
+def load_yaml(file: Path) -> YamlDoc:
+    """Load one YAML document, bounded as the module says; every failure is a DataError
+    naming the file and, where there is one, the line (``YamlSyntaxError.column`` too)."""
+    text = read_text(file)
+    loader = _BoundedLoader(text)
     try:
         node = loader.get_single_node()
+        if node is not None:
+            _measure(node, loader.first_alias)
         data = loader.construct_document(node) if node is not None else None
+    except _Limit as exc:
+        mark = exc.mark
+        raise YamlSyntaxError(file, mark.line + 1 if mark else None,
+                              mark.column + 1 if mark else None,
+                              f"invalid YAML: {exc.message}") from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
-        raise DataError(file, line, "", f"invalid YAML: {exc.problem or exc.context}") from None
+        raise YamlSyntaxError(file, mark.line + 1 if mark else None,
+                              mark.column + 1 if mark else None,
+                              f"invalid YAML: {_problem(exc)}") from None
+    except yaml.YAMLError as exc:  # ReaderError and others without a mark
+        raise YamlSyntaxError(file, None, None, f"invalid YAML: {exc}") from None
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
+        raise YamlSyntaxError(file, None, None, f"invalid YAML: {exc}") from None
     finally:
         loader.dispose()
     lines: dict[Path_, int] = {}
     if node is not None:
         _record_lines(node, (), lines)
     return YamlDoc(file, data, lines)
+
+
+def _problem(exc: yaml.MarkedYAMLError) -> str:
+    problem = exc.problem or exc.context or "unreadable"
+    mark = exc.problem_mark
+    if "could not determine a constructor for the tag" in problem:
+        tag = problem.split("tag", 1)[1].strip().replace("tag:yaml.org,2002:", "!!")
+        return f"the tag {tag} is not allowed (plain YAML only)"
+    if "'\\t'" in problem and mark is not None:
+        return f"a tab at column {mark.column + 1}: indent with spaces"
+    return problem

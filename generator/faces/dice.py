@@ -2,11 +2,16 @@
 
 Geometry, not data: which edges of a net join when folded is fixed by the solid, so it lives
 here; the look (colours, sizes, numbers or pips) stays in the template.
+
+Called from templates (user input): arguments are checked first (finite numbers), and every
+net has a fixed number of points, so no argument can make one big.
 """
 from __future__ import annotations
 
 import math
 from typing import Any
+
+from .shapes import number
 
 Point = tuple[float, float]
 
@@ -23,7 +28,11 @@ PIPS: dict[int, list[Point]] = {
 
 def pips(value: int) -> list[Point]:
     """Pip centres (unit square) of a d6 face; values outside 1-6 have none."""
-    return PIPS.get(int(value), [])
+    if isinstance(value, str) and value.strip().lstrip("+-").isdigit() and len(value) < 20:
+        value = int(value)
+    if not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"pips(): the value must be a number, got {type(value).__name__}")
+    return list(PIPS.get(int(value), []))  # a copy: the table stays ours
 
 
 def _tab(a: Point, b: Point, depth: float) -> list[Point]:
@@ -43,6 +52,7 @@ def d6_net(x: float, y: float, s: float) -> dict[str, Any]:
     faces (A-C, B-D, L-R) sum to 7. Seven tabs, one for each pair of edges that meet.
     Bounding box: 3s wide (from x) and 4s tall (from y).
     """
+    x, y, s = number("d6_net", "x", x), number("d6_net", "y", y), number("d6_net", "s", s)
     cells = {"A": (1, 0, 2), "B": (1, 1, 1), "C": (1, 2, 5), "D": (1, 3, 6),
              "L": (0, 1, 3), "R": (2, 1, 4)}
     squares = [{"x": x + c * s, "y": y + r * s, "s": s, "value": v} for c, r, v in cells.values()]
@@ -68,6 +78,7 @@ def d4_net(x: float, y: float, a: float) -> dict[str, Any]:
     2 (left side), 3 (right side) and 4 (base). Each face shows, near each corner, the number
     of that vertex, so the number at the top is the same on every visible face. Three tabs.
     """
+    x, y, a = number("d4_net", "x", x), number("d4_net", "y", y), number("d4_net", "a", a)
     h = a * math.sqrt(3) / 2  # height of one small triangle
     p1, p2, p3 = (x + a, y), (x, y + 2 * h), (x + 2 * a, y + 2 * h)
     m12 = ((p1[0] + p2[0]) / 2, (p1[1] + p2[1]) / 2)

@@ -11,10 +11,13 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from .. import paths
-from ..data.yamlfile import load_yaml
+from .. import paths, resolve
+from ..data.yamlfile import YamlDoc, load_yaml
 from ..errors import DataError
 from .primitives import Segment
+
+MAX_SHAPES = 500
+MAX_PATH_TOKENS = 20_000
 
 _TOKEN = re.compile(r"[MLHVCQZmlhvcqz]|-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _ARITY = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "Q": 4, "Z": 0}
@@ -42,6 +45,8 @@ class IconDef:
 def parse_path(text: str) -> tuple[Segment, ...]:
     """Parse an absolute SVG path string into M/L/C/Z segments (H, V and Q are converted)."""
     tokens = _TOKEN.findall(text)
+    if len(tokens) > MAX_PATH_TOKENS:
+        raise ValueError(f"more than {MAX_PATH_TOKENS} commands and numbers")
     if "".join(tokens).replace("-", "").replace(".", "") == "" or not tokens:
         raise ValueError("empty path")
     segments: list[Segment] = []
@@ -95,30 +100,40 @@ def _paint(value: object, file: Path, line: int | None, field: str) -> str:
 
 
 @cache
-def load_icon(name: str, folder: Path = paths.ICONS) -> IconDef:
-    """Load and check one icon; errors point at the icon file's line."""
-    file = folder / f"{name}.yaml"
-    if not file.exists():
-        known = ", ".join(sorted(p.stem for p in folder.glob("*.yaml")))
-        raise DataError(file, None, "icon", f"no icon named {name!r} (have: {known})")
+def load_icon(name: str, folder: Path | None = None) -> IconDef:
+    """Load and check one icon; errors point at the icon file's line. The name is a plain
+    name of a file in ``folder`` (default ``paths.ICONS``): generator/resolve.py confines it."""
+    folder = folder or paths.ICONS
+    try:
+        file = resolve.icon_file(name, folder)
+    except resolve.Refused as exc:
+        shown = folder / f"{name}.yaml" if resolve.NAME.match(str(name)) else folder
+        raise DataError(shown, None, "icon", str(exc)) from None
     doc = load_yaml(file)
-    data = doc.data if isinstance(doc.data, dict) else {}
-    view = data.get("view", [100, 100])
+    if not isinstance(doc.data, dict):
+        raise doc.error((), "expected a mapping with 'view' and 'shapes'")
+    data = doc.data
+    view = _numbers(doc, ("view",), data.get("view", [100, 100]), 2, positive=True)
+    raw_shapes = data.get("shapes") or []
+    if not isinstance(raw_shapes, list) or len(raw_shapes) > MAX_SHAPES:
+        raise doc.error(("shapes",), f"expected a list of at most {MAX_SHAPES} shapes")
     shapes = []
-    for index, raw in enumerate(data.get("shapes") or []):
+    for index, raw in enumerate(raw_shapes):
         where = ("shapes", index)
         line = doc.line_of(where)
         if not isinstance(raw, dict):
             raise doc.error(where, "expected a mapping with 'path' or 'circle'")
-        fill = _paint(raw.get("fill", "main"), file, line, f"shapes[{index}].fill")
-        stroke = _paint(raw.get("stroke", "none"), file, line, f"shapes[{index}].stroke")
-        width = float(raw.get("width", 2.0))
+        fill = _paint(raw.get("fill", "main"), doc.file, line, f"shapes[{index}].fill")
+        stroke = _paint(raw.get("stroke", "none"), doc.file, line, f"shapes[{index}].stroke")
+        (width,) = _numbers(doc, where + ("width",), [raw.get("width", 2.0)], 1)
         if "circle" in raw:
-            cx, cy, r = (float(v) for v in raw["circle"])
+            cx, cy, r = _numbers(doc, where + ("circle",), raw["circle"], 3)
             shapes.append(IconShape((), (cx, cy, r), fill, stroke, width))
         elif "path" in raw:
+            if not isinstance(raw["path"], str):
+                raise doc.error(where + ("path",), "expected a path string (M, L, C, Q, Z...)")
             try:
-                segments = parse_path(str(raw["path"]))
+                segments = parse_path(raw["path"])
             except ValueError as exc:
                 raise doc.error(where + ("path",), f"bad path: {exc}") from None
             shapes.append(IconShape(segments, None, fill, stroke, width))
@@ -126,7 +141,21 @@ def load_icon(name: str, folder: Path = paths.ICONS) -> IconDef:
             raise doc.error(where, "expected 'path' or 'circle'")
     if not shapes:
         raise doc.error(("shapes",), "an icon needs at least one shape")
-    return IconDef(name, float(view[0]), float(view[1]), tuple(shapes))
+    return IconDef(name, view[0], view[1], tuple(shapes))
+
+
+def _numbers(doc: YamlDoc, where: tuple[str | int, ...], raw: object, n: int,
+             positive: bool = False) -> tuple[float, ...]:
+    """``n`` finite numbers (within +/-10000; above zero if ``positive``) or a DataError."""
+    ok = isinstance(raw, list) and len(raw) == n and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= 10_000
+        and (v > 0 if positive else True) for v in raw)
+    if not ok:
+        kind = "positive numbers" if positive else "numbers"
+        what = f"{n} {kind} within 10000" if n > 1 else "a number within +/-10000"
+        raise doc.error(where, f"expected {what}, got {raw!r}"[:200])
+    assert isinstance(raw, list)
+    return tuple(float(v) for v in raw)
 
 
 def flatten(segments: tuple[Segment, ...], steps: int = 16) -> list[list[tuple[float, float]]]:

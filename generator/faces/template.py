@@ -71,10 +71,17 @@ class FaceTemplate:
 
 
 @cache
-def load_template(name: str, folder: Path = paths.FACES) -> FaceTemplate:
-    file = folder / f"{name}.yaml"
-    if not file.exists():
-        raise DataError(file, None, "face", f"no face template named {name!r}")
+def load_template(name: str, folder: Path | None = None) -> FaceTemplate:
+    """A face template by name: a file of ``folder`` (default ``paths.FACES``, read at the
+    first call), confined there by generator/resolve.py."""
+    from .. import resolve
+
+    folder = folder or paths.FACES
+    try:
+        file = resolve.face_file(name, folder)
+    except resolve.Refused as exc:
+        shown = folder / f"{name}.yaml" if resolve.NAME.match(str(name)) else folder
+        raise DataError(shown, None, "face", str(exc)) from None
     doc = load_yaml(file)
     if not isinstance(doc.data, dict) or not isinstance(doc.data.get("elements"), list):
         raise doc.error((), "expected a mapping with an 'elements' list")
@@ -104,7 +111,12 @@ def dependencies(template: FaceTemplate) -> frozenset[str]:
 
 def render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, Any],
                 label: str = "") -> Face:
-    """Evaluate a template for one item. ``ctx`` holds item, theme, palette, fonts, game..."""
+    """Evaluate a template for one item. ``ctx`` holds item, theme, palette, fonts, game...
+
+    A template is user input: one face gets ``FACE_SECONDS`` and ``MAX_LOOP`` repetitions of
+    ``each`` (generator/faces/expressions.py); past either, a DataError names the line."""
+    from .expressions import face_budget
+
     scope = Scope(ctx)
     scope.set("W", w)
     scope.set("H", h)
@@ -112,9 +124,10 @@ def render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, An
     run = _Run(template.doc)
     out: list[p.Primitive] = []
     try:
-        for key, raw in template.doc.data.get("vars", {}).items():
-            scope.set(key, run.value(("vars", key), raw, scope))
-        run.elements(("elements",), template.doc.data["elements"], scope, out)
+        with face_budget():
+            for key, raw in template.doc.data.get("vars", {}).items():
+                scope.set(key, run.value(("vars", key), raw, scope))
+            run.elements(("elements",), template.doc.data["elements"], scope, out)
     except DataError as exc:
         if label and not isinstance(exc, DataErrors):
             # Name the piece being drawn: the template is shared by every card of a deck.
@@ -153,15 +166,28 @@ class _Run:
 
     def element(self, path: tuple[Hashable, ...], raw: Any, scope: Scope,
                 out: list[p.Primitive]) -> None:
+        from .expressions import check_time, count_loops
+
         if not isinstance(raw, dict):
             raise self.fail(path, "expected a mapping with one of: "
                                   f"{', '.join(PRIMITIVES)}, each, if")
+        try:
+            check_time()  # the face's time budget, between elements too
+        except ExpressionError as exc:
+            raise self.fail(path, str(exc)) from None
         if "each" in raw:
             seq = self.value(path + ("each",), raw["each"], scope)
             if not isinstance(seq, (list, tuple, range)):
                 raise self.fail(path + ("each",), f"expected a list, got {type(seq).__name__}")
             name = raw.get("as", "it")
             index_name = raw.get("index", "loop_index")  # name it to reach it from a nested each
+            for key, given in (("as", name), ("index", index_name)):
+                if not isinstance(given, str) or not given.isidentifier():
+                    raise self.fail(path + (key,), f"expected a name, got {given!r:.60}")
+            try:
+                count_loops(len(seq))  # every repetition, nested ones too, counts for the face
+            except ExpressionError as exc:
+                raise self.fail(path + ("each",), str(exc)) from None
             for index, value in enumerate(seq):
                 inner = scope.child({name: value, "loop_index": index, index_name: index})
                 self.elements(path + ("do",), raw.get("do", []), inner, out)
@@ -291,7 +317,10 @@ class _Run:
                 raise self.fail(path + ("name",), exc.expected) from None
             return p.Icon(a["name"], a["x"], a["y"], a["w"], a["h"], a["fill"], a["accent"],
                           a["rotate"])
-        image = paths.ROOT / a["path"]
-        if not image.is_file():
-            raise self.fail(path + ("path",), f"image file {a['path']!r} not found")
+        from .. import resolve  # images are confined and checked there (once per file)
+
+        try:
+            image = resolve.image_file(a["path"])
+        except resolve.Refused as exc:
+            raise self.fail(path + ("path",), str(exc)) from None
         return p.Image(str(image), a["x"], a["y"], a["w"], a["h"])

@@ -15,7 +15,7 @@ from .. import fonts
 from ..faces import primitives as p
 from ..faces.icons import load_icon
 from ..layout.page import Page, Placement
-from .atomic import atomic_path
+from .atomic import atomic_file
 
 
 @cache
@@ -217,9 +217,9 @@ def write_pdf(pages: Sequence[Page], target: Path, title: str, subject: str = ""
     ``duplex`` is what the print dialog is asked for: "long" or "short" only for a kit whose
     sheets are duplex-safe (every front followed by its back), "none" (Simplex) otherwise."""
     fonts.register("sans")
-    with atomic_path(target) as tmp:
+    with atomic_file(target) as out:  # written whole, then renamed over the old file
         first = pages[0].size
-        canvas = Canvas(str(tmp), pagesize=(first.w * mm, first.h * mm), invariant=1,
+        canvas = Canvas(out, pagesize=(first.w * mm, first.h * mm), invariant=1,
                         initialFontName=fonts.pdf_name("sans"), initialFontSize=8,
                         pageCompression=1)
         canvas.setTitle(title)

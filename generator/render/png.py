@@ -16,6 +16,7 @@ from PIL import Image, ImageColor, ImageDraw, ImageFont
 from .. import fonts
 from ..faces import primitives as p
 from ..faces.icons import flatten, load_icon
+from .atomic import atomic_file
 
 MM_PER_INCH = 25.4
 
@@ -201,8 +202,6 @@ def write_png(face: p.Face, target: Path, dpi: int = 300, supersample: int = 3,
               bleed: float | None = None) -> Path:
     """Render and save one face; the DPI goes into the file so print shops read the size."""
     image = render_png(face, dpi, supersample, bleed)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.part")
-    image.save(tmp, format="PNG", dpi=(dpi, dpi), compress_level=3)
-    tmp.replace(target)
+    with atomic_file(target) as out:  # an unpredictable temporary name, renamed when complete
+        image.save(out, format="PNG", dpi=(dpi, dpi), compress_level=3)
     return target

@@ -1,0 +1,266 @@
+"""Every file a data file, theme or template names is found here, and nowhere else.
+
+Game data, themes, face templates and icons come from strangers, so a name in them is never
+joined to a folder and opened as it stands. This module turns a name or a relative path into
+a file and refuses anything that would leave the folder the file belongs to:
+
+- a face template, ``face: playing-card`` (a name): ``templates/faces/<name>.yaml``;
+- an icon, ``icon: {name: spade}`` (a name): ``templates/icons/<name>.yaml``;
+- a theme, ``theme: standard`` (a name): ``templates/themes/<name>.yaml``;
+- a theme file, ``--theme path/to/mine.yaml``: anywhere the user points (the user's choice),
+  but what it names is confined like the rest;
+- ``extends:`` in a theme: a built-in theme name, or a .yaml file in the extending file's
+  folder (or below it);
+- ``include: [decktet.yaml]`` in a data file: a .yaml file in the data file's folder (or
+  below it);
+- an image, ``image: {path: art/moon.png}``: a file in the repository's ``art/`` folder
+  (``paths.ART``, path written relative to the repository) or in the folder of the game
+  data file being built (path written relative to that folder; ``allow_game_folder`` is
+  called by the loader).
+
+Names match ``NAME`` (lower-case letters, digits, ``-`` and ``_``; at most 64 characters).
+Paths are relative (no drive, no leading ``/``), at most ``MAX_PATH`` characters, and are
+resolved with symlinks followed *before* the folder check, so neither ``..`` nor a symlink
+can leave the folder. Devices, FIFOs and folders are refused: only regular files are read.
+
+Images are also checked once per file (cached on path, size and modification time): Pillow
+must open, verify and fully decode them, their format must be PNG, JPEG, WebP, GIF or TIFF,
+and they must be at most ``MAX_IMAGE_SIDE`` pixels a side and ``MAX_IMAGE_PIXELS`` pixels in
+all (Pillow's own decompression-bomb limit is set to the same figure). SVG is refused with a
+clear message until it is supported.
+
+Functions raise ``Refused`` (a ValueError) with a message in the user's terms; the caller
+knows the file, line and field and turns it into a ``DataError``.
+"""
+from __future__ import annotations
+
+import os
+import re
+import stat
+import warnings
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path, PurePosixPath, PureWindowsPath
+
+from PIL import Image
+
+from . import paths
+
+NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+NAME_RULE = "a name of lower-case letters, digits, - and _ (at most 64 characters)"
+MAX_PATH = 255
+MAX_IMAGE_BYTES = 50 * 1024 * 1024
+MAX_IMAGE_SIDE = 12_000
+MAX_IMAGE_PIXELS = 100_000_000
+IMAGE_FORMATS = ("PNG", "JPEG", "WEBP", "GIF", "TIFF")
+SVG_MESSAGE = "SVG images are not supported yet: export it as PNG"
+
+# Pillow refuses images above twice this when opening them, and warns above it; we check the
+# size ourselves first so the message is ours, but the global guards the renderers too.
+Image.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
+
+
+class Refused(ValueError):
+    """A name or path that may not be used; the message says why."""
+
+
+# -- names and folders ---------------------------------------------------------------------
+
+def check_name(name: object, what: str) -> str:
+    """``name`` if it is a plain name (no path), else Refused."""
+    if not isinstance(name, str) or not NAME.match(name):
+        shown = repr(name) if len(repr(name)) <= 80 else repr(name)[:77] + "..."
+        raise Refused(f"{what} {shown} is not {NAME_RULE}")
+    return name
+
+
+def inside(path: Path, folder: Path) -> bool:
+    """Whether resolved ``path`` is ``folder`` or below it (both resolved, symlinks followed)."""
+    return path.is_relative_to(folder.resolve())
+
+
+def _known(folder: Path) -> str:
+    try:
+        names = sorted(p.stem for p in folder.glob("*.yaml") if NAME.match(p.stem))
+    except OSError:
+        names = []
+    return ", ".join(names[:60]) or "none"
+
+
+def _regular(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def named_file(name: object, folder: Path, what: str, named: str = "") -> Path:
+    """``<folder>/<name>.yaml`` for a valid name whose file exists inside ``folder``
+    (``named`` goes between what and name in the not-found message: "no icon named 'x'")."""
+    check_name(name, what)
+    file = (folder / f"{name}.yaml").resolve()
+    if not inside(file, folder):
+        raise Refused(f"{what} {name!r} leads outside {_show(folder)}")
+    if not _regular(file):
+        raise Refused(f"no {what} {named}{name!r} in {_show(folder)} (have: {_known(folder)})")
+    return file
+
+
+def face_file(name: object, folder: Path | None = None) -> Path:
+    return named_file(name, folder or paths.FACES, "face template")
+
+
+def icon_file(name: object, folder: Path | None = None) -> Path:
+    return named_file(name, folder or paths.ICONS, "icon", named="named ")
+
+
+def theme_file(name: object, folder: Path | None = None) -> Path:
+    return named_file(name, folder or paths.THEMES, "theme")
+
+
+def relative_path(text: object, what: str) -> str:
+    """A relative path as written in a file: a string, no drive or root, not too long."""
+    if not isinstance(text, str) or not text.strip():
+        raise Refused(f"expected the {what} as a relative path, got {_short(text)}")
+    if len(text) > MAX_PATH:
+        raise Refused(f"{what} path is longer than {MAX_PATH} characters")
+    if "\x00" in text or any(ord(c) < 32 for c in text):
+        raise Refused(f"{what} path {_short(text)} contains control characters")
+    if PurePosixPath(text).is_absolute() or PureWindowsPath(text).anchor or text.startswith("~"):
+        raise Refused(f"{what} path {_short(text)} is absolute; give a relative path")
+    return text
+
+
+def confined(text: object, bases: Sequence[Path], roots: Iterable[Path], what: str,
+             suffixes: tuple[str, ...] = ()) -> Path:
+    """Resolve relative path ``text`` against each of ``bases`` in turn; the first regular
+    file found inside one of ``roots`` wins. Refused if it leaves them or does not exist."""
+    rel = relative_path(text, what)
+    if suffixes and not rel.lower().endswith(suffixes):
+        raise Refused(f"{what} {rel!r} must be a {' or '.join(suffixes)} file")
+    allowed = [r.resolve() for r in roots]
+    looked_inside = False
+    for base in bases:
+        try:
+            candidate = (base / rel).resolve()
+        except (OSError, RuntimeError):  # a symlink loop
+            continue
+        if not any(candidate.is_relative_to(root) for root in allowed):
+            continue
+        looked_inside = True
+        if candidate.exists():
+            if not _regular(candidate):
+                raise Refused(f"{what} {rel!r} is not a regular file")
+            return candidate
+    where = " or ".join(_show(r) for r in allowed)
+    if not looked_inside:
+        raise Refused(f"{what} {rel!r} is outside {where} (files may only be read from there)")
+    raise Refused(f"{what} {rel!r} not found in {where}")
+
+
+def include_file(text: object, folder: Path) -> Path:
+    """An included data file: a .yaml file in the including file's folder or below it."""
+    return confined(text, [folder], [folder], "included file", (".yaml", ".yml"))
+
+
+def extends_file(text: str, folder: Path) -> Path:
+    """A theme file named by path in another theme: inside the naming theme's folder."""
+    if Path(text).is_absolute() and Path(text).resolve().is_relative_to(folder.resolve()):
+        text = str(Path(text).resolve().relative_to(folder.resolve()))
+    return confined(text, [folder], [folder], "theme file", (".yaml", ".yml"))
+
+
+# -- images --------------------------------------------------------------------------------
+
+_game_folder: list[Path] = []  # the folder of the game data file loaded last (0 or 1 entry)
+
+
+def allow_game_folder(folder: Path) -> None:
+    """A game data file was loaded from ``folder``: the images of the game now being built
+    may come from there (one game is loaded, then rendered, at a time)."""
+    _game_folder[:] = [folder.resolve()]
+
+
+def image_roots() -> list[Path]:
+    """Where images may be read from: the current game's folder, then the repo's art/."""
+    return [*_game_folder, paths.ART]
+
+
+def image_file(text: object) -> Path:
+    """An image named by a template: confined, then opened and checked (once per file)."""
+    roots = image_roots()
+    rel = relative_path(text, "image")
+    if rel.lower().endswith((".svg", ".svgz")):
+        raise Refused(SVG_MESSAGE)
+    # Relative to a game's folder, or to the repository (``art/moon.png``), as before.
+    file = confined(rel, [*roots[:-1], paths.ROOT], roots, "image")
+    st = file.stat()
+    check_image(str(file), st.st_size, st.st_mtime_ns)
+    return file
+
+
+@lru_cache(maxsize=512)
+def check_image(file: str, size: int, mtime_ns: int) -> tuple[str, int, int]:
+    """Open, verify and decode an image; its format, width and height. Cached per version."""
+    if size > MAX_IMAGE_BYTES:
+        raise Refused(f"image {_show(Path(file))} is {size / 1048576:.0f} MB; the limit is "
+                      f"{MAX_IMAGE_BYTES // 1048576} MB")
+    if size == 0:
+        raise Refused(f"image {_show(Path(file))} is empty")
+    with open(file, "rb") as fh:
+        head = fh.read(512)
+    if _looks_like_svg(head):
+        raise Refused(SVG_MESSAGE)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(file) as image:
+                fmt, (w, h) = image.format or "?", image.size
+                _check_size(file, w, h)
+                if fmt not in IMAGE_FORMATS:
+                    raise Refused(f"image {_show(Path(file))} is {fmt}; expected one of "
+                                  f"{', '.join(IMAGE_FORMATS)}")
+                image.verify()
+            with Image.open(file) as image:  # verify() leaves the image unusable: reopen
+                image.load()  # decodes every pixel: catches truncated and corrupt data
+    except Refused:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise Refused(f"image {_show(Path(file))} is too large to decode (more than "
+                      f"{MAX_IMAGE_PIXELS:,} pixels: a decompression bomb?)") from None
+    except Image.UnidentifiedImageError:
+        raise Refused(f"{_show(Path(file))} is not an image Pillow can read; expected one of "
+                      f"{', '.join(IMAGE_FORMATS)}") from None
+    except Exception as exc:  # Pillow raises many kinds of errors for broken files
+        reason = str(exc) or type(exc).__name__
+        raise Refused(f"image {_show(Path(file))} is corrupt or truncated ({reason})") from None
+    return fmt, w, h
+
+
+def _check_size(file: str, w: int, h: int) -> None:
+    if w <= 0 or h <= 0:
+        raise Refused(f"image {_show(Path(file))} has no pixels ({w} x {h})")
+    if w > MAX_IMAGE_SIDE or h > MAX_IMAGE_SIDE or w * h > MAX_IMAGE_PIXELS:
+        raise Refused(f"image {_show(Path(file))} is {w} x {h} pixels; the limit is "
+                      f"{MAX_IMAGE_SIDE} a side and {MAX_IMAGE_PIXELS:,} in all "
+                      "(a decompression bomb?)")
+
+
+def _looks_like_svg(head: bytes) -> bool:
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    return text.startswith(b"<") and b"<svg" in text
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+def _show(path: Path) -> str:
+    """A folder or file as the user knows it: relative to the repository when inside it."""
+    try:
+        return str(path.resolve().relative_to(paths.ROOT)) + ("/" if path.is_dir() else "")
+    except ValueError:
+        return str(path)
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
