@@ -65,7 +65,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from generator import paths
 from generator.errors import DataError
-from generator.faces import expressions
+from generator.faces import expressions, sandbox_limits
 from generator.faces.expressions import ENV, ExpressionError, compile_value, evaluate, names_used
 from generator.faces.template import load_template, render_face
 
@@ -409,7 +409,7 @@ def test_each_loops_within_the_cap_run(tmp_path):
 
 
 def test_a_slow_face_stops_at_its_time_limit(tmp_path, monkeypatch):
-    monkeypatch.setattr(expressions, "FACE_SECONDS", 0.2)
+    monkeypatch.setattr(sandbox_limits, "FACE_SECONDS", 0.2)
     t = write_template(tmp_path, """\
         elements:
           - each: "{{ range(5000) }}"

@@ -1,0 +1,274 @@
+"""The functions, filters and tests offered to expressions: plain functions only (no type
+objects), each metered and bounded."""
+from __future__ import annotations
+
+import math
+import operator
+import textwrap
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from jinja2 import filters as jf
+from jinja2 import pass_context
+from jinja2 import tests as jt
+from jinja2.runtime import Context
+from jinja2.utils import _PassArg
+
+from . import dice, shapes
+from .sandbox_env import ENV
+from .sandbox_limits import (
+    _METER,
+    _NUMBERS,
+    _SAFE_CALLABLES,
+    MAX_DIGITS,
+    MAX_ITEMS,
+    LimitError,
+    _bounded_list,
+    _charge_inputs,
+    _check_length,
+    _made,
+    _metered,
+    _Text,
+    _width,
+    to_text,
+)
+from .sandbox_text import _replace, percent_format
+
+# -- globals ---------------------------------------------------------------------------------
+
+
+
+def _function(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A global function: each call counted, its result checked."""
+    def call(*args: Any, **kwargs: Any) -> Any:
+        _METER.charge()
+        _charge_inputs(args)
+        return _made(fn(*args, **kwargs))
+    call.__name__ = call.__qualname__ = name
+    _SAFE_CALLABLES[id(call)] = call
+    return call
+
+
+def _range(*args: Any) -> range:
+    span = range(*(operator.index(a) for a in args))
+    if span.stop - span.start > MAX_ITEMS * abs(span.step) and len(span[:MAX_ITEMS + 1]) \
+            > MAX_ITEMS:
+        raise LimitError(f"Range too big: more than {MAX_ITEMS} items (more than {MAX_ITEMS} "
+                         "loop iterations)")
+    return span
+
+
+def _round(value: Any, digits: Any = None) -> Any:
+    if not isinstance(value, _NUMBERS):
+        raise TypeError(f"round() takes a number, got {type(value).__name__}")
+    if digits is None:
+        return round(value)
+    digits = operator.index(digits)
+    if abs(digits) > MAX_DIGITS:
+        raise LimitError(f"round() to {digits} digits: more than {MAX_DIGITS}")
+    return round(value, digits)
+
+
+def _int(value: Any = 0, base: Any = None) -> int:
+    if isinstance(value, str):
+        return int(value, 10 if base is None else operator.index(base))
+    if base is not None or not isinstance(value, _NUMBERS):
+        raise TypeError(f"int() takes a number or text, got {type(value).__name__}")
+    return int(value)
+
+
+def _float(value: Any = 0.0) -> float:
+    if not isinstance(value, (str, int, float)):
+        raise TypeError(f"float() takes a number or text, got {type(value).__name__}")
+    return float(value)
+
+
+def _str(value: Any = "") -> str:
+    return to_text(value)
+
+
+def _len(value: Any) -> int:
+    return len(value)
+
+
+def _min(*args: Any, **kwargs: Any) -> Any:
+    return min(*args, **kwargs)
+
+
+def _max(*args: Any, **kwargs: Any) -> Any:
+    return max(*args, **kwargs)
+
+
+def _abs(value: Any) -> Any:
+    return abs(value)
+
+
+def _enumerate(items: Iterable[Any], start: Any = 0) -> list[tuple[int, Any]]:
+    return list(enumerate(_bounded_list(items), operator.index(start)))
+
+
+def _zip(*sequences: Iterable[Any]) -> list[tuple[Any, ...]]:
+    return _bounded_list(zip(*sequences, strict=False))
+
+
+ENV.globals.clear()
+ENV.globals.update({name: _function(name, fn) for name, fn in {
+    "range": _range, "min": _min, "max": _max, "abs": _abs, "round": _round, "len": _len,
+    "enumerate": _enumerate, "zip": _zip, "int": _int, "float": _float, "str": _str,
+    "d6_net": dice.d6_net, "d4_net": dice.d4_net, "pips": dice.pips,
+    "arrow": shapes.arrow, "regular": shapes.regular, "star": shapes.star,
+}.items()})
+
+
+# -- filters and tests -----------------------------------------------------------------------
+
+def _filter(fn: Callable[..., Any], text: bool = False) -> Callable[..., Any]:
+    """A filter: context-passing (never folded at compile time), counted and checked; with
+    ``text`` its value is first turned into (bounded) text."""
+    pass_arg = _PassArg.from_obj(fn)
+
+    @pass_context
+    def call(context: Context, value: Any, *args: Any, **kwargs: Any) -> Any:
+        _METER.charge()
+        _charge_inputs((value, *args))
+        if text:
+            value = to_text(value)
+        if pass_arg is _PassArg.context:
+            result = fn(context, value, *args, **kwargs)
+        elif pass_arg is _PassArg.eval_context:
+            result = fn(context.eval_ctx, value, *args, **kwargs)
+        elif pass_arg is _PassArg.environment:
+            result = fn(context.environment, value, *args, **kwargs)
+        else:
+            result = fn(value, *args, **kwargs)
+        return _made(result)
+    return call
+
+
+def _test(fn: Callable[..., Any]) -> Callable[..., Any]:
+    pass_arg = _PassArg.from_obj(fn)
+
+    @pass_context
+    def call(context: Context, value: Any, *args: Any, **kwargs: Any) -> Any:
+        _METER.charge()
+        _charge_inputs((value, *args))
+        if pass_arg is _PassArg.context:
+            return fn(context, value, *args, **kwargs)
+        if pass_arg is _PassArg.environment:
+            return fn(context.environment, value, *args, **kwargs)
+        if pass_arg is _PassArg.eval_context:
+            return fn(context.eval_ctx, value, *args, **kwargs)
+        return fn(value, *args, **kwargs)
+    return call
+
+
+def _center_filter(value: str, width: Any = 80) -> str:
+    return value.center(_width(width))
+
+
+def _indent_filter(value: str, width: Any = 4, first: bool = False,
+                   blank: bool = False) -> str:
+    pad = len(to_text(width)) if isinstance(width, str) else max(_width(width), 0)
+    _check_length(len(value) + (value.count("\n") + 1) * pad)
+    return jf.do_indent(value, width if isinstance(width, str) else pad, first, blank)
+
+
+def _wordwrap_filter(value: str, width: Any = 79, break_long_words: bool = True,
+                     wrapstring: Any = None, break_on_hyphens: bool = True) -> str:
+    separator = "\n" if wrapstring is None else to_text(wrapstring)
+    lines: list[str] = []
+    for paragraph in value.splitlines():
+        lines += textwrap.wrap(paragraph, width=operator.index(width), expand_tabs=False,
+                               replace_whitespace=False, break_long_words=break_long_words,
+                               break_on_hyphens=break_on_hyphens) or [""]
+        _METER.charge(len(lines))
+    _check_length(sum(map(len, lines)) + len(separator) * max(len(lines) - 1, 0))
+    return separator.join(lines)
+
+
+def _replace_filter(value: str, old: Any, new: Any, count: Any = None) -> str:
+    return _replace(value, to_text(old), to_text(new), -1 if count is None else count)
+
+
+def _format_filter(value: str, *args: Any, **kwargs: Any) -> str:
+    if args and kwargs:
+        raise TypeError("format takes positional or keyword arguments, not both")
+    return percent_format(value, kwargs or args)
+
+
+def _join_filter(context: Context, value: Iterable[Any], d: Any = "",
+                 attribute: Any = None) -> str:
+    if attribute is not None:
+        value = map(jf.make_attrgetter(context.environment, attribute), value)
+    separator = to_text(d)
+    out = _Text()
+    for index, item in enumerate(_metered(value)):
+        if index:
+            out.add(separator)
+        out.add(to_text(item))
+    return out.value()
+
+
+_join_filter = pass_context(_join_filter)
+
+
+def _sum_filter(context: Context, iterable: Iterable[Any], attribute: Any = None,
+                start: Any = 0) -> Any:
+    if attribute is not None:
+        iterable = map(jf.make_attrgetter(context.environment, attribute), iterable)
+    total = start
+    for item in _metered(iterable):
+        if not isinstance(item, _NUMBERS) or not isinstance(total, _NUMBERS):
+            raise TypeError("sum adds numbers only")
+        total = context.environment.call_binop(context, "+", total, item)
+    return total
+
+
+_sum_filter = pass_context(_sum_filter)
+
+
+def _round_filter(value: Any, precision: Any = 0, method: str = "common") -> float:
+    digits = operator.index(precision)
+    if abs(digits) > MAX_DIGITS:
+        raise LimitError(f"round to {digits} digits: more than {MAX_DIGITS}")
+    if method == "common":
+        return round(float(value), digits)
+    if method not in ("ceil", "floor"):
+        raise ValueError("method must be common, ceil or floor")
+    scale = 10.0 ** digits
+    return (math.ceil if method == "ceil" else math.floor)(float(value) * scale) / scale
+
+
+def _list_filter(value: Any) -> list[Any]:
+    return _bounded_list(value)
+
+
+def _upper_first(value: str) -> str:
+    return value[:1].upper() + value[1:]
+
+
+ENV.filters.clear()
+ENV.filters.update({name: _filter(fn) for name, fn in {
+    "abs": abs, "count": len, "d": jf.do_default, "default": jf.do_default,
+    "dictsort": jf.do_dictsort, "first": jf.do_first, "float": jf.do_float, "int": jf.do_int,
+    "items": jf.do_items, "last": jf.do_last, "length": len, "list": _list_filter,
+    "map": jf.do_map, "max": jf.do_max, "min": jf.do_min, "reject": jf.do_reject,
+    "rejectattr": jf.do_rejectattr, "reverse": jf.do_reverse, "round": _round_filter,
+    "select": jf.do_select, "selectattr": jf.do_selectattr, "sort": jf.do_sort,
+    "sum": _sum_filter, "unique": jf.do_unique, "join": _join_filter,
+}.items()})
+ENV.filters.update({name: _filter(fn, text=True) for name, fn in {
+    "capitalize": str.capitalize, "center": _center_filter, "format": _format_filter,
+    "indent": _indent_filter, "lower": str.lower, "replace": _replace_filter,
+    "string": str.__str__, "title": jf.do_title, "trim": jf.do_trim,
+    "truncate": jf.do_truncate, "upper": str.upper, "upper_first": _upper_first,
+    "wordwrap": _wordwrap_filter,
+}.items()})
+ENV.tests.clear()
+ENV.tests.update({name: _test(fn) for name, fn in {
+    **jt.TESTS,
+    "lower": lambda value: isinstance(value, str) and value.islower(),
+    "upper": lambda value: isinstance(value, str) and value.isupper(),
+}.items()})
+
+
