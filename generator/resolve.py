@@ -106,6 +106,19 @@ def named_file(name: object, folder: Path, what: str, named: str = "") -> Path:
     return file
 
 
+def template_file(name: object, folder: Path, field: str) -> Path:
+    """A face template or icon file by name, as a DataError naming ``field`` when refused
+    (the file it would be, when the name itself is fine)."""
+    from .errors import DataError
+
+    find = face_file if field == "face" else icon_file
+    try:
+        return find(name, folder)
+    except Refused as exc:
+        shown = folder / f"{name}.yaml" if NAME.match(str(name)) else folder
+        raise DataError(shown, None, field, str(exc)) from None
+
+
 def face_file(name: object, folder: Path | None = None) -> Path:
     return named_file(name, folder or paths.FACES, "face template")
 

@@ -104,11 +104,7 @@ def load_icon(name: str, folder: Path | None = None) -> IconDef:
     """Load and check one icon; errors point at the icon file's line. The name is a plain
     name of a file in ``folder`` (default ``paths.ICONS``): generator/resolve.py confines it."""
     folder = folder or paths.ICONS
-    try:
-        file = resolve.icon_file(name, folder)
-    except resolve.Refused as exc:
-        shown = folder / f"{name}.yaml" if resolve.NAME.match(str(name)) else folder
-        raise DataError(shown, None, "icon", str(exc)) from None
+    file = resolve.template_file(name, folder, "icon")
     doc = load_yaml(file)
     if not isinstance(doc.data, dict):
         raise doc.error((), "expected a mapping with 'view' and 'shapes'")

@@ -77,11 +77,7 @@ def load_template(name: str, folder: Path | None = None) -> FaceTemplate:
     from .. import resolve
 
     folder = folder or paths.FACES
-    try:
-        file = resolve.face_file(name, folder)
-    except resolve.Refused as exc:
-        shown = folder / f"{name}.yaml" if resolve.NAME.match(str(name)) else folder
-        raise DataError(shown, None, "face", str(exc)) from None
+    file = resolve.template_file(name, folder, "face")
     doc = load_yaml(file)
     if not isinstance(doc.data, dict) or not isinstance(doc.data.get("elements"), list):
         raise doc.error((), "expected a mapping with an 'elements' list")
