@@ -382,6 +382,29 @@ def verify(game: Any) -> list[Finding]:
     size = int(cfg["grid_size"])
     grid = game.component("grid") if any(c.id == "grid" for c in game.components) else None
     if grid is not None:
-        rows, cols = grid.params.get("rows"), grid.params.get("cols")
-        findings.append(expect_equal("play grid", f"{rows}x{cols}", f"{size}x{size}"))
+        findings += _grid_findings(grid, size)
     return findings
+
+
+def _grid_findings(grid: Any, size: int) -> list[Finding]:
+    """The printed board against the rules: the cells the face template draws (its params)
+    must be the rules' grid, and must add up to the board's printed size (from ``size:``), so
+    a board that draws 5 x 5 cells on paper sized for 4 x 4 is caught."""
+    from ..layout.sizes import CARD_SIZES
+
+    p = grid.params
+    rows, cols = p.get("rows"), p.get("cols")
+    out = [expect_equal("play grid cells drawn (params) vs rules grid_size",
+                        f"{rows}x{cols}", f"{size}x{size}")]
+    cell = CARD_SIZES.get(str(p.get("cell")))
+    if cell is None or not all(isinstance(v, (int, float)) for v in (rows, cols)):
+        out.append(Finding("play grid cell size", False, f"unknown cell {p.get('cell')!r}"))
+        return out
+    gap, border = float(p.get("gap", 0)), float(p.get("border", 0))
+    w = cols * cell.w + (cols - 1) * gap + 2 * border
+    h = rows * cell.h + (rows - 1) * gap + 2 * border
+    fits = abs(w - grid.size.w) < 0.01 and abs(h - grid.size.h) < 0.01
+    out.append(Finding("play grid cells fill the printed board", fits,
+                       f"cells need {w:g} x {h:g} mm, board printed "
+                       f"{grid.size.w:g} x {grid.size.h:g} mm"))
+    return out

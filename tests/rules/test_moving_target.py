@@ -149,3 +149,14 @@ def test_random_games_always_end_and_replay_exactly():
     assert first.count("win") + first.count("draw") + first.count("stall") == 60
     assert first.count("stall") == 0
     assert min(first.lengths) >= 19  # a 10-card hand needs at least 10 of its own turns
+
+
+def test_verify_compares_the_drawn_grid_with_the_printed_board(game_file):
+    """Not a number with itself: the template's cells against the board's printed size."""
+    from generator.build import verify
+
+    file, _ = game_file(("size: {grid: {cell: poker, rows: 5, cols: 5, gap: 3, border: 8}}",
+                         "size: {grid: {cell: poker, rows: 4, cols: 5, gap: 3, border: 8}}"))
+    failed = {f.check: f.detail for f in verify(load_game(str(file))) if not f.ok}
+    assert "play grid cells fill the printed board" in failed
+    assert "board printed 345.5 x 380.6 mm" in failed["play grid cells fill the printed board"]
