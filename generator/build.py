@@ -55,7 +55,10 @@ class BuildOptions:
 
 
 def verify(game: Game) -> list[Finding]:
-    return list(rules.load(game.rules).verify(game))
+    """The rules module's composition findings; each names the data it is about (at least
+    the game's data file)."""
+    return [f if f.where else replace(f, where=str(game.source))
+            for f in rules.load(game.rules).verify(game)]
 
 
 def check_composition(game: Game, force: bool) -> list[Finding]:

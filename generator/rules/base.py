@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -36,17 +37,57 @@ class Finding:
     ok: bool
     detail: str = ""
     warn: bool = False  # a pre-flight warning: fails only ``verify --strict``
+    where: str = ""  # "file:line" of the data the finding is about (see ``at``)
 
     def line(self) -> str:
         mark = "ok  " if self.ok else ("WARN" if self.warn else "FAIL")
-        return f"  [{mark}] {self.check}" + (f": {self.detail}" if self.detail else "")
+        place = f" ({self.where})" if self.where and not self.ok else ""
+        return f"  [{mark}] {self.check}" + (f": {self.detail}" if self.detail else "") + place
 
 
-def expect_equal(check: str, actual: object, expected: object) -> Finding:
+def at(game: Any, *path: Any) -> str:
+    """"file:line" of a field of the game's data file, or of the included file that holds a
+    table: ``at(game, "components", "grid")`` (a component by id), ``at(game, "tables",
+    "ranks")``, ``at(game, "settings", "hand_size")``. Falls back to the data file alone."""
+    from ..data.yamlfile import load_yaml
+
+    source = Path(game.source)
+    files = [source] + [source.parent / name for name in _includes(source)]
+    for file in files:
+        try:
+            doc = load_yaml(file)
+        except Exception:  # a location is a courtesy: never fail a report over it
+            continue
+        key = list(path)
+        if len(key) >= 2 and key[0] == "components" and isinstance(doc.data, dict):
+            ids = [c.get("id") for c in doc.data.get("components") or [] if isinstance(c, dict)]
+            if key[1] not in ids:
+                continue
+            key[1] = ids.index(key[1])
+        if isinstance(doc.data, dict) and key and key[0] in doc.data and (
+                len(key) < 2 or key[0] == "components"
+                or key[1] in (doc.data.get(key[0]) or {})):
+            line = doc.line_of(tuple(key))
+            return f"{file}:{line}" if line else str(file)
+    return str(source)
+
+
+def _includes(source: Path) -> list[str]:
+    from ..data.yamlfile import load_yaml
+
+    try:
+        data = load_yaml(source).data
+    except Exception:  # see at()
+        return []
+    names = data.get("include", []) if isinstance(data, dict) else []
+    return [n for n in names if isinstance(n, str)]
+
+
+def expect_equal(check: str, actual: object, expected: object, where: str = "") -> Finding:
     """A finding that holds when ``actual == expected``, naming both when it does not."""
     if actual == expected:
-        return Finding(check, True, str(actual))
-    return Finding(check, False, f"expected {expected}, found {actual}")
+        return Finding(check, True, str(actual), where=where)
+    return Finding(check, False, f"expected {expected}, found {actual}", where=where)
 
 
 def per_data(build: Callable[..., T]) -> Callable[..., T]:

@@ -35,10 +35,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .base import Finding, expect_equal
+from .base import Finding, at, expect_equal
 
 SUITS = 4
 RANKS = 13
@@ -366,23 +366,28 @@ def verify(game: Any) -> list[Finding]:
     cards = [(item["suit"]["id"], item["rank"]["id"]) for item in deck.expanded()]
     suits = Counter(s for s, _ in cards)
     ranks = Counter(r for _, r in cards)
+    deck_at, suits_at, ranks_at = (at(game, "components", "deck"), at(game, "tables", "suits"),
+                                   at(game, "tables", "ranks"))
     findings = [
-        expect_equal("deck size", len(cards), CARDS),
-        expect_equal("unique cards", len(set(cards)), CARDS),
-        expect_equal("suits", len(suits), SUITS),
-        expect_equal("ranks", len(ranks), RANKS),
-        Finding("13 cards per suit", set(suits.values()) == {RANKS}, str(dict(suits))),
+        expect_equal("deck size", len(cards), CARDS, deck_at),
+        expect_equal("unique cards", len(set(cards)), CARDS, deck_at),
+        expect_equal("suits", len(suits), SUITS, suits_at),
+        expect_equal("ranks", len(ranks), RANKS, ranks_at),
+        Finding("13 cards per suit", set(suits.values()) == {RANKS}, str(dict(suits)),
+                where=suits_at),
         Finding("4 cards per rank", set(ranks.values()) == {SUITS},
-                ", ".join(f"{r}:{n}" for r, n in ranks.items())),
+                ", ".join(f"{r}:{n}" for r, n in ranks.items()), where=ranks_at),
     ]
     for players, hand in sorted(cfg["hand_size"].items()):
         left = len(cards) - players * hand - 1
         findings.append(Finding(f"{players} players take {hand} each, 1 starts the grid",
-                                left > 0, f"{left} cards left to draw"))
+                                left > 0, f"{left} cards left to draw",
+                                where=at(game, "settings", "hand_size")))
     size = int(cfg["grid_size"])
     grid = game.component("grid") if any(c.id == "grid" for c in game.components) else None
     if grid is not None:
-        findings += _grid_findings(grid, size)
+        findings += [replace(f, where=at(game, "components", "grid"))
+                     for f in _grid_findings(grid, size)]
     return findings
 
 

@@ -160,3 +160,16 @@ def test_verify_compares_the_drawn_grid_with_the_printed_board(game_file):
     failed = {f.check: f.detail for f in verify(load_game(str(file))) if not f.ok}
     assert "play grid cells fill the printed board" in failed
     assert "board printed 345.5 x 380.6 mm" in failed["play grid cells fill the printed board"]
+
+
+def test_failed_findings_name_the_data_line(game_file):
+    """Composition findings point at the data they are about, as file:line."""
+    from generator.build import verify
+
+    file, _ = game_file(("    - {id: C, name: Clubs, icon: club, colour: suit_clubs}\n", ""))
+    failed = [f for f in verify(load_game(str(file))) if not f.ok]
+    suits = next(f for f in failed if f.check == "suits")
+    text = file.read_text(encoding="utf-8").splitlines()
+    assert suits.where.startswith(f"{file}:")
+    assert text[int(suits.where.rsplit(":", 1)[1]) - 1].strip() == "suits:"
+    assert f"({file}:" in suits.line()
