@@ -74,6 +74,9 @@ class Game:
     theme: str
     data: Mapping[str, Any]
     source: Path
+    # The parsed files, for pointing findings at lines: {"game": YamlDoc, "tables": {name:
+    # YamlDoc of the file that holds the table}}. Left out of equality.
+    docs: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     def component(self, component_id: str) -> Component:
         for comp in self.components:

@@ -232,7 +232,7 @@ def test_board_tiles_carry_glue_strips_on_their_pages():
         (pl,) = draft.front
         assert pl.trim[2] == pytest.approx(tile.outer[2])
         assert inside(pl.trim, draft.frame.area)
-        assert pl.label == f"Mat tile {tile.name}"
+        assert pl.label == f"Mat {tile.name}"
 
 
 # -- cut marks -------------------------------------------------------------------------------

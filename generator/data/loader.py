@@ -153,6 +153,7 @@ def load_game(game: str, card_data: Path = paths.CARD_DATA) -> Game:
         data={"settings": spec.settings, "tables": tables,
               "preflight": spec.preflight.model_dump()},
         source=file,
+        docs={"game": doc, "tables": table_docs},
     )
 
 

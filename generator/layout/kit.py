@@ -125,7 +125,7 @@ class Packer:
                                0.0 if tile.glue_below else OUTER_BLEED)
             placement = replace(probe, clip=probe.face_box_on_page(clip_face),
                                 component=board.component,
-                                label=f"{board.name} tile {tile.name}",
+                                label=f"{board.name} {tile.name}",
                                 trim_override=probe.face_box_on_page(tile.outer))
             draft.front.append(placement)
             draft.blocks.append(Block(outer, [placement.trim], False, False,

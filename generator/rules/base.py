@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -46,41 +45,23 @@ class Finding:
 
 
 def at(game: Any, *path: Any) -> str:
-    """"file:line" of a field of the game's data file, or of the included file that holds a
-    table: ``at(game, "components", "grid")`` (a component by id), ``at(game, "tables",
-    "ranks")``, ``at(game, "settings", "hand_size")``. Falls back to the data file alone."""
-    from ..data.yamlfile import load_yaml
-
-    source = Path(game.source)
-    files = [source] + [source.parent / name for name in _includes(source)]
-    for file in files:
-        try:
-            doc = load_yaml(file)
-        except Exception:  # a location is a courtesy: never fail a report over it
-            continue
-        key = list(path)
-        if len(key) >= 2 and key[0] == "components" and isinstance(doc.data, dict):
-            ids = [c.get("id") for c in doc.data.get("components") or [] if isinstance(c, dict)]
-            if key[1] not in ids:
-                continue
-            key[1] = ids.index(key[1])
-        if isinstance(doc.data, dict) and key and key[0] in doc.data and (
-                len(key) < 2 or key[0] == "components"
-                or key[1] in (doc.data.get(key[0]) or {})):
-            line = doc.line_of(tuple(key))
-            return f"{file}:{line}" if line else str(file)
-    return str(source)
-
-
-def _includes(source: Path) -> list[str]:
-    from ..data.yamlfile import load_yaml
-
-    try:
-        data = load_yaml(source).data
-    except Exception:  # see at()
-        return []
-    names = data.get("include", []) if isinstance(data, dict) else []
-    return [n for n in names if isinstance(n, str)]
+    """"file:line" of a field of the game's data, from the files the loader parsed (no file
+    is read again): ``at(game, "components", "grid")`` (a component by id), ``at(game,
+    "tables", "ranks")`` (in whichever file holds the table), ``at(game, "settings",
+    "hand_size")``. Falls back to the data file alone."""
+    docs = getattr(game, "docs", None) or {}
+    key = list(path)
+    doc = docs.get("game")
+    if key[:1] == ["tables"] and len(key) > 1:
+        doc = (docs.get("tables") or {}).get(key[1], doc)
+    elif key[:1] == ["components"] and len(key) > 1 and doc is not None:
+        ids = [c.get("id") if isinstance(c, dict) else None
+               for c in (doc.data.get("components") or [])]
+        key[1] = ids.index(key[1]) if key[1] in ids else 0
+    if doc is None:
+        return str(game.source)
+    line = doc.line_of(tuple(key))
+    return f"{doc.file}:{line}" if line else str(doc.file)
 
 
 def expect_equal(check: str, actual: object, expected: object, where: str = "") -> Finding:
