@@ -258,3 +258,15 @@ def test_cut_marks_run_on_trim_lines_outside_every_bleed(paper, count):
                 assert min(abs(y1 - y) for y in ys) < EPS
             seg = (min(x1, x2), min(y1, y2), abs(x2 - x1) + 1e-3, abs(y2 - y1) + 1e-3)
             assert not any(overlap(seg, box) for box in obstacles)
+
+
+@given(st.sets(st.integers(1, 60)))
+def test_page_ranges_expand_back_to_the_pages(pages):
+    from generator.layout.contents import ranges
+
+    text = ranges(list(pages))
+    back: set[int] = set()
+    for part in filter(None, text.split(", ")):
+        low, _, high = part.partition("-")
+        back |= set(range(int(low), int(high or low) + 1))
+    assert back == pages

@@ -23,18 +23,13 @@ PUNCH_OUTSIDE = 2.5  # ... or this far outside it (the art bleeds 3 mm past the 
 
 def ranges(numbers: Sequence[int]) -> str:
     """1, 3-5, 9 style."""
-    nums = sorted(set(numbers))
-    out: list[str] = []
-    start = prev = None
-    for n in nums + [None]:  # type: ignore[list-item]
-        if start is None:
-            start = prev = n
-        elif n is not None and n == prev + 1:  # type: ignore[operator]
-            prev = n
+    runs: list[list[int]] = []
+    for n in sorted(set(numbers)):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
         else:
-            out.append(f"{start}" if start == prev else f"{start}-{prev}")
-            start = prev = n
-    return ", ".join(out)
+            runs.append([n])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
 def odd_even(pages: int) -> tuple[str, str]:

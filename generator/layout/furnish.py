@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..faces import primitives as p
 from .frame import Frame
-from .furniture import GREY, MIN_FURNITURE_PT, footer, glue_strip, lines, ruler
+from .furniture import GREY, footer, glue_strip, lines, ruler
 from .kit import Block, SheetDraft, TileInfo
 from .page import Box, Page, Placement
 from .tiling import GLUE
@@ -148,5 +148,3 @@ def make_page(frame: Frame, placements: list[Placement], furniture: list[p.Primi
     return Page(frame.paper, tuple(placements), tuple(furniture), bookmark, side,
                 content=content)
 
-
-__all__ = ["MIN_FURNITURE_PT", "cut_marks", "front_furniture", "make_page", "page_furniture"]

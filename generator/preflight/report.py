@@ -16,7 +16,6 @@ from ..build import BuildOptions, build_kit, game_theme, render_parts
 from ..errors import DataError
 from ..faces.expressions import ExpressionError, evaluate
 from ..layout.frame import frames
-from ..layout.page import Kit
 from ..model import Game
 from ..rules.base import Finding
 from . import colour
@@ -41,13 +40,12 @@ def _grouped(issues: Iterable[Issue]) -> list[Finding]:
     return findings
 
 
-def sheet_lower_bound(game: Game, kit: Kit, opts: BuildOptions, rules_pages: int) -> int:
+def sheet_lower_bound(game: Game, opts: BuildOptions, rules_pages: int) -> int:
     """No packing can use fewer sheets: the contents and rules pages two to a sheet, plus the
     pieces' total trim area over the largest area a page offers."""
     page_area = max(f.area[2] * f.area[3] for f in frames(opts.paper_size, opts.margin))
     area = sum(c.size.w * c.size.h * c.total for c in game.components
                if c.kind != "rules" and c.size.w > 0)
-    del kit
     return math.ceil((1 + rules_pages) / 2) + math.ceil(area / page_area - 1e-9)
 
 
@@ -101,7 +99,7 @@ def preflight(game: Game, opts: BuildOptions) -> list[Finding]:
     if not findings:
         findings.append(Finding("pre-flight faces", True, "safe zone, text size, glyphs, art"))
     findings += colour_findings(game, opts)
-    bound = sheet_lower_bound(game, kit, opts, len(rules))
+    bound = sheet_lower_bound(game, opts, len(rules))
     findings.append(Finding("sheets", True, f"{len(kit.sheets)} sheets of "
                             f"{opts.paper.upper()} (lower bound {bound})"))
     return findings

@@ -182,8 +182,7 @@ def _atomic(target: Path) -> Iterator[tuple[Path, BinaryIO]]:
         _reraise(exc, target, tmp)
     finally:
         if tmp is not None:
-            with contextlib.suppress(OSError):
-                _remove(tmp)
+            _discard(tmp)
 
 
 @contextmanager
@@ -197,8 +196,7 @@ def atomic_batch() -> Iterator[None]:
     except BaseException:
         _batches.remove(pending)
         for tmp, _ in pending:
-            with contextlib.suppress(OSError):
-                _remove(tmp)
+            _discard(tmp)
         raise
     _batches.remove(pending)
     if _batches:  # inside an outer batch: its end replaces these too
@@ -217,8 +215,7 @@ def atomic_batch() -> Iterator[None]:
     finally:
         for tmp, target in pending:
             if tmp != target:
-                with contextlib.suppress(OSError):
-                    _remove(tmp)
+                _discard(tmp)
 
 
 @contextmanager
@@ -240,8 +237,13 @@ def atomic_dir(target: Path) -> Iterator[Path]:
         _reraise(exc, target, tmp)
     finally:
         if tmp is not None:
-            with contextlib.suppress(OSError):
-                _remove(tmp)
+            _discard(tmp)
+
+
+def _discard(tmp: Path) -> None:
+    """Remove a temporary file or folder of ours; cleanup never hides the real error."""
+    with contextlib.suppress(OSError):
+        _remove(tmp)
 
 
 def _chmod_dir(path: Path, mode: int) -> None:
