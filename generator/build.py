@@ -55,10 +55,12 @@ class BuildOptions:
 
 
 def verify(game: Game) -> list[Finding]:
-    """The rules module's composition findings; each names the data it is about (at least
-    the game's data file)."""
-    return [f if f.where else replace(f, where=str(game.source))
-            for f in rules.load(game.rules).verify(game)]
+    """The rules module's composition findings, then whether the rules pages carry every
+    rule of the seed; each names the data it is about (at least the game's data file)."""
+    from .rules.coverage import coverage_findings
+
+    findings = rules.load(game.rules).verify(game) + coverage_findings(game)
+    return [f if f.where else replace(f, where=str(game.source)) for f in findings]
 
 
 def check_composition(game: Game, force: bool) -> list[Finding]:
@@ -99,6 +101,24 @@ def label_error(comp: Component, source: Path, expected: str) -> DataError:
     return DataError(source, None, f"components[{comp.id}].label", expected)
 
 
+def engine_examples(game: Game) -> dict[str, Any]:
+    """Worked examples computed by the game's rules module from real engine states (its
+    optional ``examples(game)``), for rules pages and aids to draw as ``examples``: when the
+    rules change, the printed example changes with them. Computed once per loaded game."""
+    cached = _EXAMPLES.get(id(game))
+    if cached is not None and cached[0] is game:
+        return cached[1]
+    made = getattr(rules.load(game.rules), "examples", None)
+    found: dict[str, Any] = dict(made(game)) if made else {}
+    if len(_EXAMPLES) > 16:
+        _EXAMPLES.clear()
+    _EXAMPLES[id(game)] = (game, found)
+    return found
+
+
+_EXAMPLES: dict[int, tuple[Game, dict[str, Any]]] = {}
+
+
 def render_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions
                  ) -> tuple[list[Face], list[Face] | None]:
     """Evaluate the component's face (and back) template once per printed copy."""
@@ -114,6 +134,8 @@ def render_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions
         "settings": game.data["settings"],
         "tables": game.data["tables"],
     }
+    if comp.kind in ("rules", "aid"):
+        base["examples"] = engine_examples(game)
     fronts: list[Face] = []
     backs: list[Face] | None = [] if back_t else None
     shared_back = back_t is not None and not {"item", "index"} & dependencies(back_t)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-KINDS = ("card", "token", "tile", "board", "die", "sheet", "rules")
+KINDS = ("card", "token", "tile", "board", "die", "sheet", "rules", "aid")
 
 
 @dataclass(frozen=True)

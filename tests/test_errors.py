@@ -109,12 +109,12 @@ def test_expression_with_undefined_name(game_file, tmp_path):
 def test_text_too_long_names_the_template_line(game_file, tmp_path):
     file, _ = game_file(LONG_TIPS)
     err = fail(file, tmp_path)
-    template = paths.FACES / "rules-page.yaml"
+    template = paths.FACES / "rules-section.yaml"  # included by rules-page.yaml per section
     assert err.file == str(template)
     assert err.line == line_of(template, 'text: "{{ s.text }}"')
-    assert err.field == "elements[2].do[2].text.text"
+    assert err.field == "elements[2].do[0].text.text"
     assert "'Stagger cards in zig-zags" in err.expected
-    assert "does not fit a 190 x" in err.expected and "minimum size 8 pt" in err.expected
+    assert "does not fit a " in err.expected and "minimum size 7 pt" in err.expected
 
 
 def test_unknown_game_id():
@@ -161,7 +161,7 @@ def test_cli_failed_build_leaves_good_pdf_untouched(game_file, tmp_path, kit_a4)
     result = cli("build", file, "--out", out)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
-    assert "rules-page.yaml" in result.stderr and "does not fit" in result.stderr
+    assert "rules-section.yaml" in result.stderr and "does not fit" in result.stderr
     assert target.read_bytes() == before
     assert [p.name for p in target.parent.iterdir()] == ["moving-target.pdf"]
 

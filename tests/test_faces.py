@@ -129,6 +129,44 @@ elements:
                           p.Circle(3.0, 2.0, 1.0, "#ff0000"))
 
 
+def test_include_draws_another_template_with_the_given_values(tmp_path):
+    template(tmp_path, """\
+vars:
+  r: "{{ box.w / 2 }}"
+elements:
+  - circle: {cx: "{{ box.x + r }}", cy: "{{ box.y }}", r: "{{ r }}"}
+  - text: {x: 0, y: 0, w: 5, h: 5, text: "{{ item.n }}", info: false}
+""", "part")
+    t = template(tmp_path, """\
+elements:
+  - rect: {x: 0, y: 0, w: 1, h: 1}
+  - each: [2, 4]
+    as: w
+    do:
+      - include: part
+        with: {box: "{{ {'x': w, 'y': 1, 'w': w} }}"}
+""")
+    face = render_face(t, 10, 10, {"item": {"n": "7"}})
+    circles = [prim for prim in face.prims if isinstance(prim, p.Circle)]
+    assert circles == [p.Circle(3.0, 1.0, 1.0), p.Circle(6.0, 1.0, 2.0)]
+    assert len(face.origins) == len(face.prims) == 5
+    # The included text names its own line and carries its own info flag.
+    assert [(o.line, o.info) for o in face.origins][1:3] == [(4, False), (5, False)]
+    assert "item" in dependencies(t)  # read only inside the included template
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("elements:\n  - include: t\n", "includes nest more than 4 deep"),
+    ("elements:\n  - include: missing\n", "no face template .missing."),
+    ("elements:\n  - include: t\n    with: [1]\n", "expected a mapping of name: value"),
+    ("elements:\n  - include: t\n    at: 1\n", "unknown field for include"),
+])
+def test_bad_includes_are_clear_errors(tmp_path, body, expected):
+    t = template(tmp_path, body)
+    with pytest.raises(DataError, match=expected):
+        render_face(t, 10, 10, {})
+
+
 def test_shared_back_does_not_depend_on_the_item():
     assert "item" not in dependencies(load_template("playing-card-back"))
     assert "item" in dependencies(load_template("playing-card"))

@@ -30,8 +30,8 @@ PT = 72 / 25.4  # points per mm
 PX = 75 / 25.4  # pixels per mm at 75 dpi
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 DUPLEX = {"long": "/DuplexFlipLongEdge", "short": "/DuplexFlipShortEdge"}
-A4_SHEETS = {"moving-target": 11, "monster-day": 10, "moving-day": 10, "moving-day-boxes": 11,
-             "movement-game": 16}
+A4_SHEETS = {"moving-target": 12, "monster-day": 11, "moving-day": 11, "moving-day-boxes": 12,
+             "movement-game": 17}  # issue 9 targets, plus at most one sheet for aids
 NORMALS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # left, right, top, bottom (page y runs down)
 
 Box = tuple[float, float, float, float]

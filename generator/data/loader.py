@@ -151,7 +151,9 @@ def load_game(game: str, card_data: Path = paths.CARD_DATA) -> Game:
         components=tuple(components),
         theme=spec.theme,
         data={"settings": spec.settings, "tables": tables,
-              "preflight": spec.preflight.model_dump()},
+              "preflight": spec.preflight.model_dump(),
+              "rules_coverage": (spec.rules_coverage.model_dump()
+                                 if spec.rules_coverage else None)},
         source=file,
         docs={"game": doc, "tables": table_docs},
     )

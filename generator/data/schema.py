@@ -66,7 +66,7 @@ class Generate(Strict):
 
 class ComponentSpec(Strict):
     id: str = Field(pattern=ID_PATTERN)
-    kind: Literal["card", "token", "tile", "board", "die", "sheet", "rules"]
+    kind: Literal["card", "token", "tile", "board", "die", "sheet", "rules", "aid"]
     name: str = Field(min_length=1, max_length=80)
     size: SizeSpec
     face: str = Field(pattern=ID_PATTERN)
@@ -142,6 +142,56 @@ class RowCheck(Strict):
     message: str = Field(min_length=1, max_length=400)
 
 
+LINES_PATTERN = r"^[0-9]{1,5}(-[0-9]{1,5})?$"
+
+
+class SeedRule(Strict):
+    """One rule of the game's seed text and the words of the printed rules pages that carry
+    it (generator/rules/coverage.py checks they are printed)."""
+
+    line: int | str = Field(union_mode="left_to_right")  # a seed line, or a range "12-14"
+    rule: str = Field(min_length=1, max_length=600)  # quoted or paraphrased
+    printed: str = Field(min_length=3, max_length=300)  # exactly as the rules pages print it
+
+    @field_validator("line")
+    @classmethod
+    def line_or_range(cls, line: int | str) -> int | str:
+        return _line_or_range(line)
+
+
+class SeedAside(Strict):
+    """Seed lines that hold no rule (title, flavour, credits), and why."""
+
+    line: int | str = Field(union_mode="left_to_right")
+    why: str = Field(min_length=3, max_length=200)
+
+    @field_validator("line")
+    @classmethod
+    def line_or_range(cls, line: int | str) -> int | str:
+        return _line_or_range(line)
+
+
+def _line_or_range(line: int | str) -> int | str:
+    import re
+
+    if isinstance(line, int) and not isinstance(line, bool) and 1 <= line <= 99999:
+        return line
+    if isinstance(line, str) and re.match(LINES_PATTERN, line):
+        first, _, last = line.partition("-")
+        if int(first) <= int(last or first):
+            return line
+    raise ValueError("expected a seed line number or a range like 12-14")
+
+
+class RulesCoverage(Strict):
+    """Every rule of the seed (the game's published rules text, by line) mapped to the line of
+    the printed rules summary that carries it."""
+
+    seed: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,80}$")  # ../shared/seeds/<seed>
+    rules: list[SeedRule] = Field(min_length=1, max_length=300)
+    not_rules: list[SeedAside] = Field(default_factory=list, max_length=300)
+
+
 class GameSpec(Strict):
     id: str = Field(pattern=ID_PATTERN)
     title: str = Field(min_length=1, max_length=80)
@@ -158,6 +208,8 @@ class GameSpec(Strict):
     columns: dict[str, Any] | None = None
     # Rules for table rows that column types cannot say, checked at load.
     checks: list[RowCheck] = Field(default_factory=list, max_length=50)
+    # Each seed rule and the printed rules line carrying it, checked by verify.
+    rules_coverage: RulesCoverage | None = None
 
     @field_validator("players")
     @classmethod

@@ -4,7 +4,9 @@ A template (templates/faces/<name>.yaml) has optional ``vars`` (evaluated in ord
 use the ones before) and ``elements``. An element is one primitive (``rect``, ``circle``,
 ``line``, ``path``, ``polygon``, ``text``, ``icon``, ``image``) or a control element:
 ``each: <list> / as: <name> / index: <name> / do: [...]`` and
-``if: <condition> / do: [...] / else: [...]``.
+``if: <condition> / do: [...] / else: [...]``, and ``include: <template> / with: {name: value}``,
+which draws another face template's elements here, its ``vars`` and elements seeing the
+``with`` values (e.g. the box to draw in); rules pages include engine-drawn examples this way.
 Evaluating a template for one item gives a ``Face``: plain primitives in millimetres.
 """
 from __future__ import annotations
@@ -26,6 +28,7 @@ from .text import TextBox, TextDoesNotFit, layout
 
 FACE_BLEED = 3.175  # art extends this far past the trim; layouts clip to what they need
 PRIMITIVES = ("rect", "circle", "line", "path", "polygon", "text", "icon", "image")
+MAX_INCLUDE_DEPTH = 4  # include inside include: deep enough for a diagram's parts, no cycles
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 _FIELDS: dict[str, dict[str, tuple[str, Any]]] = {
     # field: (type, default); a default of ... means required
@@ -86,7 +89,7 @@ def load_template(name: str, folder: Path | None = None) -> FaceTemplate:
     return FaceTemplate(name, doc)
 
 
-def dependencies(template: FaceTemplate) -> frozenset[str]:
+def dependencies(template: FaceTemplate, _depth: int = 0) -> frozenset[str]:
     """Every top-level name the template reads: a back that never reads ``item`` is the
     same for every card and is evaluated once."""
     found: set[str] = set()
@@ -100,9 +103,24 @@ def dependencies(template: FaceTemplate) -> frozenset[str]:
         elif isinstance(node, dict):
             for child in node.values():
                 walk(child)
+        if isinstance(node, dict) and "include" in node:
+            found.update(_included_dependencies(node["include"], depth))
+
+    depth = _depth
     walk(template.doc.data)
     declared = set(template.doc.data.get("vars", {}))
     return frozenset(found - declared)
+
+
+def _included_dependencies(name: Any, depth: int) -> set[str]:
+    """What an included template reads; a name computed by an expression, or one that cannot
+    be loaded, may read anything (the face then counts as depending on its item)."""
+    if isinstance(name, str) and "{" not in name and depth < MAX_INCLUDE_DEPTH:
+        try:
+            return set(dependencies(load_template(name), depth + 1))
+        except DataError:
+            pass  # reported where the face is drawn
+    return {"item", "index"}
 
 
 def render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, Any],
@@ -140,8 +158,9 @@ Face = p.Face
 class _Run:
     """One evaluation of a template; knows the file so every error names its line."""
 
-    def __init__(self, doc: YamlDoc) -> None:
+    def __init__(self, doc: YamlDoc, depth: int = 0) -> None:
         self.doc = doc
+        self.depth = depth  # how many includes deep this template is drawn
         self.origins: list[p.Origin] = []  # parallel to the primitives produced
 
     def fail(self, path: tuple[Hashable, ...], expected: str) -> DataError:
@@ -166,7 +185,7 @@ class _Run:
 
         if not isinstance(raw, dict):
             raise self.fail(path, "expected a mapping with one of: "
-                                  f"{', '.join(PRIMITIVES)}, each, if")
+                                  f"{', '.join(PRIMITIVES)}, each, if, include")
         try:
             check_time()  # the face's time budget, between elements too
         except ExpressionError as exc:
@@ -188,6 +207,9 @@ class _Run:
                 inner = scope.child({name: value, "loop_index": index, index_name: index})
                 self.elements(path + ("do",), raw.get("do", []), inner, out)
             return
+        if "include" in raw:
+            self.include(path, raw, scope, out)
+            return
         if "if" in raw:
             branch = "do" if self.value(path + ("if",), raw["if"], scope) else "else"
             self.elements(path + (branch,), raw.get(branch, []), scope, out)
@@ -204,6 +226,38 @@ class _Run:
         out.append(self.build(path + (kind,), kind, args))
         info = args["info"] if args["info"] is not None else kind in INFO_BY_DEFAULT
         self.origins.append(p.Origin(self.doc.line_of(path), bool(info)))
+
+    def include(self, path: tuple[Hashable, ...], raw: dict[str, Any], scope: Scope,
+                out: list[p.Primitive]) -> None:
+        """Draw another face template here, in a scope with the ``with`` values added."""
+        unknown = set(raw) - {"include", "with"}
+        if unknown:
+            raise self.fail(path + (sorted(map(str, unknown))[0],),
+                            "unknown field for include; expected include and with")
+        name = self.value(path + ("include",), raw["include"], scope)
+        if not isinstance(name, str):
+            raise self.fail(path + ("include",), f"expected a template name, got {name!r:.60}")
+        if self.depth >= MAX_INCLUDE_DEPTH:
+            raise self.fail(path + ("include",), f"includes nest more than {MAX_INCLUDE_DEPTH} "
+                                                 "deep (does a template include itself?)")
+        given = raw.get("with", {})
+        if not isinstance(given, dict):
+            raise self.fail(path + ("with",), "expected a mapping of name: value")
+        values: dict[str, Any] = {}
+        for key, value in given.items():
+            if not isinstance(key, str) or not key.isidentifier():
+                raise self.fail(path + ("with", key), f"expected a name, got {key!r:.60}")
+            values[key] = self.value(path + ("with", key), value, scope)
+        try:
+            included = load_template(name, self.doc.file.parent)  # beside the includer
+        except DataError as exc:
+            raise self.fail(path + ("include",), exc.expected) from None
+        inner = scope.child(values)
+        run = _Run(included.doc, self.depth + 1)
+        run.origins = self.origins  # the included primitives land in the same face
+        for key, value in included.doc.data.get("vars", {}).items():
+            inner.set(key, run.value(("vars", key), value, inner))
+        run.elements(("elements",), included.doc.data["elements"], inner, out)
 
     def fields(self, path: tuple[Hashable, ...], kind: str, raw: dict[str, Any],
                scope: Scope) -> dict[str, Any]:

@@ -26,7 +26,7 @@ SAFE_MM = 3.0
 MIN_FACE_PT = 6.0
 MIN_FURNITURE_PT = 5.0
 MIN_DPI = 300.0
-CUT_KINDS = ("card", "tile", "token")  # pieces cut out on their trim
+CUT_KINDS = ("card", "tile", "token", "aid")  # pieces cut out on their trim
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 

@@ -37,11 +37,20 @@ class Finding:
     detail: str = ""
     warn: bool = False  # a pre-flight warning: fails only ``verify --strict``
     where: str = ""  # "file:line" of the data the finding is about (see ``at``)
+    # Where the expectation comes from: RULEBOOK (the game's published rules or card list)
+    # or DESIGN (a target of this kit: print legibility, sheet counts, our own readings).
+    basis: str = ""
 
     def line(self) -> str:
         mark = "ok  " if self.ok else ("WARN" if self.warn else "FAIL")
         place = f" ({self.where})" if self.where and not self.ok else ""
-        return f"  [{mark}] {self.check}" + (f": {self.detail}" if self.detail else "") + place
+        basis = f" [{self.basis}]" if self.basis else ""
+        return (f"  [{mark}]{basis} {self.check}" + (f": {self.detail}" if self.detail else "")
+                + place)
+
+
+RULEBOOK = "rulebook"  # Finding.basis: the check restates the published rules or card list
+DESIGN = "design"  # Finding.basis: our own target (legibility, sheet counts, a reading)
 
 
 def at(game: Any, *path: Any) -> str:
@@ -64,11 +73,13 @@ def at(game: Any, *path: Any) -> str:
     return f"{doc.file}:{line}" if line else str(doc.file)
 
 
-def expect_equal(check: str, actual: object, expected: object, where: str = "") -> Finding:
+def expect_equal(check: str, actual: object, expected: object, where: str = "",
+                 basis: str = "") -> Finding:
     """A finding that holds when ``actual == expected``, naming both when it does not."""
     if actual == expected:
-        return Finding(check, True, str(actual), where=where)
-    return Finding(check, False, f"expected {expected}, found {actual}", where=where)
+        return Finding(check, True, str(actual), where=where, basis=basis)
+    return Finding(check, False, f"expected {expected}, found {actual}", where=where,
+                   basis=basis)
 
 
 def per_data(build: Callable[..., T]) -> Callable[..., T]:
