@@ -158,6 +158,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     failed = 0
     opts = BuildOptions(paper=args.paper, flip=args.flip)
+    print("[rulebook]: checked against the game's published rules or card list; "
+          "[design]: a target of this kit (legibility, cutting, paper, our readings)")
     for game_id in _games(args, writes=False):
         game = load_game(game_id)
         findings = verify(game) + preflight(game, opts)
@@ -273,7 +275,8 @@ def parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="play seeded games and report")
     sim.add_argument("games", nargs="*")
-    sim.add_argument("--n", type=int, default=1000, help="games per set-up (at least 1)")
+    sim.add_argument("--n", "--games", dest="n", type=int, default=1000,
+                     help="games per set-up (at least 1)")
     sim.add_argument("--players", type=int, default=None,
                      help="one player count within the game's range (default: each count)")
     sim.add_argument("--seed", type=int, default=1)

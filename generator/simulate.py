@@ -18,6 +18,15 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from .simulate_stats import (
+    SeatTest,
+    describe_seats,
+    mean_interval,
+    rate_with_interval,
+    seat_test,
+    wilson_interval,
+)
+
 POLICIES = ("random", "greedy")
 DEFAULT_MAX_TURNS = 500
 
@@ -61,12 +70,34 @@ class Report:
     def mean_scores(self) -> list[float]:
         return [statistics.fmean(r.scores[s] for r in self.results) for s in range(self.players)]
 
+    def win_intervals(self) -> list[tuple[float, float, float]]:
+        """(rate, low, high) per seat: share of all games won, with its 95 % Wilson interval.
+        The text report and the chart's error bars both read these, so they always agree."""
+        return [_rate(w, self.n) for w in self.seat_wins()]
+
+    def outcome_interval(self, *outcomes: str) -> tuple[float, float, float]:
+        """(rate, low, high) of games ending in any of ``outcomes`` (e.g. "draw", "stall")."""
+        return _rate(sum(self.count(o) for o in outcomes), self.n)
+
+    def score_intervals(self) -> list[tuple[float, float, float]]:
+        """(mean, low, high) score per seat, a 95 % interval for each mean."""
+        return [mean_interval([r.scores[s] for r in self.results]) for s in range(self.players)]
+
+    def seat_test(self) -> SeatTest:
+        """Chi-square test of the seats' wins against equal chances (see simulate_stats)."""
+        return seat_test(self.seat_wins())
+
     def extras(self) -> dict[str, float]:
         """Each module counter averaged per game."""
         totals: Counter[str] = Counter()
         for r in self.results:
             totals.update(dict(r.extra))
         return {k: v / max(1, self.n) for k, v in sorted(totals.items())}
+
+
+def _rate(successes: float, n: int) -> tuple[float, float, float]:
+    low, high = wilson_interval(successes, n)
+    return (successes / n if n else 0.0), low, high
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -158,24 +189,35 @@ def run_variants(module: ModuleType, title: str, data: Mapping[str, Any], player
     return out
 
 
-def format_report(report: Report) -> str:
-    n = max(1, report.n)
-    lengths = report.lengths or [0]
+def _length_line(lengths: list[int]) -> str:
+    if min(lengths) == max(lengths):
+        return f"length (turns): every game lasted {lengths[0]} turns"
     quart = statistics.quantiles(lengths, n=4) if len(lengths) > 1 else [lengths[0]] * 3
+    return (f"length (turns): mean {statistics.fmean(lengths):.1f}, median {quart[1]:g}, "
+            f"quartiles {quart[0]:g}-{quart[2]:g}, min {min(lengths)}, max {max(lengths)}")
+
+
+def format_report(report: Report) -> str:
+    """The text a designer reads: every rate with its 95 % interval, and whether the seats'
+    differences are more than the noise of ``n`` random games."""
+    n = max(1, report.n)
     lines = [
-        f"games: {report.n} ({report.policy} policy, seed {report.seed}, "
-        f"{report.n / max(report.seconds, 1e-9):,.0f} games/s)",
-        f"length (turns): mean {statistics.fmean(lengths):.1f}, median {quart[1]:g}, "
-        f"quartiles {quart[0]:g}-{quart[2]:g}, min {min(lengths)}, max {max(lengths)}",
+        f"games: {report.n} ({report.policy} policy, seed {report.seed}"
+        + (f", {report.n / report.seconds:,.0f} games/s)" if report.seconds > 0 else ")"),
+        _length_line(report.lengths or [0]),
         f"outcomes: {report.count('win')} won, {report.count('draw')} drawn, "
         f"{report.count('stall')} stalled (turn limit)",
+        "seat win rate (95 % Wilson interval):",
     ]
-    wins = report.seat_wins()
-    lines.append("seat win rate: " + ", ".join(
-        f"seat {s + 1} {w / n:.1%}" for s, w in enumerate(wins)))
+    lines += [f"  seat {s + 1}: {rate_with_interval(w, n)}"
+              for s, w in enumerate(report.seat_wins())]
+    lines.append(f"  draws: {rate_with_interval(report.count('draw'), n)}, "
+                 f"stalls: {rate_with_interval(report.count('stall'), n)}")
+    lines.append(describe_seats(report.seat_test(), report.n))
     if report.points:
-        lines.append("mean score: " + ", ".join(
-            f"seat {s + 1} {v:.2f}" for s, v in enumerate(report.mean_scores())))
+        lines.append("mean score (95 % interval): " + ", ".join(
+            f"seat {s + 1} {m:.2f} ({lo:.2f}-{hi:.2f})"
+            for s, (m, lo, hi) in enumerate(report.score_intervals())))
     extras = report.extras()
     if extras:
         lines.append("per game: " + ", ".join(f"{k} {v:.2f}" for k, v in extras.items()))

@@ -1,5 +1,12 @@
-"""The simulator across games: one report per board, refused player counts, stable replays."""
+"""The simulator across games: one report per board, refused player counts, stable replays;
+the report's intervals and seat verdict on hand-built results, and the chart drawn from them."""
 from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+
+from PIL import Image
 
 from generator import rules, simulate
 from generator.data import load_game
@@ -23,5 +30,131 @@ def test_single_setup_games_have_no_suffix_and_report_points():
     [(suffix, report)] = simulate.run_variants(module, game.title, game.data, 2, n=30, seed=1)
     assert suffix == "" and report.points and report.game == "Monster Day"
     text = simulate.format_report(report)
-    assert "games: 30" in text and "mean score: seat 1" in text
+    assert "games: 30" in text and "mean score (95 % interval): seat 1" in text
     assert sum(report.mean_scores()) <= 5
+
+
+def _report(seat_wins: list[int], lengths: list[int] | None = None, stalls: int = 0,
+            points: bool = False) -> simulate.Report:
+    """A report built by hand: ``seat_wins[s]`` games won by seat s, then ``stalls`` stalls."""
+    players = len(seat_wins)
+    results = []
+    for seat, wins in enumerate(seat_wins):
+        scores = tuple(float(s == seat) for s in range(players))
+        results += [simulate.GameResult(0, "win", scores, (seat,))] * wins
+    results += [simulate.GameResult(0, "stall", (0.0,) * players, ())] * stalls
+    lengths = lengths or [20 + i % 7 for i in range(len(results))]
+    results = [replace(r, turns=t) for r, t in zip(results, lengths, strict=True)]
+    return simulate.Report("Hand-built", players, "random", len(results), 1, results,
+                           points=points)
+
+
+WILSON = re.compile(r"seat (\d): (\d+\.\d) % \((\d+\.\d)-(\d+\.\d) %\)")
+
+
+def test_report_prints_wilson_intervals_and_says_when_seats_are_within_noise():
+    text = simulate.format_report(_report([362, 338, 300]))
+    assert "seat 1: 36.2 % (33.3-39.2 %)" in text
+    assert len(WILSON.findall(text)) == 3
+    assert "draws: 0.0 % (0.0-0.4 %), stalls: 0.0 % (0.0-0.4 %)" in text
+    assert "seat differences are within noise at n=1000 (95 %)" in text
+    assert "significant" not in text
+
+
+def test_report_names_the_favoured_seat_when_the_difference_is_significant():
+    text = simulate.format_report(_report([250, 450, 300]))
+    assert "seat 2 wins more often (seat 1 least)" in text
+    assert "the seat difference is significant at n=1000 (95 %)" in text
+    assert "within noise" not in text
+
+
+def test_report_with_stalls_tests_seats_on_won_games_only():
+    report = _report([40, 60], stalls=900)
+    text = simulate.format_report(report)
+    assert "stalls: 90.0 % (88.0-91.7 %)" in text
+    # 40 vs 60 of the 100 won games: chi-square 4.00, p = 0.046, although the seats' rates
+    # over all 1000 games (4.0 % and 6.0 %) have overlapping intervals.
+    assert "seat 2 wins more often" in text and "p = 0.046" in text
+    assert report.seat_test().wins == 100
+
+
+def test_constant_length_is_said_in_words():
+    text = simulate.format_report(_report([10, 10], lengths=[30] * 20))
+    assert "length (turns): every game lasted 30 turns" in text
+    assert "quartiles" not in text
+
+
+def test_point_games_report_score_intervals():
+    text = simulate.format_report(_report([60, 40], points=True))
+    assert re.search(r"mean score \(95 % interval\): seat 1 0\.60 \(0\.\d\d-0\.\d\d\)", text)
+
+
+def _pixels(path: Path) -> Image.Image:
+    with Image.open(path) as image:
+        return image.convert("RGB")
+
+
+def test_chart_is_byte_identical_for_the_same_results(tmp_path):
+    report = _report([362, 338, 300], points=True)
+    first = simulate.write_chart(report, tmp_path / "a.png").read_bytes()
+    report.seconds = 12.5  # timing never reaches the picture
+    assert simulate.write_chart(report, tmp_path / "b.png").read_bytes() == first
+
+
+def test_seeded_runs_draw_the_same_chart(tmp_path):
+    game = load_game("moving-target")
+    module = rules.load(game.rules)
+    charts = []
+    for jobs, name in ((1, "one.png"), (2, "two.png")):
+        report = simulate.run(module, 2, n=40, seed=5, jobs=jobs, data=game.data)
+        charts.append(simulate.write_chart(report, tmp_path / name).read_bytes())
+    assert charts[0] == charts[1]
+
+
+def test_constant_length_chart_draws_no_histogram_bars(tmp_path):
+    from generator import simulate_chart as chart
+
+    image = _pixels(simulate.write_chart(_report([10, 10], lengths=[30] * 20), tmp_path / "c.png"))
+    varied = _pixels(simulate.write_chart(_report([10, 10]), tmp_path / "v.png"))
+    base = chart.TOP + chart.PLOT_H - 3  # just above the histogram's x axis
+    row = range(chart.LEFT_X + 2, chart.LEFT_X + chart.PANEL_W - 2)
+    assert not any(image.getpixel((x, base)) == chart.BAR for x in row)
+    assert any(varied.getpixel((x, base)) == chart.BAR for x in row)
+    assert image.size == (chart.WIDTH, varied.size[1])
+
+
+def test_win_rate_bars_carry_error_bars_from_the_wilson_interval(tmp_path):
+    from generator import simulate_chart as chart
+
+    image = _pixels(simulate.write_chart(_report([500, 500]), tmp_path / "w.png"))
+    slot = chart.PANEL_W / 3  # two seats and the draw/stall bar
+    middle = round(chart.RIGHT_X + slot / 2)
+    top = chart.TOP
+    # The error bar is a dark line through the bar's middle, reaching above the bar itself.
+    column = [image.getpixel((middle, y)) for y in range(top, top + chart.PLOT_H)]
+    assert any(pixel == chart.INK for pixel in column)
+
+
+def test_nice_steps():
+    from generator.simulate_chart import nice_step
+
+    assert nice_step(300) == 100
+    assert nice_step(0.39) == 0.1
+    assert nice_step(0.52) == 0.2
+    assert nice_step(3, whole=True) == 1
+    assert nice_step(76, max_ticks=6, whole=True) == 20
+
+
+def test_cli_simulate_prints_the_intervals(tmp_path, capsys):
+    from generator.cli import main
+
+    code = main(["simulate", "moving-target", "--n", "60", "--players", "2", "--jobs", "1",
+                 "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "seat win rate (95 % Wilson interval):" in out
+    assert [int(s) for s, *_ in WILSON.findall(out)] == [1, 2]
+    for _, rate, low, high in WILSON.findall(out):
+        assert float(low) <= float(rate) <= float(high)
+    assert "at n=60 (95 %)" in out
+    assert (tmp_path / "moving-target" / "simulation-2p-random.png").exists()

@@ -11,13 +11,14 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import replace
 
 from ..build import BuildOptions, build_kit, game_theme, render_parts
 from ..errors import DataError
 from ..faces.expressions import ExpressionError, evaluate
 from ..layout.frame import frames
 from ..model import Game
-from ..rules.base import Finding
+from ..rules.base import DESIGN, Finding
 from . import colour
 from .checks import Issue, face_issues, furniture_issues
 
@@ -102,4 +103,5 @@ def preflight(game: Game, opts: BuildOptions) -> list[Finding]:
     bound = sheet_lower_bound(game, opts, len(rules))
     findings.append(Finding("sheets", True, f"{len(kit.sheets)} sheets of "
                             f"{opts.paper.upper()} (lower bound {bound})"))
-    return findings
+    # Every pre-flight target is ours (legibility, cutting tolerance, paper), not the rulebook's.
+    return [replace(f, basis=DESIGN) for f in findings]
