@@ -33,9 +33,17 @@ def built(tmp_path_factory):
         manifest = json.loads(pdf.with_name(f"{game}.kit.json").read_text(encoding="utf-8"))
         rules_pages = [page["page"] for page in manifest["pages"]
                        if page["content"] == "rules"]
+        texts = []
         with pdfplumber.open(pdf) as doc:
-            text = " ".join(doc.pages[n - 1].extract_text() or "" for n in rules_pages)
-        return normalise(text), manifest
+            for n in rules_pages:
+                page = doc.pages[n - 1]
+                # A one-column page reads whole; a two-column page column by column (read
+                # whole, its lines would run the two columns together).
+                half = float(page.width) / 2
+                texts += [page.extract_text() or "",
+                          page.crop((0, 0, half, page.height)).extract_text() or "",
+                          page.crop((half, 0, page.width, page.height)).extract_text() or ""]
+        return normalise(" | ".join(texts)), manifest
     return get
 
 

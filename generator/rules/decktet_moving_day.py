@@ -20,8 +20,9 @@ Readings where the seeds allow more than one (each has a test in ``tests/rules``
   included: the seed's parenthesis lists the ranks the basic deck has).
 - *Personality total*: cards whose types include personality, a Crown personality counting 10;
   a Pawn or Court that is a personality counts its rolled rank.
-- *Rolling for Pawns and Courts*: one fresh 2d6 per Pawn/Court for every token the roll is
-  about to move, in both villages; with two tokens moving, each has its own rolls.
+- *Rolling for Pawns and Courts*: one fresh roll of both dice per Pawn/Court for every token
+  the roll is about to move, in both villages; with two tokens moving, each has its own rolls.
+  "Both dice" are the game's dice: 2d6, or 2d4 under Tetrahedra (ranks 2-8).
 - *Two tokens in one turn*: they move one after the other, lower die first. The order cannot
   change the outcome (totals do not depend on tokens), only which random numbers are used.
 - *Tetrahedra*: with ``dice: d4`` a double moves nothing; two different faces move both.
@@ -40,7 +41,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import Finding, expect_equal, per_data
+from .base import Finding, per_data
 
 GAP = -1
 POINTS = True
@@ -54,7 +55,7 @@ class Card:
     name: str
     suits: int          # bit mask over the suit order of the Ace table
     value: tuple[int, int, int, int]  # fixed contribution to each family (0 when rolled)
-    rolled: bool        # a Pawn or Court: rank = 2d6 each time it matters
+    rolled: bool        # a Pawn or Court: rank = both dice, rolled each time it matters
     personality: bool
     excuse: bool
 
@@ -172,14 +173,16 @@ def legal_actions(state: State) -> list[int]:
 
 
 def total(state: State, seat: int, family: int) -> int:
-    """A seat's total for one family; Pawns and Courts roll 2d6 each time they are counted."""
+    """A seat's total for one family; Pawns and Courts roll both dice each time they count."""
     return int(_village_total(state, seat, family, expected=False))
 
 
 def _village_total(state: State, seat: int, family: int, expected: bool) -> float:
-    """Sum one family over a village. A Pawn or Court rolls its rank (2d6), or with
-    ``expected`` counts its mean: 7, or 3.5 towards odd or even (half the rolls qualify)."""
+    """Sum one family over a village. A Pawn or Court rolls its rank on both dice (2d6, or 2d4
+    under Tetrahedra), or with ``expected`` counts its mean: ``sides + 1``, or half of it
+    towards odd or even (on two equal dice the odd and even sums share the mean equally)."""
     rules, cards = state.rules, state.rules.cards
+    sides = rules.dice_sides
     first = seat * rules.spaces
     result = 0.0
     for card in state.top[first:first + rules.spaces]:
@@ -191,9 +194,9 @@ def _village_total(state: State, seat: int, family: int, expected: bool) -> floa
         elif family == 2 and not info.personality:
             continue
         elif expected:
-            result += 7.0 if family >= 2 else 3.5
+            result += (sides + 1.0) if family >= 2 else (sides + 1.0) / 2
         else:
-            rank = state.rng.randint(1, 6) + state.rng.randint(1, 6)
+            rank = state.rng.randint(1, sides) + state.rng.randint(1, sides)
             if family >= 2 or (family == 0) == (rank % 2 == 1):
                 result += rank
     return result
@@ -215,8 +218,13 @@ def move_token(state: State, token: int) -> None:
 
 
 def roll_and_move(state: State) -> None:
+    sides = state.rules.dice_sides
+    move_for_roll(state, state.rng.randint(1, sides), state.rng.randint(1, sides))
+
+
+def move_for_roll(state: State, a: int, b: int) -> None:
+    """Move the tokens the dice ``a`` and ``b`` name (each once; faces 5-6 move nothing)."""
     rules = state.rules
-    a, b = state.rng.randint(1, rules.dice_sides), state.rng.randint(1, rules.dice_sides)
     state.last_roll = (a, b)
     if rules.dice_sides == 4 and a == b:
         return  # Tetrahedra: doubles do nothing
@@ -286,63 +294,17 @@ def describe(state: State, action: int) -> str:
     return f"{state.rules.cards[card].name} beside space {space + 1}"
 
 
-def verify_decktet(rows: list[Mapping[str, Any]]) -> list[Finding]:
-    """The Decktet's own invariants, from the card table."""
-    basic = [r for r in rows if r["deck"] == "basic"]
-    extended = [r for r in rows if r["deck"] == "extended"]
-    numerals = [r for r in basic if r["kind"] == "numeral"]
-    suits = sorted({s for r in rows for s in r["suits"]})
-    findings = [
-        expect_equal("basic deck", len(basic), 36),
-        expect_equal("extended cards", len(extended), 9),
-        expect_equal("unique names", len({r["name"] for r in rows}), len(rows)),
-        expect_equal("suits", len(suits), 6),
-        expect_equal("Aces, one per suit", sorted(s for r in basic if r["kind"] == "ace"
-                                                  for s in r["suits"]), suits),
-        expect_equal("Crowns, one per suit", sorted(s for r in basic if r["kind"] == "crown"
-                                                    for s in r["suits"]), suits),
-    ]
-    per_rank = Counter(r["rank"] for r in numerals)
-    findings.append(Finding("3 cards at each rank 2-9",
-                            all(per_rank[k] == 3 for k in range(2, 10)) and len(per_rank) == 8,
-                            ", ".join(f"{k}:{per_rank[k]}" for k in range(2, 10))))
-    bad = [k for k in range(2, 10)
-           if sorted(s for r in numerals if r["rank"] == k for s in r["suits"]) != suits]
-    findings.append(Finding("each suit once per rank 2-9", not bad,
-                            "ok" if not bad else f"ranks {bad} repeat or miss a suit"))
-    types = Counter(t for r in basic for t in r["types"])
-    for kind in ("personality", "location", "event"):
-        findings.append(expect_equal(f"{kind} cards in the basic deck", types[kind], 11))
-    for kind in ("pawn", "court"):
-        per_suit = Counter(s for r in extended if r["kind"] == kind for s in r["suits"])
-        findings.append(Finding(f"each suit on 2 {kind.title()}s",
-                                sorted(per_suit) == suits and set(per_suit.values()) == {2},
-                                str(dict(per_suit))))
-    findings.append(expect_equal("one Excuse", sum(r["kind"] == "excuse" for r in extended), 1))
-    return findings
-
-
 def verify(game: Any) -> list[Finding]:
-    """The Decktet invariants, then the kit: 30 play cards, 6 Aces, tokens and village mat."""
-    rows = game.data["tables"]["decktet_cards"]
-    findings = verify_decktet(rows)
-    rules = _build_rules(game.data)
-    by_id = {c.id: c for c in game.components}
-    play = [item["name"] for item in by_id["play"].expanded()] if "play" in by_id else []
-    findings.append(expect_equal("play cards (numerals and Crowns)", len(play), 30))
-    findings.append(expect_equal("play cards unique", len(set(play)), len(play)))
-    aces = [item["name"] for item in by_id["aces"].expanded()] if "aces" in by_id else []
-    findings.append(expect_equal("Aces for the village board", len(aces), 6))
-    if "extended" in by_id:
-        findings.append(expect_equal("extended cards printed", by_id["extended"].total, 9))
-    tokens = list(by_id["tokens"].expanded()) if "tokens" in by_id else []
-    findings.append(expect_equal("tokens", sorted(t["die"] for t in tokens), [1, 2, 3, 4]))
-    findings.append(expect_equal("token points", sum(rules.token_points), 5))
-    if "village" in by_id:
-        spaces = by_id["village"].params.get("spaces")
-        findings.append(expect_equal("village mat spaces", spaces, 2 * rules.spaces))
-    findings.append(expect_equal("Aces fill both villages", len(rules.aces), 2 * rules.spaces))
-    findings.append(Finding("cards left to draw after the deal",
-                            len(rules.deck) > 2 * rules.hand_size,
-                            f"{len(rules.deck) - 2 * rules.hand_size} in the draw pile"))
-    return findings
+    """The printed cards against the reference card list, the Decktet's invariants, the tokens
+    against the seed, then the kit's composition (see ``decktet_reference``)."""
+    from .decktet_reference import verify_kit
+
+    return verify_kit(game, _build_rules(game.data))
+
+
+def examples(game: Any) -> dict[str, Any]:
+    """The worked example of the rules pages: a village from a seeded game, with each token's
+    totals and moves computed here (see ``decktet_examples``)."""
+    from .decktet_examples import village_example
+
+    return {"village": village_example(game.data)}

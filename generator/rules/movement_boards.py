@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .base import Finding
+from .base import RULEBOOK, Finding
 
 SIDES = "SWNE"             # clockwise from the south edge
 ACROSS = {"S": "N", "N": "S", "W": "E", "E": "W"}
@@ -48,12 +48,43 @@ def parse_board(item: Mapping[str, Any]) -> Board:
                  tuple(ch != "#" for ch in flat), starts)
 
 
+# The seven non-identity symmetries of a square, each as (name, cell map, side letters swapped).
+# ``rows[r][c]`` of the transformed board reads the original at ``at(rows, r, c)``; a side's
+# starting letter follows its edge (a left-right mirror swaps E and W, a quarter turn clockwise
+# takes the north edge to the east...). A 90-degree turn or a diagonal mirror only fits a square.
+SYMMETRIES: dict[str, tuple[Any, str, str]] = {
+    "rotation 90": (lambda g, h, w, r, c: g[h - 1 - c][r], "NESW", "ESWN"),
+    "rotation 180": (lambda g, h, w, r, c: g[h - 1 - r][w - 1 - c], "NSEW", "SNWE"),
+    "rotation 270": (lambda g, h, w, r, c: g[c][w - 1 - r], "NESW", "WNES"),
+    "mirror left-right": (lambda g, h, w, r, c: g[r][w - 1 - c], "EW", "WE"),
+    "mirror top-bottom": (lambda g, h, w, r, c: g[h - 1 - r][c], "NS", "SN"),
+    "mirror main diagonal": (lambda g, h, w, r, c: g[c][r], "NWSE", "WNES"),
+    "mirror anti-diagonal": (lambda g, h, w, r, c: g[h - 1 - c][w - 1 - r], "NESW", "ENWS"),
+}
+# What the data's ``symmetry`` names: horizontal = the north half mirrors the south half.
+DECLARED = {"horizontal": "mirror top-bottom", "rotational": "rotation 180"}
+
+
+def transformed(rows: tuple[str, ...], how: str) -> tuple[str, ...]:
+    """The board under one of ``SYMMETRIES``, its starting letters relabelled to match."""
+    at, old, new = SYMMETRIES[how]
+    h, w = len(rows), len(rows[0]) if rows else 0
+    quarter = how in ("rotation 90", "rotation 270") or how.endswith("diagonal")
+    out_h, out_w = (w, h) if quarter else (h, w)
+    swap = str.maketrans(old, new)
+    return tuple("".join(at(rows, h, w, r, c) for c in range(out_w)).translate(swap)
+                 for r in range(out_h))
+
+
+def symmetries(rows: tuple[str, ...]) -> list[str]:
+    """Which of the seven non-identity symmetries of the square leave the board unchanged."""
+    return [how for how in SYMMETRIES if transformed(rows, how) == tuple(rows)]
+
+
 def mirrored(rows: tuple[str, ...], how: str) -> tuple[str, ...]:
-    """The board's north-south mirror (``horizontal``) or its 180 degree turn (``rotational``),
-    starting letters swapped to match, for comparing with the board itself."""
-    if how == "horizontal":
-        return tuple(r.translate(str.maketrans("NS", "SN")) for r in rows[::-1])
-    return tuple(r[::-1].translate(str.maketrans("NSEW", "SNWE")) for r in rows[::-1])
+    """The board's ``horizontal`` (north-south mirror) or ``rotational`` (180-degree turn)
+    image, starting letters swapped to match, for comparing with the board itself."""
+    return transformed(rows, DECLARED[how])
 
 
 def forbidden(board: Board, side: str, sides: tuple[str, ...]) -> frozenset[int]:
@@ -119,13 +150,17 @@ def board_findings(board: Board, sides: tuple[str, ...] = tuple(SIDES)) -> list[
     if not shape_ok:
         return out
     sym = board.symmetry
-    holds = [s for s in ("horizontal", "rotational") if mirrored(board.rows, s) == board.rows]
-    if sym in ("horizontal", "rotational"):
-        out.append(Finding(f"{label}: {sym} symmetry", sym in holds,
-                           "holds" if sym in holds else "does not hold"))
+    holds = symmetries(board.rows)   # all seven, so a left-right mirror is caught too
+    if sym in DECLARED:
+        out.append(Finding(f"{label}: {sym} symmetry", DECLARED[sym] in holds,
+                           ("holds" if DECLARED[sym] in holds else "does not hold")
+                           + (f" (also: {', '.join(h for h in holds if h != DECLARED[sym])})"
+                              if len(holds) > 1 else ""), basis=RULEBOOK))
     else:
         out.append(Finding(f"{label}: asymmetrical", sym == "none" and not holds,
-                           f"declared {sym!r}" + (f" but {holds} symmetric" if holds else "")))
+                           f"declared {sym!r}; " + (f"but it has: {', '.join(holds)}" if holds
+                                                    else "none of the 7 symmetries of the "
+                                                    "square holds"), basis=RULEBOOK))
     h, w = board.height, board.width
     edge = {"N": lambda r, c: r == 0 < c < w - 1, "S": lambda r, c: r == h - 1 and 0 < c < w - 1,
             "W": lambda r, c: c == 0 < r < h - 1, "E": lambda r, c: c == w - 1 and 0 < r < h - 1}

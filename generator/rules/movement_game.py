@@ -43,6 +43,11 @@ Readings where the seed allows more than one (each has a test in ``tests/rules``
 - *Discarding the hand*: all 3 cards go; the end-of-turn refill then draws 3 from the deck.
 - *Refill*: at the end of every turn, back up to the hand size; an empty deck is replaced by the
   shuffled discards.
+- *Who starts and game length*: seat 0 (South) always takes the first turn (after the set-up
+  placements, which are not turns). ``state.turn`` counts turns from 1 and is the game length
+  the simulator reports (the number of the turn the winner finished in). A deadlocked turn,
+  where the roll allows no move and the player can only discard a card, or a turn spent
+  discarding the hand, still counts: every turn ends in ``_end_turn``, which adds one.
 - *Winning*: checked after every card's move; the game ends at once. There are no draws: a game
   that never ends is a stall (the simulator's turn limit). Scores: 1 for the winner, 0 others.
 """
@@ -53,10 +58,10 @@ import random
 import sys
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .base import Finding, expect_equal, per_data
+from .base import DESIGN, RULEBOOK, Finding, per_data
 from .movement_boards import (
     ACROSS,
     Board,
@@ -77,12 +82,6 @@ POINTS = False
 FAR = 10_000               # a distance standing for "unreachable"
 DEFAULTS: dict[str, Any] = {"hand_size": 3, "die_sides": 3, "tokens_per_player": 4,
                             "introduce_on": 3, "seats": {2: ["S", "N"], 4: ["S", "W", "N", "E"]}}
-# The seed's "In the Box": copies of each direction, tokens, and the board symmetries.
-SEED_CARDS = {"left": 10, "right": 10, "forward": 10, "forward-right": 5, "forward-left": 5,
-              "backward": 4, "backward-right": 3, "backward-left": 3}
-SEED_TOKENS = {"red": 4, "blue": 4, "white": 4, "black": 4}
-SEED_BOARDS = {"horizontal": 2, "rotational": 1, "none": 1}
-SEED_STANDARD_DECK = 42    # 27 number cards, 3 Hearts, 4 Aces, 4 Jacks, 2 Queens, 2 Kings
 # verify's playouts: the greedy policy, since random play wanders (about half its turns discard
 # the hand) and nearly always hits the turn limit, which says nothing about a board.
 VERIFY_GAMES, VERIFY_TURNS, VERIFY_POLICY, VERIFY_SEED = 200, 300, "greedy", 2
@@ -434,12 +433,11 @@ def greedy_action(state: State) -> int:
     return DISCARD_ONE - max(sorted(set(state.hands[seat])), key=lambda d: rules.backward[d])
 
 
-def _count(game: Any, component: str, table: str, key: str) -> Counter[str]:
-    """Printed copies per ``key``: from the component when the game has one, else the table."""
-    if any(c.id == component for c in game.components):
-        return Counter(str(item[key]) for item in game.component(component).expanded())
-    rows = game.data["tables"].get(table, [])
-    return Counter({str(r[key]): int(r.get("count", 1)) for r in rows})
+def examples(game: Any) -> dict[str, Any]:
+    """The seed's example turns played by this engine, for the rules pages (movement_examples)."""
+    from .movement_examples import examples as played
+
+    return played(game)
 
 
 def _simulate(data: Mapping[str, Any], name: str) -> Finding:
@@ -458,36 +456,31 @@ def _simulate(data: Mapping[str, Any], name: str) -> Finding:
 
 
 def verify(game: Any) -> list[Finding]:
-    """Cards and tokens against the seed's box, each board's shape and reachability, the
-    standard-deck stand-in against the deck, and a quick playout per sound board."""
+    """What the kit prints against the reference data (``movement_reference``: the seed's cards,
+    tokens and board kinds, our frozen board layouts, read back from the rendered boards), each
+    board's shape and reachability, the standard-deck stand-in beside the navigation deck, and
+    a quick playout per sound board."""
+    from .movement_reference import content_findings, load_reference
+
     tables = game.data["tables"]
-    cards = _count(game, "cards", "navigation", "direction")
-    out = [expect_equal(f"{d} cards", cards.get(d, 0), n) for d, n in SEED_CARDS.items()]
-    out.append(expect_equal("navigation cards", sum(cards.values()), sum(SEED_CARDS.values())))
-    unit = {"left": (-1, 0), "right": (1, 0), "forward": (0, -1), "backward": (0, 1)}
-    for row in tables["navigation"]:
-        parts = [unit[p] for p in row["direction"].split("-") if p in unit]
-        want = (sum(p[0] for p in parts), sum(p[1] for p in parts))
-        out.append(expect_equal(f"{row['direction']} points", (row["dx"], row["dy"]), want))
-    tokens = _count(game, "tokens", "tokens", "colour")
-    out.append(expect_equal("tokens", sum(tokens.values()), sum(SEED_TOKENS.values())))
-    out.append(expect_equal("tokens per colour", dict(tokens), SEED_TOKENS))
+    out = content_findings(game)
     boards = [parse_board(b) for b in tables.get("boards") or []]
-    out.append(expect_equal("board symmetries", dict(Counter(b.symmetry for b in boards)),
-                            SEED_BOARDS))
     sound = set()
     for board in boards:
-        found = board_findings(board)
+        found = [replace(f, basis=f.basis or DESIGN) for f in board_findings(board)]
         out += found
         if all(f.ok for f in found):
             sound.add(board.name)
+    cards = Counter({str(r["direction"]): int(r.get("count", 1)) for r in tables["navigation"]})
     conversion = {r["direction"]: int(r["count"]) for r in tables["standard_deck_conversion"]}
     for d, n in cards.items():
         std = conversion.get(d, 0)
         out.append(Finding("standard-deck conversion", d in conversion,
-                           f"{d}: standard deck {std}, navigation deck {n} ({std - n:+d})"))
-    total = sum(conversion.values())
-    out.append(Finding("standard-deck conversion, total", total == SEED_STANDARD_DECK,
-                       f"{total} vs {sum(cards.values())}"))
-    out += [_simulate(data, name) for name, data in variants(game.data) if name in sound]
+                           f"{d}: standard deck {std}, navigation deck {n} ({std - n:+d})",
+                           basis=RULEBOOK))
+    total, want = sum(conversion.values()), load_reference(game).data["standard_deck"]["cards"]
+    out.append(Finding("standard-deck conversion, total", total == sum(want.values()),
+                       f"{total} vs {sum(cards.values())}", basis=RULEBOOK))
+    out += [replace(_simulate(data, name), basis=DESIGN)
+            for name, data in variants(game.data) if name in sound]
     return out

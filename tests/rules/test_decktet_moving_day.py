@@ -1,10 +1,14 @@
 """Moving Day / Monster Day rules on hand-built positions, one test per rule of the seeds."""
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from generator.data import load_game
+from generator.paths import CARD_DATA
 from generator.rules import decktet_moving_day as md
+from generator.rules.decktet_reference import verify_decktet
 from tests.rules.scripted import FixedDice
 
 GAME = load_game("monster-day")
@@ -170,8 +174,117 @@ def test_verify_catches_a_broken_decktet():
     rows = [dict(r) for r in GAME.data["tables"]["decktet_cards"]]
     first, second = [r for r in rows if r["rank"] == 7][:2]
     first["suits"] = list(second["suits"])  # two sevens with the same suits
-    failed = {f.check for f in md.verify_decktet(rows) if not f.ok}
+    failed = {f.check for f in verify_decktet(rows) if not f.ok}
     assert "each suit once per rank 2-9" in failed
+
+
+def _printed_failures(game):
+    return [f for f in md.verify(game) if not f.ok]
+
+
+def _swap_suits(rows, a="the MOUNTAIN", b="the BATTLE"):
+    ra = next(r for r in rows if r["name"] == a)
+    rb = next(r for r in rows if r["name"] == b)
+    ra["suits"], rb["suits"] = rb["suits"], ra["suits"]
+    return rows
+
+
+@pytest.mark.parametrize("game_id", ["monster-day", "moving-day"])
+def test_a_swapped_suit_fails_verify_naming_both_cards(game_id, tmp_path):
+    """Two fours swap suits: every count still holds (three per rank, each suit once per rank),
+    but the printed cards no longer match the reference list, and verify names them."""
+    broken = _broken_kit(game_id, tmp_path, _swap_suits)
+    failed = _printed_failures(broken)
+    assert [f.check for f in failed] == ["printed card suits match the reference"]
+    assert "the MOUNTAIN" in failed[0].detail and "the BATTLE" in failed[0].detail
+    assert failed[0].basis == "rulebook" and "decktet.yaml" in failed[0].where
+
+
+def test_a_wrong_rank_or_a_missing_card_fails_verify_naming_it(tmp_path):
+    def wrong_rank(rows):
+        next(r for r in rows if r["name"] == "the CAVE")["rank"] = 8
+        return rows
+
+    failed = _printed_failures(_broken_kit("monster-day", tmp_path, wrong_rank))
+    ranks = [f for f in failed if f.check == "printed card rank match the reference"]
+    assert ranks and "the CAVE: rank 8 printed, the reference says 7" in ranks[0].detail
+    gone = _printed_failures(_broken_kit(
+        "monster-day", tmp_path / "b", lambda rows: [r for r in rows if r["name"] != "the BARD"]))
+    missing = [f for f in gone if f.check.startswith("every card of the reference list")]
+    assert missing and "the BARD: not printed" in missing[0].detail
+
+
+def test_token_points_are_checked_against_the_seed(tmp_path):
+    text = (CARD_DATA / "decktet-moving-day.yaml").read_text(encoding="utf-8")
+    (tmp_path / "decktet-moving-day.yaml").write_text(
+        text.replace("{die: 4, counts: all, points: 2}", "{die: 4, counts: all, points: 3}"),
+        encoding="utf-8")
+    for name in ("decktet.yaml", "monster-day.yaml"):
+        shutil.copy(CARD_DATA / name, tmp_path / name)
+    failed = _printed_failures(load_game("monster-day", tmp_path))
+    points = [f for f in failed if f.check.startswith("token points per die face")]
+    assert points and "die 4: 3 printed, the seed says 2" in points[0].detail
+    assert points[0].basis == "rulebook"
+
+
+def _broken_kit(game_id, folder, change):
+    """The kit rebuilt from a temporary copy of its data whose card table ``change`` altered:
+    the printed cards (components generated from the table) change with it."""
+    import yaml
+
+    folder.mkdir(parents=True, exist_ok=True)
+    deck = yaml.safe_load((CARD_DATA / "decktet.yaml").read_text(encoding="utf-8"))
+    deck["tables"]["decktet_cards"] = change(deck["tables"]["decktet_cards"])
+    (folder / "decktet.yaml").write_text(yaml.safe_dump(deck, sort_keys=False), encoding="utf-8")
+    for name in ("decktet-moving-day.yaml", f"{game_id}.yaml"):
+        shutil.copy(CARD_DATA / name, folder / name)
+    return load_game(game_id, folder)
+
+
+def test_the_worked_example_matches_a_hand_count():
+    """The rules pages print ``examples(game)``; here its numbers are counted by hand from the
+    cards it shows. Seat A: the CALAMITY (Crown, event), the JOURNEY (3), the MILL (8); seat B:
+    the DIPLOMAT (8, personality), the BETRAYAL (8), the DISCOVERY (5)."""
+    ex = md.examples(GAME)["village"]
+    cards = [s["card"]["name"] for s in ex["spaces"]]
+    assert cards == ["the CALAMITY", "the JOURNEY", "the MILL",
+                     "the DIPLOMAT", "the BETRAYAL", "the DISCOVERY"]
+    rows = {t["die"]: (t["a"], t["b"], t["towards"], t["at"], t["to"]) for t in ex["tokens"]}
+    assert rows[1] == (3, 5, "B", "3", "4")        # odd: 3 v 5; from A's space 3 over the gap
+    assert rows[2] == (8, 16, "B", "6", "6")       # even: 8 v 8 + 8; already at B's end
+    assert rows[3] == (0, 8, "B", "6", "6")        # personality: only the DIPLOMAT
+    assert rows[4] == (21, 21, "", "gap", "gap")   # all: 10 + 3 + 8 = 8 + 8 + 5, a tie
+    assert ex["roll"] == [1, 4] and ex["scores"] == [1, 2] and ex["scores_after_roll"] == [0, 3]
+
+
+def test_the_example_follows_the_engine():
+    """The example is the engine's: changing what a token counts changes the printed totals."""
+    tokens = [dict(t) for t in GAME.data["tables"]["moving_day_tokens"]]
+    tokens[0]["counts"] = "all"
+    data = {**GAME.data, "tables": {**GAME.data["tables"], "moving_day_tokens": tokens}}
+    from generator.rules.decktet_examples import village_example
+
+    ex = village_example(data)
+    first, last = ex["tokens"][0], ex["tokens"][3]
+    assert (first["a"], first["b"]) == (last["a"], last["b"])
+    shown = [s["card"] for s in ex["spaces"]]
+    assert ex["tokens"][0]["a"] == sum(c["rank"] for c in shown[:3])  # all ranks, Crowns 10
+
+
+def test_tetrahedra_pawn_and_court_ranks_are_rolled_on_2d4():
+    """Seed (moving-day-decktet.txt, lines 65 and 68): "the player who owns the box with the Pawn
+    or Court on it rolls both dice. The card's rank is counted as the sum of both dice", and
+    under Tetrahedra the dice are four-sided: a Pawn's rank is 2d4, never more than 8."""
+    data = {**GAME.data, "settings": {**GAME.data["settings"], "dice": "d4"}}
+    state = board({3: "the WATCHMAN"}, rolls=[4, 3], data=data)
+    assert md.total(state, 1, ALL) == 7            # FixedDice refuses a value over 4
+    state.rng = FixedDice([4, 4])
+    assert md.total(state, 1, PERSONALITY) == 8
+    state.rng = FixedDice([5, 1])
+    with pytest.raises(AssertionError):            # a d6 face is not a d4 roll
+        md.total(state, 1, ALL)
+    state = board({3: "the WATCHMAN"}, rolls=[6, 6])
+    assert md.total(state, 1, ALL) == 12           # with d6, still 2d6
 
 
 def test_a_random_game_lasts_30_turns_and_hands_out_5_points_at_most():

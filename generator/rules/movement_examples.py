@@ -1,0 +1,185 @@
+"""Worked examples for the movement game's rules pages and player aids, computed by the engine.
+
+``examples(game)`` plays the seed's three example turns (lines 48, 52 and 58 of
+``untitled-movement-game.txt``) on a hand-built 4-player position: the set-up (board, tokens,
+hands, the die results the seed gives, which cards are played on which token) is data, in
+``card_data/movement-examples.yaml``; everything printed beside the diagrams (what a card means
+from its seat, where each token ends, how many moves are forgone, how many cards are drawn,
+who plays next) is what ``movement_game.apply`` did, read back from the states. Each play is
+looked up among ``legal_actions``, so an example the rules forbid fails the build.
+
+It also gives the seat-relative compass the aids and the rules page draw: for every seat, each
+card's direction as a board heading (``world_step``) and which side of the board it leads to.
+
+Board squares are named like a chessboard seen from South: columns a, b, c... from west to east,
+rows 1, 2, 3... from south to north; the diagrams print the same letters and numbers.
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ..data.yamlfile import load_yaml
+from . import movement_game as mg
+from .movement_boards import ACROSS, world_step
+
+EXAMPLES_FILE = "movement-examples.yaml"
+SIDE_NAMES = {"S": "South", "W": "West", "N": "North", "E": "East"}
+HEADINGS = {(-1, 0): "north", (1, 0): "south", (0, -1): "west", (0, 1): "east",
+            (-1, -1): "north-west", (-1, 1): "north-east", (1, -1): "south-west",
+            (1, 1): "south-east"}
+EDGE_OF = {(-1, 0): "N", (1, 0): "S", (0, -1): "W", (0, 1): "E"}
+ORDINAL = {1: "a second", 2: "a third"}
+
+
+class _Die(random.Random):
+    """The die of an example: every roll shows the value the seed gives."""
+
+    def __init__(self, value: int) -> None:
+        super().__init__(0)
+        self.value = value
+
+    def randint(self, a: int, b: int) -> int:
+        return self.value
+
+
+def square(board: Any, cell: int) -> str:
+    """A cell as the diagrams label it: column letter from the west, row number from the south."""
+    row, col = divmod(cell, board.width)
+    return f"{'abcdefghijklmnopqrstuvwxyz'[col]}{board.height - row}"
+
+
+def load_setup(game: Any) -> Mapping[str, Any]:
+    """The examples' set-up, from the data file beside the game's."""
+    return load_yaml(Path(game.source).parent / EXAMPLES_FILE).data
+
+
+def _token_list(state: mg.State, tokens: Mapping[str, Any]) -> list[dict[str, Any]]:
+    rules, out = state.rules, []
+    for seat, side in enumerate(rules.seats):
+        for index, cell in enumerate(state.tokens[seat]):
+            if cell >= 0:
+                r, c = divmod(cell, rules.board.width)
+                out.append({"side": side, "seat": seat, "token": index, "r": r, "c": c,
+                            **tokens[side]})
+    return out
+
+
+def seats_info(game: Any, players: int = 4) -> list[dict[str, Any]]:
+    """Per seat (clockwise from South): name, colour, symbol, the sides across, to the left and
+    to the right, the next player, and every card direction as a board heading."""
+    data = game.data
+    seats = [str(s) for s in {int(k): v for k, v in data["settings"]["seats"].items()}[players]]
+    tokens = {row["side"]: row for row in data["tables"]["tokens"]}
+    out = []
+    for seat, side in enumerate(seats):
+        dirs = []
+        for row in data["tables"]["navigation"]:
+            dr, dc = world_step(side, int(row["dx"]), int(row["dy"]))
+            dirs.append({"direction": row["direction"], "word": row["word"], "dx": row["dx"],
+                         "dy": row["dy"], "dr": dr, "dc": dc, "heading": HEADINGS[dr, dc],
+                         "abbr": "".join(p[0] for p in HEADINGS[dr, dc].split("-")).upper()})
+        left, right = (EDGE_OF[world_step(side, dx, 0)] for dx in (-1, 1))
+        out.append({"side": side, "name": SIDE_NAMES[side], "colour": tokens[side]["colour"],
+                    "symbol": tokens[side]["symbol"], "across": SIDE_NAMES[ACROSS[side]],
+                    "left": SIDE_NAMES[left], "right": SIDE_NAMES[right],
+                    "next": SIDE_NAMES[seats[(seat + 1) % len(seats)]], "directions": dirs})
+    return out
+
+
+def play_turn(game: Any, setup: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
+    """One example turn played by the engine: the states before and after and every move."""
+    players = int(setup["players"])
+    data = dict(mg.variants(game.data))[setup["board"]]
+    seats = [str(s) for s in {int(k): v for k, v in data["settings"]["seats"].items()}[players]]
+    seat = seats.index(turn["side"])
+    placed = [[tuple(p) for p in setup["tokens"].get(side, [])] for side in seats]
+    hands = [list(turn["hand"]) if s == seat else [] for s in range(players)]
+    state = mg.position(players, placed, hands, data, player=seat, deck=list(turn["deck"]))
+    board, rules = state.rules.board, state.rules
+    tokens = {row["side"]: {"colour": row["colour"], "symbol": row["symbol"]}
+              for row in data["tables"]["tokens"]}
+    before = _token_list(state, tokens)
+    state.rng = _Die(int(turn["roll"]))
+    mg.apply(state, mg.ROLL)
+    roll = state.roll
+    moves = []
+    for play in turn["plays"]:
+        d, token, steps = rules.names.index(play["card"]), int(play["token"]), int(play["steps"])
+        action = d << 8 | token << 4 | steps
+        if action not in mg.legal_actions(state):
+            raise ValueError(f"{EXAMPLES_FILE}: {turn['side']} may not play {play}")
+        start = state.tokens[seat][token]
+        path = rules.rays[seat][d][start][:steps]
+        left_before = state.moves_left
+        mg.apply(state, action)
+        end = state.tokens[seat][token]
+        nav = data["tables"]["navigation"][d]
+        dr, dc = world_step(turn["side"], int(nav["dx"]), int(nav["dy"]))
+        moves.append({"card": rules.names[d], "word": nav["word"],
+                      "token": token, "steps": steps, "heading": HEADINGS[dr, dc],
+                      "from": square(board, start), "to": square(board, end),
+                      "path": [divmod(c, board.width) for c in (start, *path)],
+                      "ux": round(dc / math.hypot(dr, dc), 4),
+                      "uy": round(dr / math.hypot(dr, dc), 4),
+                      "angle": round(math.degrees(math.atan2(dr, dc)), 2),
+                      "moves_left": left_before - steps})
+    forgone = state.moves_left if state.player == seat else 0
+    if turn.get("stop"):
+        mg.apply(state, mg.STOP)
+    if state.player == seat:
+        raise ValueError(f"{EXAMPLES_FILE}: {turn['side']}'s turn did not end")
+    hand_after = state.hands[seat]
+    drawn = len(hand_after) - (len(turn["hand"]) - len(moves))
+    return {"side": turn["side"], "name": SIDE_NAMES[turn["side"]], "who": turn["who"],
+            "seed_line": turn.get("seed_line"), **tokens[turn["side"]], "roll": roll,
+            "moves": moves, "forgone": forgone, "drawn": drawn, "hand": len(hand_after),
+            "next": SIDE_NAMES[seats[state.player]], "before": before,
+            "after": _token_list(state, tokens)}
+
+
+def caption(turn: Mapping[str, Any]) -> list[str]:
+    """The sentences printed beside a turn's diagram, each made from the engine's facts."""
+    name, colour = turn["name"], turn["colour"]
+    lines = [f"{name} ({turn['who']}) rolls {turn['roll']}."]
+    last = None
+    for index, move in enumerate(turn["moves"]):
+        card = move["word"]
+        again = index and turn["moves"][index - 1]["card"] == move["card"]
+        article = f"{ORDINAL.get(index, 'another')} {card} card" if again else f"a {card} card"
+        meaning = "" if again else f" ({card.lower()} for {name} is {move['heading']})"
+        which = ("the same" if last == move["token"] else
+                 "another" if last is not None else "a")
+        spaces = "space" if move["steps"] == 1 else "spaces"
+        lines.append(f"Plays {article}{meaning}: {which} {colour} token moves "
+                     f"{move['steps']} {spaces}, {move['from']} to {move['to']}.")
+        last = move["token"]
+    if turn["forgone"]:
+        lines.append("Forgoes the last move." if turn["forgone"] == 1 else
+                     f"Forgoes the last {turn['forgone']} moves.")
+    cards = "card" if turn["drawn"] == 1 else "cards"
+    lines.append(f"Draws {turn['drawn']} {cards} (hand back to {turn['hand']}); "
+                 f"{turn['next']} plays next.")
+    return lines
+
+
+def examples(game: Any) -> dict[str, Any]:
+    """The three example turns, the board they are played on, and the seat compass."""
+    setup = load_setup(game)
+    board = mg.parse_board(next(b for b in game.data["tables"]["boards"]
+                                if b["name"] == setup["board"]))
+    turns = [play_turn(game, setup, turn) for turn in setup["turns"]]
+    for turn in turns:
+        turn["caption"] = caption(turn)
+    two = {seat["side"]: seat["next"] for seat in seats_info(game, 2)}
+    seats = seats_info(game)
+    for seat in seats:
+        seat["next_2"] = two.get(seat["side"], "")
+    return {"board": {"name": board.name, "rows": list(board.rows), "width": board.width,
+                      "height": board.height,
+                      "cols": list("abcdefghijklmnopqrstuvwxyz"[:board.width]),
+                      "row_numbers": [board.height - r for r in range(board.height)]},
+            "turns": turns, "seats": seats}
