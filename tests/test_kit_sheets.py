@@ -206,7 +206,7 @@ def vehicle_name(label: str) -> str:
 @pytest.mark.parametrize(("game", "paper", "flip", "comps", "printed", "turned"), [
     ("moving-target", "a4", "long", {"deck"}, str, 0),
     ("monster-day", "letter", "short", {"play", "aces", "extended"}, str, 0),
-    ("moving-day-boxes", "a4", "long", VEHICLES, vehicle_name, 8),
+    ("moving-day-boxes", "a4", "long", VEHICLES, vehicle_name, 4),  # the trucks
     ("moving-day-boxes", "letter", "short", VEHICLES, vehicle_name, 8),
 ], ids=["moving-target", "monster-day", "vehicles-a4", "vehicles-letter"])
 def test_names_print_inside_their_pieces(kits, game, paper, flip, comps, printed, turned):

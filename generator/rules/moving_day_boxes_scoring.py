@@ -14,16 +14,20 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations, pairwise
 from typing import Any
 
-from .base import Finding, expect_equal
+from .base import DESIGN, RULEBOOK, Finding, expect_equal
 
 EMPTY = -1
 INTACT, CRUSHED, CLUMSY, WEAK = "", "crushed", "clumsy", "weak"
 TILES, CARDS, SNACKS = 75, 36, {1: 26, 5: 8}
+# The clumsy rule in the words the rules page, the aid and the friend cards print (tests check
+# each carries it): the rulebook's "chaque ami possédant l'icône Verre cassé abîme un carton
+# fragile au choix de son véhicule" read literally, friend by friend.
+CLUMSY_RULE = "Each clumsy friend breaks one fragile box of its vehicle"
 PLAYERS = (2, 4)
 
 
@@ -151,17 +155,23 @@ def points(vehicle: Vehicle, slots: Sequence[int], tiles: Sequence[Tile],
     return icons, shapes, colours
 
 
+def clumsy_friends(cards: Iterable[Friends]) -> int:
+    """How many fragile boxes a vehicle's friends break (step 2): every friend on a card with
+    the clumsy icon is clumsy (``CLUMSY_RULE``), so a 2-friend clumsy card breaks two."""
+    return sum(c.friends for c in cards if c.clumsy)
+
+
 def score_vehicle(vehicle: Vehicle, slots: Sequence[int], tiles: Sequence[Tile],
                   cards: Iterable[Friends]) -> VehicleScore:
     """The three damage steps in order, with the owner's best choice for clumsy friends.
 
-    Each clumsy card breaks one fragile box that is still face up after step 1; the owner
+    Each clumsy friend breaks one fragile box that is still face up after step 1; the owner
     tries every choice (at most C(6, k) of them) and keeps the one scoring most after step 3.
     Equal scores keep the first choice in slot order, so scoring is deterministic.
     """
     cards = list(cards)
     strength = sum(c.strength for c in cards)
-    clumsy = sum(c.clumsy for c in cards)
+    clumsy = clumsy_friends(cards)
     first = crushed(vehicle, slots, tiles)
     fragile = [s for s, t in enumerate(slots) if t != EMPTY and not first[s] and tiles[t].fragile]
     best: VehicleScore | None = None
@@ -321,7 +331,18 @@ def verify(game: Any) -> list[Finding]:
                                  SNACKS))
     findings += _row_counts(game)
     findings += _summaries(tiles, cards)
-    return findings
+    from . import moving_day_boxes_examples, moving_day_boxes_reference
+
+    findings = [replace(f, basis=f.basis or (RULEBOOK if f.check.startswith(_FROM_RULEBOOK)
+                                              else DESIGN)) for f in findings]
+    return findings + moving_day_boxes_reference.check(game) + moving_day_boxes_examples.check(game)
+
+
+# Checks that restate the rulebook (its component list, the ranges printed on the pieces, 8
+# rounds of 2 boxes); the others check our reconstruction's balance or the kit's fit.
+_FROM_RULEBOOK = ("shapes x colours", "weights within", "icons within", "friend cards (",
+                  "friends 1-3", "slots per vehicle set", "vehicles for", "snacks by value",
+                  "tiles suffice", "friend cards suffice")
 
 
 def _row_counts(game: Any) -> list[Finding]:

@@ -230,14 +230,29 @@ def test_columns_are_independent():
 
 def test_clumsy_friends_break_the_fragile_box_whose_loss_costs_least():
     # Three fragile boxes: a lone 1-icon box, a 3-icon box, and a 2-icon box in a colour pair.
-    # One clumsy card of 3 friends breaks one box: the icon is per card, not per friend.
+    # One clumsy friend (a 1-friend card with the icon) breaks one box: the cheapest loss.
     state = position({"vehicles": {TRUCK: [
         [box("circle", "green", 1, True), box("star", "red", 6, True),
          box("square", "blue", 3, True)],
         [None, None, box("hexagon", "blue", 2)]]},
-        "friends": {TRUCK: [friend(3, 4, True), friend(3, 4)]}})
+        "friends": {TRUCK: [friend(1, 3, True), friend(3, 4)]}})
     score = vehicle(state, TRUCK)
     assert score.damage[:3] == (sc.CLUMSY, "", "") and score.points == 3 + 2 + 1 + 2
+
+
+def test_each_clumsy_friend_breaks_a_box_so_a_clumsy_card_of_n_friends_breaks_n():
+    # The reading of "chaque ami possédant l'icône" (seed line 143): every friend on a card with
+    # the icon is clumsy. Same vehicle, same three fragile boxes: 1, 2 and 3 clumsy friends.
+    def broken(card: sc.Friends) -> int:
+        state = position({"vehicles": {TRUCK: [
+            [box("circle", "green", 1, True), box("star", "red", 6, True),
+             box("square", "blue", 3, True)],
+            [None, None, box("hexagon", "blue", 2)]]},
+            "friends": {TRUCK: [card, friend(3, 4)]}})
+        return vehicle(state, TRUCK).count(sc.CLUMSY)
+    assert [broken(friend(n, 3, True)) for n in (1, 2, 3)] == [1, 2, 3]
+    assert broken(friend(3, 3)) == 0
+    assert sc.clumsy_friends([friend(2, 3, True), friend(1, 2, True), friend(3, 4)]) == 3
 
 
 def test_the_best_choice_knows_the_strength_step():
@@ -245,7 +260,7 @@ def test_the_best_choice_knows_the_strength_step():
     # it, not the 1-icon box a naive "cheapest box" rule would choose.
     state = position({"vehicles": {CAR: [[box("circle", "green", 5, True),
                                           box("star", "red", 1, True)]]},
-                      "friends": {CAR: [friend(2, 4, True)]}})
+                      "friends": {CAR: [friend(1, 4, True)]}})
     score = vehicle(state, CAR)
     assert score.damage[:2] == (sc.CLUMSY, "") and score.icons == 1
 
