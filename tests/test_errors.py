@@ -17,8 +17,8 @@ from generator.model import Size
 from generator.render.atomic import atomic_path
 from generator.render.pdf import write_pdf
 
-LONG_TIPS = ("moves for your opponent. Play a best-of-7 set.",
-             "moves for your opponent. " + "Play a best-of-7 set, and then another. " * 60)
+LONG_TIPS = ("to fill the gaps. Avoid unblocking moves when you remove cards.",
+             "to fill the gaps. " + "Avoid unblocking moves when you remove cards, and more. " * 60)
 LABEL = 'label: "{{ item.rank.name }} of {{ item.suit.name }}"'
 
 
@@ -113,7 +113,7 @@ def test_text_too_long_names_the_template_line(game_file, tmp_path):
     assert err.file == str(template)
     assert err.line == line_of(template, 'text: "{{ s.text }}"')
     assert err.field == "elements[2].do[0].text.text"
-    assert "'Stagger cards in zig-zags" in err.expected
+    assert "'The most important task" in err.expected
     assert "does not fit a " in err.expected and "minimum size 7 pt" in err.expected
 
 

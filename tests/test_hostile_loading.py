@@ -480,7 +480,7 @@ CASES = [
                                    "b: ranks, c: ranks, d: ranks}", "components[0].generate")),
     Case("component over the cap", data_text(
         lambda t: t + component_rows(1, MAX_COMPONENT_PIECES // 1000 + 1, 1000),
-        "components[3]")),
+        "components[4]")),
     Case("game over the cap", data_text(
         lambda t: t + component_rows(MAX_GAME_PIECES // 5000 + 1, 5, 1000), "components[")),
     Case("players absurd", data("players: [2, 3]", "players: [2, 1000000000]", "players")),

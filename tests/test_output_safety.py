@@ -50,9 +50,9 @@ def run(*args, timeout: float = 180) -> subprocess.CompletedProcess[str]:
 
 
 def start(*args, **options) -> subprocess.Popen[str]:
+    options.setdefault("stderr", subprocess.PIPE)
     return subprocess.Popen([sys.executable, "-m", "generator", *map(str, args)],
-                            cwd=paths.ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, **options)
+                            cwd=paths.ROOT, stdout=subprocess.PIPE, text=True, **options)
 
 
 def main(capsys, *argv) -> tuple[int, str]:
@@ -246,13 +246,20 @@ def test_a_busy_folder_is_refused_clearly_with_wait_0(out, capsys):
 
 def test_a_second_build_waits_for_the_first(out, previous):
     fd = _hold_lock(out / GAME)
+    log = out / "second-build.err"
     try:
-        proc = start("build", GAME, "--out", out, "--wait", "60")
-        time.sleep(2.5)
+        with log.open("w", encoding="utf-8") as sink:
+            proc = start("build", GAME, "--out", out, "--wait", "60", stderr=sink)
+        # It says it waits once it reaches the lock (after loading and rendering: seconds on
+        # a busy machine), then keeps waiting while the lock is held.
+        assert wait_until(lambda: "waiting for another build" in log.read_text("utf-8"), proc)
+        time.sleep(0.5)
         assert proc.poll() is None  # still waiting
     finally:
         os.close(fd)
-    _, err = proc.communicate(timeout=120)
+    proc.communicate(timeout=120)
+    err = log.read_text("utf-8")
+    log.unlink()
     assert proc.returncode == 0, err
     assert "waiting for another build" in err and "pid 4242" in err
     assert litter(out) == []

@@ -57,8 +57,9 @@ def text(kit, reader, text_cache):
 
 def test_page_count_matches_build_report(kit, reader):
     assert kit.pages == len(reader.pages)
-    # sheets: contents with the rules on its back, 6 of cards (52, 9 a sheet), 4 grid tiles
-    assert kit.pages == 2 * (1 + 6 + 4)
+    # sheets: contents with the rules on its back, 6 of cards (52, 9 a sheet), 4 grid tiles,
+    # 1 of player aids
+    assert kit.pages == 2 * (1 + 6 + 4 + 1)
 
 
 def test_page_sizes(kit, reader):
@@ -122,14 +123,14 @@ def test_every_card_name_printed_once(text, card_names):
 def test_bookmarks_point_at_each_component(reader):
     entries = [(e.title, reader.get_destination_page_number(e)) for e in reader.outline]
     assert entries == [("Contents", 0), ("Rules summary", 1), ("Playing cards", 2),
-                       ("Play grid (5 x 5)", 14)]
+                       ("Play grid (5 x 5)", 14), ("Player aids", 22)]
 
 
 def test_fronts_and_backs_alternate_with_one_shared_back_form(reader, text):
     footers = [text(i) for i in range(2, 14)]
     for n in range(6):
-        assert f"sheet {n + 2} of 11, front · Playing cards" in footers[2 * n]
-        assert f"sheet {n + 2} of 11, back · backs of Playing cards, flip on the long edge" in \
+        assert f"sheet {n + 2} of 12, front · Playing cards" in footers[2 * n]
+        assert f"sheet {n + 2} of 12, back · backs of Playing cards, flip on the long edge" in \
             footers[2 * n + 1]
     # The back is the same for every card: drawn once as a form, reused on every back page.
     back_forms = {tuple(reader.pages[i]["/Resources"]["/XObject"]) for i in range(3, 14, 2)}
@@ -144,10 +145,11 @@ def test_rules_summary_is_on_the_back_of_the_contents(text):
 
 def test_contents_page_describes_the_kit(text):
     contents = text(0)
-    assert "22 pages = 11 sheets" in contents
+    assert "24 pages = 12 sheets" in contents
     assert "Playing cards: 52 pieces, sheets 2-7 (pages 3-14; fronts and backs)" in contents
     assert "Play grid (5 x 5): 1 piece, sheets 8-11 (pages 15, 17, 19, 21; single-sided" in \
         contents
+    assert "Player aids: 3 pieces, sheet 12 (page 23; single-sided" in contents
     assert "make " not in contents  # no developer commands on paper
 
 

@@ -10,6 +10,10 @@ that may legally go there, updated only around the cell that changed.
 Actions are ints: ``cell * 64 + card`` places a card, ``DRAW`` draws one card, and
 ``REMOVE + cell`` takes a card off a full grid.
 
+Seats and turns: the seed does not say who plays first. Seat 0 starts (the printed rules: the
+player to the dealer's left), then seats 1, 2 ... in order, clockwise; ``turn`` counts every
+turn taken, a forfeited one included.
+
 Readings where the seed allows more than one (each has a test in ``tests/rules``):
 
 - *Drawing*: a player draws only when no card in hand can be placed (the seed: "if a player is
@@ -38,7 +42,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .base import Finding, at, expect_equal
+from .base import DESIGN, RULEBOOK, Finding, at, expect_equal
+from .moving_target_reference import reference_findings
 
 SUITS = 4
 RANKS = 13
@@ -359,8 +364,17 @@ def describe(action: int) -> str:
     return f"{card_name(card)} to cell {cell}"
 
 
+def examples(game: Any) -> dict[str, Any]:
+    """The rules pages' worked example, played by this engine (moving_target_example.py)."""
+    from .moving_target_example import examples as made
+
+    return made(game)
+
+
 def verify(game: Any) -> list[Finding]:
-    """52 unique cards, 4 suits x 13 ranks; deals leave a draw pile; the grid is 5x5."""
+    """52 unique cards, 4 suits x 13 ranks, each card as the standard deck prints it
+    (moving_target_reference.py); deals leave a draw pile; the grid is 5x5. All restate the
+    seed or the standard deck (RULEBOOK) except the board's paper size (DESIGN)."""
     cfg = _settings(game.data)
     deck = game.component("deck")
     cards = [(item["suit"]["id"], item["rank"]["id"]) for item in deck.expanded()]
@@ -369,20 +383,22 @@ def verify(game: Any) -> list[Finding]:
     deck_at, suits_at, ranks_at = (at(game, "components", "deck"), at(game, "tables", "suits"),
                                    at(game, "tables", "ranks"))
     findings = [
-        expect_equal("deck size", len(cards), CARDS, deck_at),
-        expect_equal("unique cards", len(set(cards)), CARDS, deck_at),
-        expect_equal("suits", len(suits), SUITS, suits_at),
-        expect_equal("ranks", len(ranks), RANKS, ranks_at),
+        expect_equal("deck size", len(cards), CARDS, deck_at, basis=RULEBOOK),
+        expect_equal("unique cards", len(set(cards)), CARDS, deck_at, basis=RULEBOOK),
+        expect_equal("suits", len(suits), SUITS, suits_at, basis=RULEBOOK),
+        expect_equal("ranks", len(ranks), RANKS, ranks_at, basis=RULEBOOK),
         Finding("13 cards per suit", set(suits.values()) == {RANKS}, str(dict(suits)),
-                where=suits_at),
+                where=suits_at, basis=RULEBOOK),
         Finding("4 cards per rank", set(ranks.values()) == {SUITS},
-                ", ".join(f"{r}:{n}" for r, n in ranks.items()), where=ranks_at),
+                ", ".join(f"{r}:{n}" for r, n in ranks.items()), where=ranks_at,
+                basis=RULEBOOK),
+        *reference_findings(game),
     ]
     for players, hand in sorted(cfg["hand_size"].items()):
         left = len(cards) - players * hand - 1
         findings.append(Finding(f"{players} players take {hand} each, 1 starts the grid",
                                 left > 0, f"{left} cards left to draw",
-                                where=at(game, "settings", "hand_size")))
+                                where=at(game, "settings", "hand_size"), basis=RULEBOOK))
     size = int(cfg["grid_size"])
     grid = game.component("grid") if any(c.id == "grid" for c in game.components) else None
     if grid is not None:
@@ -400,10 +416,11 @@ def _grid_findings(grid: Any, size: int) -> list[Finding]:
     p = grid.params
     rows, cols = p.get("rows"), p.get("cols")
     out = [expect_equal("play grid cells drawn (params) vs rules grid_size",
-                        f"{rows}x{cols}", f"{size}x{size}")]
+                        f"{rows}x{cols}", f"{size}x{size}", basis=RULEBOOK)]
     cell = CARD_SIZES.get(str(p.get("cell")))
     if cell is None or not all(isinstance(v, (int, float)) for v in (rows, cols)):
-        out.append(Finding("play grid cell size", False, f"unknown cell {p.get('cell')!r}"))
+        out.append(Finding("play grid cell size", False, f"unknown cell {p.get('cell')!r}",
+                           basis=DESIGN))
         return out
     gap, border = float(p.get("gap", 0)), float(p.get("border", 0))
     w = cols * cell.w + (cols - 1) * gap + 2 * border
@@ -411,5 +428,5 @@ def _grid_findings(grid: Any, size: int) -> list[Finding]:
     fits = abs(w - grid.size.w) < 0.01 and abs(h - grid.size.h) < 0.01
     out.append(Finding("play grid cells fill the printed board", fits,
                        f"cells need {w:g} x {h:g} mm, board printed "
-                       f"{grid.size.w:g} x {grid.size.h:g} mm"))
+                       f"{grid.size.w:g} x {grid.size.h:g} mm", basis=DESIGN))
     return out
