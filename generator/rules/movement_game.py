@@ -13,8 +13,9 @@ are ints ``row * width + col``, row 0 at the north edge.
 
 Actions are ints: ``ROLL`` or ``DISCARD_HAND`` starts a turn; ``STOP`` forgoes the moves left
 after a move; ``DISCARD_ONE - d`` discards a card of direction ``d`` (its navigation table index)
-after a roll that moved nothing; ``PLACE + cell`` puts a token on a starting space (in the
-set-up the first token of the player across, in play an introduced token of one's own);
+after a roll that moved nothing or placed a token; ``PLACE + cell`` puts a token on a starting
+space (in the set-up the first token of the player across, in play an introduced token of one's
+own);
 ``d << 8 | token << 4 | steps`` plays a card of direction ``d`` to move own ``token`` (0-3)
 ``steps`` spaces. Actions name a direction, not a hand slot: identical cards are one choice.
 
@@ -34,9 +35,10 @@ Readings where the seed allows more than one (each has a test in ``tests/rules``
 - *Arrival*: a token ending a card's move on a starting space of the player across has arrived
   and never moves again; passing over such a space does not stop it.
 - *Introducing*: on a roll of ``introduce_on`` (3), before using any card, the player may place
-  an off-board token on a free starting space of their own edge. That is the whole turn and it
-  spends no card (the reminder "use or discard at least 1 card" is read as covering rolls used
-  to move, as step 2.d says).
+  an off-board token on a free starting space of their own edge instead of moving, then must
+  discard exactly 1 card (phase ``PLACED``) and the turn ends. The seed says so twice: 2.d "If
+  you choose not to move any of your tokens after rolling, you must discard 1 (and only 1)" and
+  line 37 "Remember, you must use or discard at least 1 card each turn".
 - *Rolled, did not move*: the player discards exactly one card of their choice; that discard is
   how one declines to move (``STOP`` exists only after a move), so a roll never leaves a player
   without an action.
@@ -77,7 +79,7 @@ ROLL, DISCARD_HAND, STOP = -1, -2, -3
 DISCARD_ONE = -10          # minus the direction index
 PLACE = 10_000             # plus the cell
 OFF = -1                   # a token's position before it enters the board
-SETUP, CHOOSE, MOVE = range(3)
+SETUP, CHOOSE, MOVE, PLACED = range(4)   # PLACED: a token was introduced, discard 1
 POINTS = False
 FAR = 10_000               # a distance standing for "unreachable"
 DEFAULTS: dict[str, Any] = {"hand_size": 3, "die_sides": 3, "tokens_per_player": 4,
@@ -269,12 +271,14 @@ def legal_actions(state: State) -> list[int]:
                 if state.occupied[c] < 0]
     if state.phase == CHOOSE:
         return [ROLL, DISCARD_HAND]
+    discards = [DISCARD_ONE - d for d in sorted(set(state.hands[seat]))]
+    if state.phase == PLACED:
+        return discards or [STOP]
     actions = _moves(state, state.moves_left)
     if state.moved:
         return [*actions, STOP]
     if state.roll == state.rules.introduce_on and OFF in state.tokens[seat]:
         actions += [PLACE + c for c in state.rules.homes[seat] if state.occupied[c] < 0]
-    discards = [DISCARD_ONE - d for d in sorted(set(state.hands[seat]))]
     return actions + (discards or [STOP])
 
 
@@ -326,10 +330,11 @@ def apply(state: State, action: int) -> State:
     elif action >= PLACE:
         _put(state, seat, action - PLACE)
         state.counts["introductions"] += 1
-        _end_turn(state)
+        state.phase = PLACED
     elif action <= DISCARD_ONE:
         _discard(state, DISCARD_ONE - action)
-        state.counts["idle rolls"] += 1
+        if state.phase != PLACED:
+            state.counts["idle rolls"] += 1
         _end_turn(state)
     else:
         d, token, steps = action >> 8, action >> 4 & 15, action & 15
@@ -413,8 +418,8 @@ def greedy_action(state: State) -> int:
     """Introduce when possible (onto the home space nearest a goal by ``goal_map``), else play
     the card move gaining most distance (fewest steps on a tie); stop when nothing gains. In the
     set-up, put the opponent's first token farthest from its goals. Roll when some card could
-    gain with the highest roll, else discard the hand; after an idle roll discard the most
-    backward card."""
+    gain with the highest roll, else discard the hand; after an idle roll or an introduction
+    discard the most backward card."""
     seat, rules = state.player, state.rules
     if state.phase == SETUP:
         far = goal_map(state, across(state, seat))
@@ -423,6 +428,8 @@ def greedy_action(state: State) -> int:
     if state.phase == CHOOSE:
         hopeful = OFF in state.tokens[seat] or _best_move(state, dist, rules.die_sides)[0] > 0
         return ROLL if hopeful else DISCARD_HAND
+    if state.phase == PLACED:
+        return _worst_discard(state)
     if not state.moved and state.roll == rules.introduce_on and OFF in state.tokens[seat]:
         free = [c for c in rules.homes[seat] if state.occupied[c] < 0]
         if free:
@@ -430,7 +437,15 @@ def greedy_action(state: State) -> int:
     gain, best = _best_move(state, dist, state.moves_left)
     if gain > 0 or state.moved or not state.hands[seat]:
         return best
-    return DISCARD_ONE - max(sorted(set(state.hands[seat])), key=lambda d: rules.backward[d])
+    return _worst_discard(state)
+
+
+def _worst_discard(state: State) -> int:
+    """Discard the most backward card (``STOP`` with an empty hand)."""
+    hand = sorted(set(state.hands[state.player]))
+    if not hand:
+        return STOP
+    return DISCARD_ONE - max(hand, key=lambda d: state.rules.backward[d])
 
 
 def examples(game: Any) -> dict[str, Any]:
@@ -442,15 +457,14 @@ def examples(game: Any) -> dict[str, Any]:
 
 def _simulate(data: Mapping[str, Any], name: str) -> Finding:
     from .. import simulate
+    from ..simulate_stats import rate_with_interval
 
     report = simulate.run(sys.modules[__name__], players=2, n=VERIFY_GAMES, seed=VERIFY_SEED,
                           jobs=1, policy=VERIFY_POLICY, max_turns=VERIFY_TURNS, data=data)
     wins, stalls, n = report.seat_wins(), report.count("stall"), report.n
     lopsided = max(wins) > 0.6 * n or stalls > n / 10
-    share = wins[0] / n
-    margin = 1.96 * (share * (1 - share) / n) ** 0.5   # sampling noise, 95%
-    detail = (f"seat 1 (first player) wins {share:.0%} (+/-{margin:.0%}), {stalls} stalls in "
-              f"{n} {VERIFY_POLICY} games ({VERIFY_TURNS}-turn limit)")
+    detail = (f"seat 1 (first player) wins {rate_with_interval(wins[0], n)} (95 % Wilson), "
+              f"{stalls} stalls in {n} {VERIFY_POLICY} games ({VERIFY_TURNS}-turn limit)")
     return Finding(f"board {name}: simulation, 2 players", True,
                    ("note: " if lopsided else "") + detail)
 

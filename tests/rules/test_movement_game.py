@@ -135,8 +135,22 @@ def test_a_three_may_introduce_a_token_instead_of_moving():
     assert places == [cell(state, 6, 2), cell(state, 6, 5)]      # free spaces of its own edge
     mg.apply(state, PLACE + cell(state, 6, 5))
     assert state.tokens[0][:2] == [cell(state, 6, 1), cell(state, 6, 5)]
+    # Seed 2.d: "If you choose not to move any of your tokens after rolling, you must discard 1
+    # (and only 1) of your navigation cards", and line 37: "Remember, you must use or discard
+    # at least 1 card each turn". Placing a token is not moving one: one card must still go.
+    names = state.rules.names
+    assert state.player == 0 and state.phase == mg.PLACED
+    assert mg.legal_actions(state) == [DISCARD_ONE - names.index(n)
+                                       for n in ("left", "right", "forward")]
+    assert mg.greedy_action(mg.clone(state)) <= DISCARD_ONE
+    mg.apply(state, DISCARD_ONE - names.index("right"))
     assert state.player == 1 and state.turn == 2
-    assert len(state.hands[0]) == 3 and state.discards == []       # no card spent
+    assert [names[d] for d in state.discards] == ["right"]         # exactly one card spent
+    assert len(state.hands[0]) == 3 and state.counts["idle rolls"] == 0
+    assert state.counts["introductions"] == 1
+    empty = position(2, [[(6, 1)], []], [[], []], DATA, rows=rows, roll=3, deck=[])
+    mg.apply(empty, PLACE + cell(empty, 6, 2))
+    assert mg.legal_actions(empty) == [STOP]                       # nothing left to discard
     two = position(2, [[(6, 1)], []], [hand, hand], DATA, rows=rows, roll=2)
     assert not [a for a in mg.legal_actions(two) if a >= PLACE]
     moved = position(2, [[(6, 1)], []], [hand, hand], DATA, rows=rows, roll=3)
@@ -279,3 +293,63 @@ def test_random_games_replay_exactly():
         assert first.results == again.results
     greedy = simulate.run(mg, players=2, n=20, seed=5, jobs=1, data=data, policy="greedy")
     assert greedy.count("win") == 20 and min(greedy.lengths) > 20
+
+
+def _printed_rules() -> str:
+    """The rules pages' words (the `kind: rules` component's text), whitespace-normalised."""
+    [rules] = [c for c in GAME.components if c.kind == "rules"]
+    words = " ".join(s.get("text", "") for page in rules.items for s in page.data["sections"])
+    return " ".join(words.split())
+
+
+def _printed_aid() -> str:
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "templates/faces/movement-aid.yaml").read_text()
+    return " ".join(text.split())
+
+
+def test_placing_a_token_costs_one_card_on_the_page_the_aid_and_in_the_engine():
+    # Seed 2.d: "If you choose not to move any of your tokens after rolling, you must discard 1
+    # (and only 1) of your navigation cards"; line 37: "Remember, you must use or discard at
+    # least 1 card each turn". The kit reads a turn spent placing a token as such a turn.
+    page, aid = _printed_rules(), _printed_aid()
+    assert ("On a 3 you may instead place a new token on a free starting space of your edge; "
+            "then discard exactly 1 card") in page
+    assert "Remember, you must use or discard at least 1 card each turn." in page
+    assert "uses no card" not in page
+    assert "put a new token on a free ring of your edge, then discard 1 card" in aid
+    rows = [".NN.NN."] + ["......."] * 5 + [".SS.SS."]
+    state = position(2, [[(6, 1)], []], [["forward", "left"], []], DATA, rows=rows, roll=3)
+    mg.apply(state, PLACE + cell(state, 6, 2))
+    assert state.player == 0 and all(a <= DISCARD_ONE for a in mg.legal_actions(state))
+
+
+def test_an_empty_draw_pile_is_the_shuffled_discards_as_printed():
+    assert ("When the draw pile runs out, shuffle the discards to make a new one (our reading"
+            in _printed_rules())
+    assert "pile empty: shuffle the discards" in _printed_aid()
+    state = position(2, [[(5, 3)], []], [["forward", "right", "left"], []], DATA, rows=OPEN,
+                     roll=1, deck=[])
+    state.discards = [state.rules.names.index("backward")] * 2
+    mg.apply(state, act(state, "forward", 0, 1))
+    # The played card joined the discards, which became the new pile; one card was drawn.
+    names = state.rules.names
+    assert len(state.hands[0]) == 3 and len(state.deck) == 2 and state.discards == []
+    assert sorted(names[d] for d in state.hands[0] + state.deck) == [
+        "backward", "backward", "forward", "left", "right"]
+
+
+def test_readings_about_side_spaces_and_own_edge_are_printed_and_labelled():
+    page = _printed_rules()
+    assert ("may not enter or pass through the starting spaces of the players to your left and "
+            "right (our reading") in page
+    assert "With 2 players nobody sits there, so those spaces are open (our reading)." in page
+    assert "No move may leave the board (our reading)." in page
+    assert "other tokens may still hop over it (our reading)" in page
+    assert "A token may move back onto a free starting space of its own edge (our reading)." in page
+    assert "never enter or pass through the rings at your left and right" in _printed_aid()
+    # The engine: a token one row above its own free starting space may step back onto it.
+    rows = [".NN.NN."] + ["......."] * 5 + [".SS.SS."]
+    state = position(2, [[(5, 2)], []], [["backward"], []], DATA, rows=rows, roll=1)
+    assert moves(state) == {("backward", 0, 1): (6, 2)}
