@@ -41,6 +41,21 @@ def test_the_worked_example_scores_31_with_the_rulebooks_breakdown(game):
     assert car["strength"] == 5 and max(b["weight"] for b in car["boxes"]) == 6
     truck = next(v for v in worked["vehicles"] if v["id"] == "truck")
     assert truck["clumsy"] == 2 and len(truck["friends"]) == 2
+    # The rulebook's example never shows a box weighing exactly its vehicle's strength (seed
+    # lines 147-148 and 172-177), so ours must not hang on the tie reading either: outside the
+    # car, every vehicle's friends are strictly stronger than its heaviest box.
+    for v in worked["vehicles"]:
+        if v["id"] != "car":
+            assert v["strength"] > max(b["weight"] for b in v["boxes"]), v["id"]
+    # The two boxes the clumsy friends break are the truck's fragile ones.
+    assert sorted(b["fragile"] for b in truck["boxes"] if b["damage"] == "clumsy") == \
+        [True, True]
+
+
+def test_each_player_aid_is_labelled_by_seat(game):
+    theme = load_theme("boxes")
+    fronts, _ = render_faces(game, game.component("aids"), theme, BuildOptions())
+    assert [f.label for f in fronts] == [f"player aid {n}" for n in range(1, 5)]
 
 
 def test_the_example_uses_printed_tiles_and_is_what_the_build_passes(game):
