@@ -469,9 +469,9 @@ CASES = [
         "{direction: left, word: LEFT, dx: -1, dy: 0, count: 10}",
         "{direction: left, word: LEFT, dx: -1, dy: 0, count: 1000000000}",
         "tables.navigation[0].count"), "movement-game"),
-    Case("item count 10**9", data("  - title: \"Moving Target: rules summary\"",
+    Case("item count 10**9", data("  - title: \"Moving Target: rules\"",
                                   "  - count: 1000000000\n        title: \"Moving Target: "
-                                  "rules summary\"", "components[2].items")),
+                                  "rules\"", "components[2].items")),
     Case("generate count 10**9", data("      product: {suit: suits, rank: ranks}",
                                       "      product: {suit: suits, rank: ranks}\n"
                                       "      count: 1000000000", "components[0].generate.count")),

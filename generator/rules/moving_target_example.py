@@ -12,7 +12,10 @@ the same on every build, and changes with the engine when the engine changes.
 
 ``examples(game)`` returns plain data for the diagram template (moving-target-example.yaml):
 the 25 cells with the printed rank and suit (from the game's tables), the winning and the
-suit-only cells, and sentences whose numbers all come from the engine states.
+suit-only cells, and sentences whose numbers all come from the engine states. The sentences
+speak to players: no seed or turn number (kept in the dict for the tests), and the kit's own
+readings of the seed (a mixed suit/value match, no removal after a winning 13th card) are
+labelled as ours.
 """
 from __future__ import annotations
 
@@ -71,6 +74,14 @@ def _touching(state: mt.State, cell: int) -> list[int]:
     return [state.grid[n] for n in state.neighbours[cell] if state.grid[n] >= 0]
 
 
+def _apart(state: mt.State) -> bool:
+    """Whether some card on the grid touches no other card: earlier removals left it alone (a
+    card is placed beside another, so only a removal can isolate one; the first card is alone
+    until the second arrives)."""
+    return state.on_grid > 1 and any(held >= 0 and not _touching(state, index)
+                                     for index, held in enumerate(state.grid))
+
+
 def _find(data: Any) -> tuple[int, mt.State, int, int] | None:
     """The first seeded game won by a last card that had a suit-only cell too: (seed, the state
     before the winning placement, the winning action, the suit-only action)."""
@@ -127,15 +138,18 @@ def examples(game: Any) -> dict[str, Any]:
     player = f"Player {seat + 1}"
     touches = " and ".join(f"the {_title(game, c)}" for c in same)
     also = "".join(f", and the {_title(game, c)}, the same suit" for c in by_suit)
+    also += " (a mix our reading allows)" if by_suit else ""
     left = [h.bit_count() for h in after.hands]
     others_left = ", ".join(f"Player {s + 1} still holds {n} card{'s' * (n != 1)}"
                             for s, n in enumerate(left) if s != seat)
-    ended = (f" The game ends: no card is removed, though {after.on_grid} are on the grid."
-             if after.on_grid > before.max_on_grid else "")
+    ended = (f" The game ends at once; by our reading no card is removed, though it is the "
+             f"{after.on_grid}th card on the grid." if after.on_grid > before.max_on_grid else "")
     held = suit_only.hands[seat].bit_count()
-    removal = (f", remove a card ({suit_only.on_grid} on the grid)"
+    removal = (", then, as it is the 13th card, remove a card"
                if suit_only.must_remove >= 0 else "")
     suit_touch = " and ".join(f"the {_title(game, c)}" for c in near_other)
+    apart = ("Earlier removals have left some cards without neighbours; that is allowed."
+             if _apart(after) else "")
     return {
         "moving_target": {
             "seed": seed,
@@ -156,15 +170,16 @@ def examples(game: Any) -> dict[str, Any]:
             "hands_left": left,
             "cells": cells,
             "lines": [
-                f"A {PLAYERS}-player game played by the rules engine (seed {seed}), turn "
-                f"{before.turn}: {player} holds one card, the {_title(game, card)}, and places "
-                f"it on {_cell_name(cell, size)} (outlined). It touches {touches}, the same "
-                f"value ({value}){also}.",
+                f"From a real {PLAYERS}-player game (worked out by the kit's own game code "
+                f"when this page was printed): {player} holds one card, the "
+                f"{_title(game, card)}, and places it on {_cell_name(cell, size)} (outlined). "
+                f"It touches {touches}, the same value{also}.",
                 f"{player} has emptied their hand with a same-value match and wins; "
                 f"{others_left}.{ended}",
                 f"On {_cell_name(other_cell, size)} (dashed) the card would touch only "
-                f"{suit_touch}, a suit match: {player} would draw a card, hold {held}"
-                f"{removal} and wait for another turn.",
+                f"{suit_touch}, a suit match: {player} would draw a card (now holding {held})"
+                f"{removal}, and wait for another turn.",
+                *([apart] if apart else []),
             ],
         }
     }

@@ -61,6 +61,32 @@ def test_the_example_is_the_engines_game_won_by_value(example):
         example["lines"][1]
 
 
+def test_the_example_speaks_to_players(example):
+    """No engine jargon (seed, turn), the kit's readings labelled, the lone cards explained."""
+    text = " ".join(example["lines"])
+    assert example["lines"][0].startswith(
+        "From a real 2-player game (worked out by the kit's own game code when this page was "
+        "printed): Player 1 holds one card, the Ace of Clubs")
+    for jargon in ("rules engine", "seed", "turn 21"):
+        assert jargon not in text
+    assert "the same suit (a mix our reading allows)" in text
+    assert "by our reading no card is removed, though it is the 13th card" in text
+    assert ("would draw a card (now holding 1), then, as it is the 13th card, remove a card, "
+            "and wait for another turn.") in text
+    assert example["lines"][-1] == ("Earlier removals have left some cards without "
+                                    "neighbours; that is allowed.")
+
+
+def test_lone_cards_are_found_on_the_grid():
+    state = mt.new_game(2, seed=1)
+    assert not mte._apart(state)  # the first card, alone on the grid, was not left by a removal
+    centre = state.grid.index(max(state.grid))
+    state.grid[centre + 1], state.on_grid = mt.parse_card("QH"), 2
+    assert not mte._apart(state)  # two cards side by side
+    state.grid[0], state.on_grid = mt.parse_card("KH"), 3
+    assert mte._apart(state)  # a corner card touching nothing
+
+
 def test_the_example_agrees_with_a_hand_reading_of_the_rules(example):
     """Read the drawn grid as a player would: the last card touches every neighbour by suit or
     value (seed line 25) and one by value (line 43), so it wins; on the dashed cell it would
