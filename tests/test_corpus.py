@@ -21,7 +21,10 @@ from generator import cli, paths
 GAMES = ["moving-target", "monster-day", "moving-day", "moving-day-boxes", "movement-game"]
 INCLUDES = {"monster-day": ["decktet.yaml", "decktet-moving-day.yaml"],
             "moving-day": ["decktet.yaml", "decktet-moving-day.yaml"],
-            "moving-day-boxes": ["moving-day-boxes-tables.yaml"]}
+            "moving-day-boxes": ["moving-day-boxes-tables.yaml", "moving-day-boxes-reference.yaml",
+                                 "moving-day-boxes-example.yaml"],
+            # Read beside the data file by the rules module (examples and reference).
+            "movement-game": ["movement-examples.yaml", "movement-reference.yaml"]}
 FORMAT_WALK = "{{ str.format('{0.__init__.__globals__[os].environ[SECRET]}', cycler) }}"
 
 

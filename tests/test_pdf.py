@@ -122,7 +122,7 @@ def test_every_card_name_printed_once(text, card_names):
 
 def test_bookmarks_point_at_each_component(reader):
     entries = [(e.title, reader.get_destination_page_number(e)) for e in reader.outline]
-    assert entries == [("Contents", 0), ("Rules summary", 1), ("Playing cards", 2),
+    assert entries == [("Contents", 0), ("Rules", 1), ("Playing cards", 2),
                        ("Play grid (5 x 5)", 14), ("Player aids", 22)]
 
 
@@ -140,7 +140,7 @@ def test_fronts_and_backs_alternate_with_one_shared_back_form(reader, text):
 def test_rules_summary_is_on_the_back_of_the_contents(text):
     rules = text(1)
     assert "Moving Target" in rules
-    assert "Never more than 12" in rules and "rules summary" in rules
+    assert "Never more than 12" in rules and "· rules ·" in rules
 
 
 def test_contents_page_describes_the_kit(text):

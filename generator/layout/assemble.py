@@ -131,12 +131,12 @@ def assemble(spec: SheetSpec, game_id: str, paper_name: str, title: str, credit:
     sheets: list[Sheet] = []
     for k, (front_pl, back_pl) in enumerate(heads, start=1):
         front = (_page_of(upright, [front_pl], "rules", "front",
-                          _footer(title, credit, k, n, "front", "rules summary"))
+                          _footer(title, credit, k, n, "front", "rules"))
                  if front_pl else make_page(upright, [], [], "front", "contents", "Contents"))
         back = None
         if duplex:
             back = (_page_of(upright, [back_pl], "rules", "back",
-                             _footer(title, credit, k, n, "back", "rules summary"))
+                             _footer(title, credit, k, n, "back", "rules"))
                     if back_pl else _blank(upright, title, credit, k, n))
         sheets.append(Sheet(front, back))
     for k, draft in enumerate(drafts, start=len(heads) + 1):
@@ -196,7 +196,7 @@ def _bookmarked(sheets: list[Sheet], parts: Sequence[Part]) -> list[Sheet]:
             mark = page.bookmark
             if page.content == "rules" and "rules" not in seen:
                 seen.add("rules")
-                mark = "Rules summary"
+                mark = "Rules"
             for pl in page.placements:
                 if pl.component and pl.component not in seen and page.side == "front":
                     seen.add(pl.component)

@@ -164,7 +164,7 @@ def contents_prims(summary: Summary, frame: Frame, calibration: str,
     duplex = summary.flip != "none"
     if summary.rules_pages:
         back = " (the back of this page)" if summary.rules_pages[0] == 2 and duplex else ""
-        flow.text(f"Rules summary: page {ranges(summary.rules_pages)}{back}", BOLD_FONT, 9.5,
+        flow.text(f"Rules: page {ranges(summary.rules_pages)}{back}", BOLD_FONT, 9.5,
                   indent=3, after=1.5)
     for section in summary.sections:
         count = section.count

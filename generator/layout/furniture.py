@@ -34,18 +34,28 @@ def _rotated(box: Box, rotate: int) -> Box:
     return box
 
 
+SEPARATOR = " · "  # between the parts of a footer line
+
+
 def footer(box: Box, rotate: int, text: str) -> list[p.Primitive]:
-    """One line of small grey text: game, component, sheet n/m, credit. Shrinks to fit, and
-    drops the tail of an overlong credit rather than failing a build over a footer."""
+    """One line of small grey text: "game · sheet n/m · what is on it · credit". Shrinks to
+    fit; if it still does not, shortens the longest part before the credit (the credit is the
+    licence's attribution, so it goes last), rather than failing a build over a footer."""
     x, y, w, h = _rotated(box, rotate)
+    parts = text.split(SEPARATOR)
     while True:
         try:
-            return [layout(TextBox(x, y + 0.6, w, h - 0.6, text, TEXT_FONT, 7.0,
-                                   MIN_FURNITURE_PT, "#555555", "center", "top", 1.0, rotate))]
+            return [layout(TextBox(x, y + 0.6, w, h - 0.6, SEPARATOR.join(parts), TEXT_FONT,
+                                   7.0, MIN_FURNITURE_PT, "#555555", "center", "top", 1.0,
+                                   rotate))]
         except TextDoesNotFit:
-            if len(text) < 20:
+            longest = max(range(len(parts) - 1), key=lambda i: len(parts[i]), default=None)
+            if longest is not None and len(parts[longest]) > 16:
+                parts[longest] = parts[longest][: int(len(parts[longest]) * 0.8)].rstrip() + "…"
+            elif len(parts[-1]) >= 20:
+                parts[-1] = parts[-1][: int(len(parts[-1]) * 0.9)].rstrip() + "…"
+            else:
                 return []
-            text = text[: int(len(text) * 0.9)].rstrip() + "…"
 
 
 def ruler(box: Box, rotate: int) -> list[p.Primitive]:
