@@ -60,7 +60,7 @@ def coverage_findings(game: Any) -> list[Finding]:
     coverage = game.data.get("rules_coverage")
     if not coverage:
         return []
-    check = f"rules summary carries every rule of the seed ({coverage['seed']})"
+    check = f"rules pages carry every rule of the seed ({coverage['seed']})"
     gone = missing(coverage, printed_text(game))
     if not gone:
         return [Finding(check, True, f"{len(coverage['rules'])} rules, each printed",
