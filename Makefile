@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
 GAME ?=
 PAPER ?= a4
 THEME ?=
@@ -43,12 +44,18 @@ BUILD_ARGS := $(GAME) --paper $(PAPER) --flip $(FLIP) $(if $(THEME),--theme $(TH
 
 all: pdf
 
+# Runtime pins for building kits; the test, lint and build tools on top for `make test`.
+# --no-deps: exactly the pinned set, nothing else.
 $(STAMP): requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps -r requirements.lock
 	touch $(STAMP)
 
-venv: $(STAMP)
+$(DEV_STAMP): $(STAMP) requirements-dev.lock
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps -r requirements-dev.lock
+	touch $(DEV_STAMP)
+
+venv: $(DEV_STAMP)
 
 pdf: $(STAMP)
 	$(PY) -m generator build $(BUILD_ARGS) --layout $(LAYOUT)
@@ -71,11 +78,11 @@ calibration: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/run.py
 
-test: $(STAMP)
+test: $(DEV_STAMP)
 	$(VENV)/bin/ruff check generator tests bench
 	$(PY) -m pytest
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check generator tests bench
 
 clean:

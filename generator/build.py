@@ -55,11 +55,15 @@ class BuildOptions:
 
 
 def verify(game: Game) -> list[Finding]:
-    """The rules module's composition findings, then whether the rules pages carry every
-    rule of the seed; each names the data it is about (at least the game's data file)."""
+    """The rules module's composition findings (a game without one has none), the data
+    file's declarative ``verify`` checks, then whether the rules pages carry every rule of
+    the seed; each names the data it is about (at least the game's data file)."""
     from .rules.coverage import coverage_findings
+    from .rules.declarative import findings as declared
 
-    findings = rules.load(game.rules).verify(game) + coverage_findings(game)
+    module = rules.engine(game)
+    findings = ((module.verify(game) if module else []) + declared(game)
+                + coverage_findings(game))
     return [f if f.where else replace(f, where=str(game.source)) for f in findings]
 
 
@@ -108,7 +112,7 @@ def engine_examples(game: Game) -> dict[str, Any]:
     cached = _EXAMPLES.get(id(game))
     if cached is not None and cached[0] is game:
         return cached[1]
-    made = getattr(rules.load(game.rules), "examples", None)
+    made = getattr(rules.engine(game), "examples", None)  # None: a game without rules
     found: dict[str, Any] = dict(made(game)) if made else {}
     if len(_EXAMPLES) > 16:
         _EXAMPLES.clear()

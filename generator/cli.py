@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import paths
+from . import paths, project
 from .build import BuildOptions, build_pdf, verify
 from .data import check_games, load_game
 from .errors import CompositionError, DataError
@@ -174,13 +174,24 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from . import rules, simulate
+    """Seeded playouts. A game without a play engine (no ``rules:`` module) is an error when
+    named (exit 2, before anything is simulated); with no game named it is skipped, saying
+    so, and the others are simulated."""
+    from . import simulate
 
     games = _games(args)
+    loaded = {game_id: load_game(game_id) for game_id in games}
+    engines = {game_id: simulate.engine(game) for game_id, game in loaded.items()}
+    missing = [loaded[game_id].id for game_id in games if engines[game_id] is None]
+    if missing and (args.games or len(missing) == len(games)):
+        raise UsageError("; ".join(simulate.no_engine(game_id) for game_id in missing))
+    for game_id in missing:
+        print(simulate.no_engine(game_id))
+    games = [game_id for game_id in games if engines[game_id] is not None]
     player_counts = _players(args, games)  # every game checked before any is simulated
     for game_id in games:
         game = load_game(game_id)
-        module = rules.load(game.rules)
+        module = engines[game_id]
         if not player_counts[game_id]:
             print(f"== {game.title}: not for {args.players} players, skipped ==")
         for players in player_counts[game_id]:
@@ -207,6 +218,39 @@ def cmd_calibration(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_watch(args: argparse.Namespace) -> int:
+    """Build, then rebuild on every save until Ctrl-C (exit 130); see generator/watch.py."""
+    from . import watch
+
+    if not args.games:
+        raise UsageError("watch needs a game id, a data file or a project folder")
+    return watch.main(args.games, _options(args))
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from .schema_export import write_schemas
+
+    for file in write_schemas(Path(args.out)):
+        print(f"schema -> {file}")
+    return 0
+
+
+def cmd_reference(args: argparse.Namespace) -> int:
+    from .reference_doc import write_reference
+
+    target = write_reference(Path(args.out) if args.out else None)
+    print(f"authoring reference -> {target}")
+    return 0
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    """A new project folder holding a small game that builds at once (generator/project.py)."""
+    folder = Path(args.folder)
+    written = project.init_project(folder)
+    print(f"{len(written)} files -> {folder}/; next: pnp build {args.folder}")
+    return 0
+
+
 def cmd_list(args: argparse.Namespace) -> int:
     for game_id in check_games([]):
         game = load_game(game_id)
@@ -216,8 +260,9 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="python -m generator",
+    ap = argparse.ArgumentParser(prog="pnp",
                                  description="Print-and-play kits from game data files.")
+    ap.add_argument("--version", action="version", version=f"%(prog)s {paths.version()}")
     sub = ap.add_subparsers(dest="command", required=True)
 
     def layout_args(p: argparse.ArgumentParser) -> None:
@@ -238,7 +283,8 @@ def parser() -> argparse.ArgumentParser:
                        help="card sheets (duplex), gutterfold (fold and glue) or one piece per "
                             "page with bleed and TrimBox (print shops)")
         p.add_argument("--force", action="store_true", help="print even if verify fails")
-        p.add_argument("--out", default=str(paths.OUTPUT), help="output folder")
+        p.add_argument("--out", default=None, help="output folder (default: a project "
+                       f"folder's own output/, else {paths.OUTPUT})")
         wait_arg(p)
 
     def wait_arg(p: argparse.ArgumentParser) -> None:
@@ -282,19 +328,38 @@ def parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--jobs", type=int, default=2)
     sim.add_argument("--policy", choices=("random", "greedy"), default="random")
-    sim.add_argument("--out", default=str(paths.OUTPUT))
+    sim.add_argument("--out", default=None)
     wait_arg(sim)
     sim.set_defaults(func=cmd_simulate)
 
     cal = sub.add_parser("calibration", help="a duplex calibration sheet (2 pages)")
     cal.add_argument("--paper", choices=sorted(PAPER_SIZES), default="a4")
     cal.add_argument("--flip", choices=("long", "short"), default="long")
-    cal.add_argument("--out", default=str(paths.OUTPUT))
+    cal.add_argument("--out", default=None)
     wait_arg(cal)
     cal.set_defaults(func=cmd_calibration)
 
     lst = sub.add_parser("list", help="list the games and their components")
     lst.set_defaults(func=cmd_list)
+
+    ini = sub.add_parser("init", help="write a small working game into a new project folder")
+    ini.add_argument("folder", help="the project folder to create (must be new or empty)")
+    ini.set_defaults(func=cmd_init)
+
+    # -- watch, schema, reference (issue 12: authoring) --
+    wat = sub.add_parser("watch", help="build, then rebuild a game each time its files are "
+                                       "saved (Ctrl-C stops)")
+    layout_args(wat)
+    wat.set_defaults(func=cmd_watch)
+    sch = sub.add_parser("schema", help="write JSON Schema files for editors (completion, "
+                                        "inline errors)")
+    sch.add_argument("--out", default="schemas", help="folder to write them to "
+                                                      "(default: ./schemas)")
+    sch.set_defaults(func=cmd_schema)
+    ref = sub.add_parser("reference", help="regenerate the authoring reference "
+                                           "(docs/authoring.md)")
+    ref.add_argument("--out", default=None, help="file to write (default: docs/authoring.md)")
+    ref.set_defaults(func=cmd_reference)
     return ap
 
 
@@ -305,12 +370,19 @@ def _write_error(exc: OSError) -> str:
     return f"{exc.filename}: {reason}" if exc.filename else reason
 
 
+# Commands whose --out defaults to the project's output/ (the built-in output/ for built-in
+# games and data files named by path): generator/project.py decides.
+KIT_COMMANDS = ("build", "png", "preview", "simulate", "calibration", "watch")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser().parse_args(argv)
         validate(args)
+        if args.command in KIT_COMMANDS and args.out is None:  # a project's output/, or output/
+            args.out = str(project.output_folder(getattr(args, "games", [])))
         return int(args.func(args))
-    except UsageError as exc:
+    except (UsageError, project.ProjectError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except DataError as exc:

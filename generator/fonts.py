@@ -1,4 +1,8 @@
-"""Fonts from pinned PyPI packages (never the system), registered once for both renderers.
+"""Fonts we ship or pin (never the system's), registered once for both renderers.
+
+Both come from pinned PyPI packages: Atkinson Hyperlegible (fontpkg-atkinson-hyperlegible)
+and DejaVu Sans (rinoh-typeface-dejavusans). Their folders are found without importing them
+(the DejaVu package's code imports rinohtype, a typesetter we never use).
 
 ReportLab measures text for line breaking; Pillow draws the same TTF files, so a wrapped text
 box breaks at the same words in the PDF and in the PNGs.
@@ -16,10 +20,11 @@ PT_TO_MM = 25.4 / 72.0
 
 
 def _package_dir(name: str) -> Path:
-    """A package's folder found without importing it (the DejaVu package imports rinohtype)."""
+    """A package's folder found without importing it (a font package holds no code we need)."""
     spec = importlib.util.find_spec(name)
     if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError(f"font package {name!r} is not installed: run 'make venv'")
+        raise RuntimeError(f"font package {name!r} is not installed: run 'make venv' "
+                           "(or 'pip install' this tool, which depends on it)")
     return Path(next(iter(spec.submodule_search_locations)))
 
 

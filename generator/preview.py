@@ -1,41 +1,74 @@
-"""`make preview`: a static HTML gallery of every game (thumbnails with counts, the verify
-report, a simulation summary and its chart), written to output/preview/index.html."""
+"""`make preview`: a static HTML page that proves each kit before it is printed.
+
+For every game: every distinct face of every component (front beside back), rendered at print
+resolution by the PNG export and shown small (click one to see it at 300 dpi); a link to the
+PDF of each layout that has been built; the verify report as a table; and a simulation
+summary with its chart. A game without a play engine (no ``rules:`` module) gets everything
+but the simulation, which says so in one line. Written to ``output/preview/index.html``; a
+progress bar on a terminal says which game is being built (it takes a while)."""
 from __future__ import annotations
 
+import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from . import paths, rules
-from .build import BuildOptions, build_pdf, game_theme, render_faces, verify
+from .build import BuildOptions, build_pdf, output_pdf, verify
 from .data import game_ids, load_game
-from .export import slug
-from .render.png import write_png
+from .export import PRESETS, export_pngs
+from .progress import Progress
+from .rules.base import Finding
 
-THUMB_DPI = 60
+LAYOUTS = ("sheets", "gutterfold", "single")
 
 
-def _thumbs(game_id: str, opts: BuildOptions, folder: Path) -> list[dict[str, Any]]:
-    game = load_game(game_id)
-    theme = game_theme(game, opts)
+def _href(target: Path, folder: Path) -> str:
+    return Path(os.path.relpath(target, folder)).as_posix()
+
+
+def _faces(game: Any, png_folder: Path, folder: Path) -> list[dict[str, Any]]:
+    """Each component with every distinct face the export wrote (fronts paired with backs)."""
     out = []
     for comp in game.components:
-        fronts, backs = render_faces(game, comp, theme, opts)
-        name = f"{game.id}-{slug(comp.id)}"
-        front = write_png(fronts[0], folder / f"{name}.png", THUMB_DPI, supersample=2)
-        back = (write_png(backs[0], folder / f"{name}-back.png", THUMB_DPI, supersample=2)
-                if backs else None)
-        out.append({"name": comp.name, "count": comp.total, "thumb": front.name,
-                    "back": back.name if back else None})
+        files = sorted((png_folder / comp.id).glob("*.png"))
+        faces = []
+        for file in files:
+            if file.stem.endswith("-back"):
+                continue
+            back = file.with_name(file.stem.removesuffix("-front") + "-back.png")
+            faces.append({"front": _href(file, folder),
+                          "back": _href(back, folder) if back.exists() else None,
+                          "name": file.stem.removesuffix("-front").split("-", 1)[-1]})
+        out.append({"name": comp.name, "count": comp.total, "kind": comp.kind, "faces": faces})
     return out
+
+
+def _pdfs(game_id: str, opts: BuildOptions, folder: Path) -> list[dict[str, str]]:
+    """The PDF of every layout that exists, the one just built first."""
+    found = []
+    for layout in sorted(LAYOUTS, key=lambda name: name != opts.layout):
+        pdf = output_pdf(game_id, replace(opts, layout=layout))
+        if pdf.exists():
+            found.append({"layout": layout, "href": _href(pdf, folder), "name": pdf.name})
+    return found
+
+
+def _report(findings: list[Finding]) -> list[dict[str, str]]:
+    return [{"status": "ok" if f.ok else ("warn" if f.warn else "fail"), "basis": f.basis,
+             "check": f.check, "detail": f.detail, "where": f.where if not f.ok else ""}
+            for f in findings]
 
 
 def _simulation(game_id: str, folder: Path, n: int) -> tuple[str, list[str]]:
     from . import simulate
 
     game = load_game(game_id)
-    module = rules.load(game.rules)
+    module = rules.engine(game)
+    if module is None:  # no rules module: the kit and its checks are shown, no simulation
+        return simulate.no_engine(game.id), []
     texts, charts = [], []
     for players in sorted({game.players[0], game.players[1]}):
         for suffix, report in simulate.run_variants(module, game.title, game.data, players,
@@ -51,24 +84,32 @@ def write_preview(opts: BuildOptions, n_games: int = 200, games_wanted: list[str
                   ) -> Path:
     folder = opts.out_dir / "preview"
     folder.mkdir(parents=True, exist_ok=True)
+    wanted = games_wanted or game_ids()
+    bar = Progress("preview", len(wanted))
     games = []
-    for game_id in games_wanted or game_ids():
-        game = load_game(game_id)
-        findings = verify(game)
-        _, pages = build_pdf(game_id, opts)
-        simulation, charts = _simulation(game_id, folder, n_games)
-        games.append({
-            "id": game.id, "title": game.title, "credit": game.credit, "pages": pages,
-            "players": f"{game.players[0]}-{game.players[1]}" if game.players[0] != game.players[1]
-            else str(game.players[0]),
-            "components": _thumbs(game_id, opts, folder),
-            "verified": all(f.ok for f in findings),
-            "report": "\n".join(f.line() for f in findings),
-            "simulation": simulation, "charts": charts,
-        })
+    try:
+        for game_id in wanted:
+            game = load_game(game_id)
+            findings = verify(game)
+            _, pages = build_pdf(game_id, opts)
+            png_folder, _ = export_pngs(game_id, opts)
+            simulation, charts = _simulation(game_id, folder, n_games)
+            games.append({
+                "id": game.id, "title": game.title, "credit": game.credit, "pages": pages,
+                "players": f"{game.players[0]}-{game.players[1]}"
+                if game.players[0] != game.players[1] else str(game.players[0]),
+                "components": _faces(game, png_folder, folder),
+                "pdfs": _pdfs(game.id, opts, folder),
+                "verified": all(f.ok for f in findings),
+                "report": _report(findings),
+                "simulation": simulation, "charts": charts,
+            })
+            bar.step(game_id)
+    finally:
+        bar.close()
     env = Environment(loader=FileSystemLoader(str(paths.TEMPLATES / "preview")),
                       autoescape=select_autoescape(["html", "j2"]))
-    html = env.get_template("index.html.j2").render(games=games)
+    html = env.get_template("index.html.j2").render(games=games, dpi=PRESETS["default"].dpi)
     target = folder / "index.html"
     target.write_text(html, encoding="utf-8")
     return target

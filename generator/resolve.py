@@ -4,19 +4,23 @@ Game data, themes, face templates and icons come from strangers, so a name in th
 joined to a folder and opened as it stands. This module turns a name or a relative path into
 a file and refuses anything that would leave the folder the file belongs to:
 
-- a face template, ``face: playing-card`` (a name): ``templates/faces/<name>.yaml``;
-- an icon, ``icon: {name: spade}`` (a name): ``templates/icons/<name>.yaml``;
-- a theme, ``theme: standard`` (a name): ``templates/themes/<name>.yaml``;
+- a face template, ``face: playing-card`` (a name): ``<name>.yaml`` in the project's
+  ``faces/``, else in the built-in ``templates/faces/`` (the folders come from
+  generator/project.py, the one place that decides where things are found; each folder is
+  confined on its own, so a name can never lead from one into another);
+- an icon, ``icon: {name: spade}`` (a name): the project's ``icons/``, then ``templates/icons/``;
+- a theme, ``theme: standard`` (a name): the project's ``themes/``, then ``templates/themes/``;
 - a theme file, ``--theme path/to/mine.yaml``: anywhere the user points (the user's choice),
-  but what it names is confined like the rest;
-- ``extends:`` in a theme: a built-in theme name, or a .yaml file in the extending file's
+  but what it names is confined like the rest; ``theme: themes/mine.yaml`` in a data file:
+  a .yaml file in the data file's folder (or below it);
+- ``extends:`` in a theme: a theme name (as above), or a .yaml file in the extending file's
   folder (or below it);
 - ``include: [decktet.yaml]`` in a data file: a .yaml file in the data file's folder (or
   below it);
-- an image, ``image: {path: art/moon.png}``: a file in the repository's ``art/`` folder
-  (``paths.ART``, path written relative to the repository) or in the folder of the game
-  data file being built (path written relative to that folder; ``allow_game_folder`` is
-  called by the loader).
+- an image, ``image: {path: art/moon.png}``: a file in the folder of the game data file
+  being built (path written relative to that folder; ``allow_game_folder`` is called by the
+  loader), in the project's ``art/``, or in the built-in ``art/`` folder (path written
+  relative to the built-in root, as ``art/moon.png``).
 
 Names match ``NAME`` (lower-case letters, digits, ``-`` and ``_``; at most 64 characters).
 Paths are relative (no drive, no leading ``/``), at most ``MAX_PATH`` characters, and are
@@ -106,29 +110,74 @@ def named_file(name: object, folder: Path, what: str, named: str = "") -> Path:
     return file
 
 
-def template_file(name: object, folder: Path, field: str) -> Path:
+def template_file(name: object, folder: Path | None, field: str) -> Path:
     """A face template or icon file by name, as a DataError naming ``field`` when refused
-    (the file it would be, when the name itself is fine)."""
+    (the file it would be, when the name itself is fine). ``folder`` (an including
+    template's folder) is searched before the project's and the built-in folders."""
+    from . import project
     from .errors import DataError
 
-    find = face_file if field == "face" else icon_file
+    kind = "faces" if field == "face" else "icons"
+    what, named = ("face template", "") if field == "face" else ("icon", "named ")
+    if folder is None:
+        search = None
+    else:  # beside the including file first, then where the project looks
+        try:
+            search = [folder, *(f for f in project.folders(kind) if f != folder)]
+        except project.ProjectError as exc:
+            raise DataError(folder, None, field, str(exc)) from None
     try:
-        return find(name, folder)
+        return located(name, kind, what, named, folders=search)
     except Refused as exc:
-        shown = folder / f"{name}.yaml" if NAME.match(str(name)) else folder
+        first = folder or project.builtin(kind)
+        shown = first / f"{name}.yaml" if NAME.match(str(name)) else first
         raise DataError(shown, None, field, str(exc)) from None
 
 
+def located(name: object, kind: str, what: str, named: str = "",
+            folders: Sequence[Path] | None = None, skip: Path | None = None) -> Path:
+    """``<name>.yaml`` from the first of ``folders`` (default: the project's then the
+    built-in folder of ``kind``, from generator/project.py) that has it; each folder confines
+    its own files. ``skip`` passes over one file (a project theme that shadows a built-in one
+    and extends it by the same name). Not found: Refused listing the names of every folder."""
+    from . import project
+
+    check_name(name, what)
+    try:
+        search = list(folders) if folders is not None else project.folders(kind)
+    except project.ProjectError as exc:
+        raise Refused(str(exc)) from None
+    for folder in search:
+        try:
+            file = named_file(name, folder, what, named)
+        except Refused as exc:
+            if str(exc).startswith("no "):
+                continue  # not in this folder: try the next
+            raise
+        if skip is not None and file == skip.resolve():
+            continue
+        return file
+    where = " or ".join(_show(f) for f in search)
+    known = sorted({n for f in search for n in _known(f).split(", ") if n != "none"})
+    raise Refused(f"no {what} {named}{name!r} in {where} (have: {', '.join(known) or 'none'})")
+
+
 def face_file(name: object, folder: Path | None = None) -> Path:
-    return named_file(name, folder or paths.FACES, "face template")
+    if folder is not None:
+        return named_file(name, folder, "face template")
+    return located(name, "faces", "face template")
 
 
 def icon_file(name: object, folder: Path | None = None) -> Path:
-    return named_file(name, folder or paths.ICONS, "icon", named="named ")
+    if folder is not None:
+        return named_file(name, folder, "icon", named="named ")
+    return located(name, "icons", "icon", named="named ")
 
 
-def theme_file(name: object, folder: Path | None = None) -> Path:
-    return named_file(name, folder or paths.THEMES, "theme")
+def theme_file(name: object, folder: Path | None = None, skip: Path | None = None) -> Path:
+    if folder is not None:
+        return named_file(name, folder, "theme")
+    return located(name, "themes", "theme", skip=skip)
 
 
 def relative_path(text: object, what: str) -> str:
@@ -195,8 +244,15 @@ def allow_game_folder(folder: Path) -> None:
 
 
 def image_roots() -> list[Path]:
-    """Where images may be read from: the current game's folder, then the repo's art/."""
-    return [*_game_folder, paths.ART]
+    """Where images may be read from: the current game's folder, then the art/ folders of
+    the project in use (its own, then the built-in one)."""
+    from . import project
+
+    try:
+        art = project.folders("art")
+    except project.ProjectError as exc:
+        raise Refused(str(exc)) from None
+    return [*_game_folder, *(a for a in art if a.resolve() not in _game_folder)]
 
 
 def image_file(text: object) -> Path:
@@ -205,8 +261,8 @@ def image_file(text: object) -> Path:
     rel = relative_path(text, "image")
     if rel.lower().endswith((".svg", ".svgz")):
         raise Refused(SVG_MESSAGE)
-    # Relative to a game's folder, or to the repository (``art/moon.png``), as before.
-    file = confined(rel, [*roots[:-1], paths.ROOT], roots, "image")
+    # Relative to the game's folder (the project), or to the built-in root (``art/moon.png``).
+    file = confined(rel, [*_game_folder, paths.BUILTIN], roots, "image")
     st = file.stat()
     check_image(str(file), st.st_size, st.st_mtime_ns)
     return file
@@ -267,9 +323,9 @@ def _looks_like_svg(head: bytes) -> bool:
 # -- helpers -------------------------------------------------------------------------------
 
 def _show(path: Path) -> str:
-    """A folder or file as the user knows it: relative to the repository when inside it."""
+    """A folder or file as the user knows it: relative to the built-in root when inside it."""
     try:
-        return str(path.resolve().relative_to(paths.ROOT)) + ("/" if path.is_dir() else "")
+        return str(path.resolve().relative_to(paths.BUILTIN)) + ("/" if path.is_dir() else "")
     except ValueError:
         return str(path)
 

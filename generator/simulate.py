@@ -100,6 +100,19 @@ def _rate(successes: float, n: int) -> tuple[float, float, float]:
     return (successes / n if n else 0.0), low, high
 
 
+def no_engine(game_id: str) -> str:
+    """What ``simulate`` says of a game whose data file names no rules module: only a rules
+    module can play the game, declarative checks cannot."""
+    return f"{game_id} has no play engine (no `rules:` module); nothing to simulate"
+
+
+def engine(game: Any) -> ModuleType | None:
+    """The game's play engine (its rules module), or None: see ``no_engine``."""
+    from . import rules
+
+    return rules.engine(game)
+
+
 def game_seed(seed: int, index: int) -> int:
     return (seed * 1_000_003 + index) & 0x7FFFFFFF
 

@@ -6,8 +6,10 @@ otherwise. Ink-saver mode applies the theme's ``ink_saver`` overrides on top (wh
 outlines), so every game gets it from its theme file.
 
 A theme file given as a path may be anywhere the user points, but what a theme names is
-confined (generator/resolve.py): ``extends:`` is a built-in theme's name or a .yaml file in the
-extending file's own folder, and every ``icon:`` value names an icon of templates/icons/.
+confined (generator/resolve.py): ``extends:`` is a theme's name or a .yaml file in the
+extending file's own folder, and every ``icon:`` value names an icon. Names are looked up
+where generator/project.py says: the project's themes/ (icons/), then the built-in ones; a
+project theme may shadow a built-in one and extend it by the same name.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import fonts, paths, resolve
+from . import fonts, project, resolve
 from .data.yamlfile import YamlDoc, load_yaml
 from .errors import DataError
 
@@ -57,30 +59,36 @@ def is_theme_path(name: str) -> bool:
 
 def theme_file(name: str) -> Path:
     """The file of a theme given on the command line or in a data file: a path is taken as
-    the user gave it; a name must be a built-in theme."""
+    the user gave it (the loader has made a data file's own path absolute); a name must be a
+    theme of the project in use or a built-in one."""
     if is_theme_path(name):
         return Path(name)
     try:
         return resolve.theme_file(name)
     except resolve.Refused as exc:
-        raise DataError(paths.THEMES, None, "theme", _unknown(name, exc)) from None
+        raise DataError(project.builtin("themes"), None, "theme", _unknown(name, exc)) from None
 
 
 def _unknown(name: object, exc: resolve.Refused) -> str:
     if not isinstance(name, str) or not resolve.NAME.match(name):
         return str(exc)
-    known = ", ".join(sorted(p.stem for p in paths.THEMES.glob("*.yaml")))
-    return f"no theme {name!r} (built-in themes: {known})"
+    if not str(exc).startswith("no "):
+        return str(exc)  # found but refused (a symlink out of its folder...)
+    known = ", ".join(project.known("themes"))
+    which = "built-in themes" if len(project.folders("themes")) == 1 else "project and built-in"
+    return f"no theme {name!r} ({which}: {known})"
 
 
 def _parent_file(doc: YamlDoc, parent: object) -> Path:
-    """The theme an ``extends:`` names: a built-in name, or a .yaml file beside ``doc``."""
+    """The theme an ``extends:`` names: a theme name, or a .yaml file beside ``doc``. A theme
+    extending its own name (a project's ``standard`` over the built-in one) gets the next
+    theme of that name along the search path, not itself."""
     if not isinstance(parent, str):
         raise doc.error(("extends",), f"expected a theme name or a .yaml file, got {parent!r}")
     try:
         if is_theme_path(parent):
             return resolve.extends_file(parent, doc.file.resolve().parent)
-        return resolve.theme_file(parent)
+        return resolve.theme_file(parent, skip=doc.file)
     except resolve.Refused as exc:
         raise doc.error(("extends",), _unknown(parent, exc)) from None
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 
 import pytest
@@ -30,10 +31,24 @@ def preview(tmp_path_factory):
 def test_preview_lists_every_component_and_report(preview):
     html = preview.read_text(encoding="utf-8")
     for text in ("Moving Target", "Monster Day", "Playing cards", "52 pieces",
-                 "verified", "seat win rate", "Village mat"):
+                 "verified", "seat win rate", "Village mat", "<table class=\"report\">",
+                 "moving-target.pdf", "(sheets, 24 pages)"):
         assert text in html
-    images = sorted(p.name for p in preview.parent.glob("*.png"))
-    assert "moving-target-deck.png" in images and "moving-target-sim-2p.png" in images
+    assert "moving-target-sim-2p.png" in {p.name for p in preview.parent.glob("*.png")}
+
+
+def test_preview_shows_every_piece_at_print_resolution(preview):
+    """Every distinct face of the deck (52 fronts, each with its back) is linked at 300 dpi."""
+    html = preview.read_text(encoding="utf-8")
+    deck = sorted(re.findall(r'href="(\.\./moving-target/png/deck/[^"]+-front\.png)"', html))
+    assert len(deck) == 52
+    with Image.open(preview.parent / deck[0]) as img:
+        dpi = img.info["dpi"]
+        assert round(dpi[0]) == 300 and img.size[0] > 63 / 25.4 * 300  # poker width + bleed
+    backs = re.findall(r'href="(\.\./moving-target/png/deck/[^"]+-back\.png)"', html)
+    assert len(backs) == 52
+    # The report is a table with one row per finding, failures located.
+    assert html.count("<tr><td class=") >= 10
 
 
 @needs_browser

@@ -1,5 +1,8 @@
 """Loading and validating game data files, and finding the games in card_data/.
 
+A game is named by its id (a built-in game of card_data/), by the path of its data file, or
+by its project folder (generator/project.py); the last two are "by path" below.
+
 A game's kit goes to ``output/<id>/``, so two data files with one ``id`` would overwrite each
 other's kits: game discovery refuses that (exit 2, naming both files). ``paths.CARD_DATA`` is
 read at each call, so tests and tools can point it elsewhere.
@@ -11,7 +14,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from .. import paths
+from .. import paths, project
 from ..errors import DataError
 from ..model import Game
 from . import loader
@@ -21,7 +24,8 @@ __all__ = ["check_games", "game_ids", "game_sources", "load_game"]
 
 
 def _card_data(card_data: Path | None) -> Path:
-    return paths.CARD_DATA if card_data is None else card_data
+    """The built-in games' folder (generator/project.py decides), unless one is given."""
+    return project.builtin("games") if card_data is None else card_data
 
 
 def _declared_id(file: Path) -> tuple[str | None, DataError | None]:
@@ -150,7 +154,7 @@ def check_games(selected: Sequence[str], out_dir: Path | None = None,
     several = out_dir is not None and len(selected) > 1
     chosen: dict[str, Path] = {}
     for name in selected:
-        by_path = Path(name).suffix in (".yaml", ".yml")
+        by_path = Path(name).suffix in (".yaml", ".yml") or project.is_project_dir(name)
         against_card_data = not by_path or shared_output
         if not (against_card_data or several):
             continue  # one variant written elsewhere: nothing to compare it with

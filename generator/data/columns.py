@@ -13,9 +13,15 @@ declare is an error (a typo), unless the table declares ``"*": any``.
 
 Without this, a bad value (``pips: 3``, ``value: many``) only surfaced where a face template
 used it, and the error named the template's line instead of the data's.
+
+A table read from a spreadsheet (generator/data/spreadsheet.py) has text cells (and, in
+XLSX, numbers and bools); ``parse_cell`` reads each as its column's type (``7``, ``yes``,
+``0.5, 1``, ``a; b``), so the rows reach templates exactly as written YAML rows would.
 """
 from __future__ import annotations
 
+import json
+import math
 import re
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
@@ -174,3 +180,165 @@ def _check_rows(doc: YamlDoc, table: str, rows: Any, types: dict[str, ColumnType
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+# -- cells of a spreadsheet ----------------------------------------------------------------
+# A CSV cell is text and an XLSX cell may be text, a number or a bool; ``parse_cell`` turns
+# either into a value of the column's type, so a table read from a spreadsheet reaches the
+# templates and checks exactly as the same table written in YAML would (``value: 7``, not
+# ``value: "7"``, which a comparison such as ``row.value > 5`` would get wrong).
+
+TRUE_WORDS = ("true", "yes", "1")
+FALSE_WORDS = ("false", "no", "0")
+LIST_SEPARATOR = ";"
+_INT_TEXT = re.compile(r"^[+-]?\d{1,15}$")
+_NUMBER_TEXT = re.compile(r"^[+-]?(?:\d{1,15}(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,3})?$")
+_MAX_JSON_DEPTH = 20
+
+
+class CellError(ValueError):
+    """A cell that is not a value of its column's type; the message says what was expected."""
+
+
+_BAD = object()
+
+
+def parse_cell(kind: ColumnType, value: Any) -> Any:
+    """A spreadsheet cell as a value of type ``kind``; CellError("expected ..., got ...").
+
+    Text is parsed: ``7`` (int), ``2.5`` (number), ``true``/``yes``/``1`` and
+    ``false``/``no``/``0`` in any case (bool), ``0.5, 1`` or ``0.5 1`` (point), items separated
+    by ``;`` or a JSON list such as ``[[0, 0], [1, 1]]`` (list of ...), the text itself (str,
+    name, one of; surrounding spaces are dropped except for str). Numbers and bools an XLSX
+    cell already holds are taken as they are (a whole float such as 7.0 is the int 7). The
+    caller handles empty cells (they follow the column's optional rules)."""
+    result = _from_cell(kind, value)
+    if result is _BAD or not kind.accepts(result):
+        raise CellError(f"expected {kind.describe()}{_hint(kind)}, got {_short(value)}")
+    return result
+
+
+def _hint(kind: ColumnType) -> str:
+    if kind.base == "list":
+        return f" (items separated by '{LIST_SEPARATOR}', or a JSON list)"
+    if kind.base == "point":
+        return " (written 'x, y')"
+    if kind.base == "bool":
+        return " (true/false, yes/no or 1/0)"
+    return ""
+
+
+def _from_cell(kind: ColumnType, value: Any) -> Any:
+    if kind.base == "any":
+        return value
+    if kind.base == "list":
+        return _list_cell(kind, value)
+    if kind.base == "point":
+        return _point_cell(value)
+    if kind.base in ("int", "number"):
+        return _number_cell(value, whole=kind.base == "int")
+    if kind.base == "bool":
+        return _bool_cell(value)
+    # str, name and one of: text; a number or bool an XLSX cell holds is written as text.
+    text = value if isinstance(value, str) else cell_text(value)
+    return text if kind.base == "str" and not kind.choices else text.strip()
+
+
+def cell_text(value: Any) -> str:
+    """A native cell value as the text a spreadsheet shows: 7.0 -> '7', True -> 'true'."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return str(value)
+
+
+def _number_cell(value: Any, whole: bool) -> Any:
+    if isinstance(value, bool):
+        return _BAD  # a bool is not a number, as in YAML tables
+    if isinstance(value, (int, float)):
+        if whole and isinstance(value, float):
+            return int(value) if value.is_integer() and abs(value) < 1e15 else _BAD
+        return value
+    if not isinstance(value, str):
+        return _BAD
+    text = value.strip()
+    if _INT_TEXT.match(text):
+        return int(text)
+    if whole or not _NUMBER_TEXT.match(text):
+        return _BAD
+    number = float(text)
+    return number if math.isfinite(number) else _BAD
+
+
+def _bool_cell(value: Any) -> Any:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in TRUE_WORDS:
+            return True
+        if word in FALSE_WORDS:
+            return False
+    return _BAD
+
+
+def _point_cell(value: Any) -> Any:
+    if isinstance(value, list):
+        parts: list[Any] = value
+    elif isinstance(value, str):
+        text = value.strip()
+        if text.startswith("["):
+            parsed = _json_list(text)
+            if parsed is _BAD:
+                return _BAD
+            parts = parsed
+        else:
+            parts = [p for p in re.split(r"[,\s]+", text) if p]
+    else:
+        return _BAD
+    if len(parts) != 2:
+        return _BAD
+    numbers = [_number_cell(p, whole=False) for p in parts]
+    return _BAD if any(n is _BAD for n in numbers) else numbers
+
+
+def _list_cell(kind: ColumnType, value: Any) -> Any:
+    assert kind.item is not None
+    if isinstance(value, list):
+        items: list[Any] = value
+    elif isinstance(value, str):
+        text = value.strip()
+        if not text:
+            return []
+        if text.startswith("["):
+            parsed = _json_list(text)
+            if parsed is _BAD:
+                return _BAD
+            items = parsed
+        else:
+            items = [part.strip() for part in text.split(LIST_SEPARATOR)]
+            if items and not items[-1]:
+                items.pop()  # a trailing separator: "a; b;"
+    else:
+        items = [cell_text(value)]  # a number alone in a list column: a list of one
+    if len(items) > kind.max_items:
+        return _BAD
+    out = [_from_cell(kind.item, item) for item in items]
+    return _BAD if any(item is _BAD for item in out) else out
+
+
+def _json_list(text: str) -> Any:
+    """A JSON list (``[[0, 0], [1, 1]]``, ``["a", "b"]``), bounded in depth; _BAD if not."""
+    depth = 0
+    for char in text:  # json.loads recurses once per level: refuse deep nesting first
+        depth += (char == "[") - (char == "]")
+        if depth > _MAX_JSON_DEPTH:
+            return _BAD
+    try:
+        parsed = json.loads(text)
+    except (ValueError, RecursionError):
+        return _BAD
+    return parsed if isinstance(parsed, list) else _BAD

@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .. import paths, resolve
+from .. import paths, project, resolve
 from ..errors import DataError, DataErrors
 from ..layout.sizes import CARD_SIZES, PAGE
 from ..model import Component, Game, Item, Size
@@ -35,6 +35,7 @@ from .schema import (
     Round,
     check_settings,
 )
+from .spreadsheet import read_tables
 from .yamlfile import YamlDoc, load_yaml
 
 Tables = dict[str, list[dict[str, Any]]]
@@ -52,10 +53,16 @@ def game_ids(card_data: Path = paths.CARD_DATA) -> list[str]:
 
 
 def game_file(game: str, card_data: Path = paths.CARD_DATA) -> Path:
-    """A game id (``moving-target``) or a path to a data file."""
+    """A game id (``moving-target``), a path to a data file, or a project folder (its
+    ``game.yaml``, or the one game file in it: generator/project.py)."""
     candidate = Path(game)
     if candidate.suffix in (".yaml", ".yml"):
         return candidate
+    if project.is_project_dir(game):
+        try:
+            return project.data_file(candidate)
+        except project.ProjectError as exc:
+            raise DataError(candidate, None, "game", str(exc)) from None
     file = card_data / f"{game}.yaml"
     if not file.exists():
         known = ", ".join(game_ids(card_data)) or "none"
@@ -111,6 +118,7 @@ def rules_modules() -> tuple[str, ...]:
 def load_game(game: str, card_data: Path = paths.CARD_DATA) -> Game:
     """Load, validate and expand one game. Raises DataError naming file, line and field."""
     file = game_file(game, card_data)
+    project.use_for(file)  # its folder's faces/, themes/, icons/, art/ are searched first
     doc = load_yaml(file)
     if not isinstance(doc.data, dict):
         raise doc.error((), "expected a mapping of fields (id, title, components, ...)")
@@ -120,11 +128,14 @@ def load_game(game: str, card_data: Path = paths.CARD_DATA) -> Game:
         raise validation_errors(doc, exc) from None
     _check_references(doc, spec)
     tables, table_docs = _included_tables(doc, spec, file.parent)
-    tables.update(spec.tables)
-    table_docs.update({name: doc for name in spec.tables})
     column_errors = check_tables(doc, doc.data.get("tables") or {}, doc.data.get("columns"))
     if column_errors:
         raise DataErrors(column_errors)
+    # Rows as written, or read from the spreadsheet a table names (generator/data/
+    # spreadsheet.py), typed by `columns`.
+    own, own_docs = read_tables(doc, spec.tables, doc.data.get("columns"), file.parent)
+    tables.update(own)
+    table_docs.update(own_docs)
     _check_rows(tables, table_docs)
     _run_checks(doc, spec, tables, table_docs)
     components = []
@@ -149,11 +160,14 @@ def load_game(game: str, card_data: Path = paths.CARD_DATA) -> Game:
         rules=spec.rules,
         players=spec.players,
         components=tuple(components),
-        theme=spec.theme,
+        theme=theme_of(doc, spec.theme),
         data={"settings": spec.settings, "tables": tables,
               "preflight": spec.preflight.model_dump(),
               "rules_coverage": (spec.rules_coverage.model_dump()
-                                 if spec.rules_coverage else None)},
+                                 if spec.rules_coverage else None),
+              # The declarative checks, their names and targets checked against the
+              # components and tables here (generator/rules/declarative.py runs them).
+              "verify": _composition_checks(doc, spec, components, tables)},
         source=file,
         docs={"game": doc, "tables": table_docs},
     )
@@ -161,16 +175,41 @@ def load_game(game: str, card_data: Path = paths.CARD_DATA) -> Game:
 
 def _check_references(doc: YamlDoc, spec: GameSpec) -> None:
     """What the data file names by name: its rules module, its settings and its theme."""
-    known = rules_modules()
-    if spec.rules not in known:
-        raise doc.error(("rules",), f"no rules module {spec.rules!r}; known: {', '.join(known)}")
-    problems = check_settings(spec.rules, spec.settings)
+    if spec.rules is not None:
+        known = rules_modules()
+        if spec.rules not in known:
+            raise doc.error(("rules",), f"no rules module {spec.rules!r} (generator/rules/"
+                                        f"{spec.rules}.py); known: {', '.join(known)}; or "
+                                        "leave 'rules' out and check the set with a "
+                                        "'verify' list (docs/declarative-checks.md)")
+    problems = check_settings(spec.rules, spec.settings) if spec.rules else []
     if problems:
         raise DataErrors([doc.error(path, problem) for path, problem in problems])
+    theme_of(doc, spec.theme)
+
+
+def theme_of(doc: YamlDoc, theme: str) -> str:
+    """The data file's ``theme``: a theme name (the project's themes/, then the built-ins),
+    or a .yaml file written relative to the data file and inside its folder, returned as an
+    absolute path so it is found whatever the current folder."""
     try:
-        resolve.theme_file(spec.theme)
+        if Path(theme).suffix in (".yaml", ".yml"):
+            folder = doc.file.resolve().parent
+            return str(resolve.confined(theme, [folder], [folder], "theme file",
+                                        (".yaml", ".yml")))
+        resolve.theme_file(theme)
     except resolve.Refused as exc:
         raise doc.error(("theme",), str(exc)) from None
+    return theme
+
+
+def _composition_checks(doc: YamlDoc, spec: GameSpec, components: list[Component],
+                        tables: Tables) -> list[dict[str, Any]]:
+    """The ``verify`` list, each check's components, tables and expressions checked (a
+    DataError at the check's line), as plain data the Game carries."""
+    from ..rules.declarative import check_specs
+
+    return check_specs(doc, spec.verify, components, tables)
 
 
 def _included_tables(doc: YamlDoc, spec: GameSpec, folder: Path
@@ -185,15 +224,17 @@ def _included_tables(doc: YamlDoc, spec: GameSpec, folder: Path
         except resolve.Refused as exc:
             raise doc.error(("include", index), str(exc)) from None
         data = inc.data.get("tables") if isinstance(inc.data, dict) else None
-        if not isinstance(data, dict) or not all(isinstance(rows, list) and all(
-                isinstance(row, dict) for row in rows) for rows in data.values()):
+        if not isinstance(data, dict) or not all((isinstance(rows, list) and all(
+                isinstance(row, dict) for row in rows)) or isinstance(rows, dict)
+                for rows in data.values()):
             raise inc.error(("tables",), "expected a 'tables' mapping of name: list of rows "
-                                         "in an included file")
+                                         "(or {file: table.csv}) in an included file")
         column_errors = check_tables(inc, data, inc.data.get("columns"))
         if column_errors:
             raise DataErrors(column_errors)
-        tables.update(data)
-        docs.update({str(table): inc for table in data})
+        own, own_docs = read_tables(inc, data, inc.data.get("columns"), folder)
+        tables.update(own)
+        docs.update(own_docs)
     return tables, docs
 
 

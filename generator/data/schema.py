@@ -2,9 +2,17 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    field_validator,
+    model_validator,
+)
 
 from .columns import ColumnType, parse_type
 
@@ -142,6 +150,137 @@ class RowCheck(Strict):
     message: str = Field(min_length=1, max_length=400)
 
 
+MAX_VERIFY_CHECKS = 100
+FIELD_MAX = 400  # characters of a FIELD: a name, a dotted path or an expression over item
+FieldRef = str  # see docs/declarative-checks.md: "suit", "rank.value", "{{ item.x * 2 }}"
+
+
+class CountRange(Strict):
+    """A count given as a range: ``{min: 1}`` (at least one), ``{min: 2, max: 4}``."""
+
+    min: int | None = Field(default=None, ge=0, le=1_000_000)
+    max: int | None = Field(default=None, ge=0, le=1_000_000)
+
+    @model_validator(mode="after")
+    def ordered(self) -> CountRange:
+        if self.min is None and self.max is None:
+            raise ValueError("give 'min', 'max' or both")
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"min ({self.min}) is more than max ({self.max})")
+        return self
+
+
+VERIFY_KINDS = ("count", "counts", "total", "unique", "product")
+
+
+class CompositionCheck(Strict):
+    """One declarative check of the printed set (the data file's ``verify:`` list), run by
+    ``verify`` and before every build; the syntax is in docs/declarative-checks.md.
+
+        verify:
+          - name: each suit appears 6 times
+            component: deck
+            per: suit
+            count: 6
+
+    Exactly one kind: ``count`` (with ``per``: per value or combination), ``counts`` (with
+    ``per``: exact count per value), ``total`` with ``is``, ``unique``, ``product`` (with an
+    optional ``count``)."""
+
+    name: str = Field(min_length=1, max_length=120)
+    component: str | list[str] = Field(union_mode="left_to_right")
+    where: dict[str, Any] | str | None = Field(default=None, union_mode="left_to_right")
+    per: FieldRef | list[FieldRef] | None = Field(default=None, union_mode="left_to_right")
+    count: int | CountRange | None = Field(default=None, union_mode="left_to_right")
+    counts: dict[str | int, int] | None = Field(default=None, min_length=1, max_length=500)
+    total: FieldRef | None = Field(default=None, min_length=1, max_length=FIELD_MAX)
+    is_: float | None = Field(default=None, alias="is")
+    unique: FieldRef | list[FieldRef] | None = Field(default=None, union_mode="left_to_right")
+    product: dict[str, str] | None = Field(default=None, min_length=1, max_length=6)
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    @field_validator("component")
+    @classmethod
+    def component_ids(cls, value: str | list[str]) -> str | list[str]:
+        import re
+
+        ids = [value] if isinstance(value, str) else value
+        if not 1 <= len(ids) <= 50 or not all(re.match(ID_PATTERN, i) for i in ids):
+            raise ValueError("expected a component id, or a list of 1-50 of them")
+        return value
+
+    @field_validator("per", "unique")
+    @classmethod
+    def field_refs(cls, value: str | list[str] | None) -> str | list[str] | None:
+        refs = [value] if isinstance(value, str) else (value or [])
+        if value is not None and not 1 <= len(refs) <= 6:
+            raise ValueError("expected a field, or a list of 1-6 fields")
+        if any(not 1 <= len(ref) <= FIELD_MAX for ref in refs):
+            raise ValueError(f"a field is 1-{FIELD_MAX} characters")
+        return value
+
+    @field_validator("count", mode="before")
+    @classmethod
+    def count_or_range(cls, value: Any) -> Any:
+        """A mapping is a range: report its own error, not "should be a valid integer"."""
+        from pydantic import ValidationError
+
+        if not isinstance(value, dict):
+            return value
+        try:
+            return CountRange.model_validate(value)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(part) for part in err["loc"])
+            message = err["msg"].removeprefix("Value error, ")
+            raise ValueError(f"a range {{min: A, max: B}}: {where + ': ' if where else ''}"
+                             f"{message}") from None
+
+    @field_validator("count")
+    @classmethod
+    def count_not_negative(cls, value: int | CountRange | None) -> int | CountRange | None:
+        if isinstance(value, int) and not 0 <= value <= 1_000_000:
+            raise ValueError("expected a whole number from 0 to 1000000")
+        return value
+
+    @field_validator("counts")
+    @classmethod
+    def counts_not_negative(cls, value: dict[str | int, int] | None
+                            ) -> dict[str | int, int] | None:
+        for key, number in (value or {}).items():
+            if not 0 <= number <= 1_000_000:
+                raise ValueError(f"the count of {key!r} must be from 0 to 1000000")
+        return value
+
+    @model_validator(mode="after")
+    def one_kind(self) -> CompositionCheck:
+        kinds = [k for k in ("total", "unique", "product", "counts") if getattr(self, k)
+                 is not None]
+        if len(kinds) > 1:
+            raise ValueError(f"give one kind of check; {' and '.join(kinds)} are several")
+        kind = kinds[0] if kinds else ("count" if self.count is not None else None)
+        if kind is None:
+            raise ValueError("say what to check: one of count, per + count, per + counts, "
+                             "total + is, unique, product")
+        if self.count is not None and kind not in ("count", "product"):
+            raise ValueError(f"'count' does not go with '{kind}'")
+        if self.per is not None and kind not in ("count", "counts"):
+            raise ValueError("'per' goes with 'count' or 'counts'")
+        if kind == "counts" and not isinstance(self.per, str):
+            raise ValueError("'counts' needs 'per' naming one field")
+        if (self.total is None) != (self.is_ is None):
+            raise ValueError("'total' and 'is' go together")
+        return self
+
+    @property
+    def kind(self) -> str:
+        for kind in ("total", "unique", "product", "counts"):
+            if getattr(self, kind) is not None:
+                return kind
+        return "count"
+
+
 LINES_PATTERN = r"^[0-9]{1,5}(-[0-9]{1,5})?$"
 
 
@@ -192,22 +331,62 @@ class RulesCoverage(Strict):
     not_rules: list[SeedAside] = Field(default_factory=list, max_length=300)
 
 
+class TableFile(Strict):
+    """A table read from a spreadsheet (generator/data/spreadsheet.py) instead of written out:
+    ``{file: cards.csv}``, ``{file: cards.csv, delimiter: ";"}`` or ``{file: deck.xlsx,
+    sheet: Cards}``. The path is relative to the file that names it; row 1 names the
+    columns."""
+
+    file: str = Field(min_length=1, max_length=255)
+    sheet: str | None = Field(default=None, min_length=1, max_length=31)  # XLSX only
+    delimiter: Literal[",", ";", "\t"] | None = None  # CSV only; "," when not given
+
+    @model_validator(mode="after")
+    def fits_the_format(self) -> TableFile:
+        suffix = self.file.lower().rpartition(".")[2]
+        if suffix not in ("csv", "xlsx"):
+            raise ValueError("a table file is a .csv or .xlsx file (save other spreadsheets, "
+                             "such as .xls or .ods, as one of those)")
+        if suffix == "csv" and self.sheet is not None:
+            raise ValueError("'sheet' is for .xlsx files; a CSV file has one table")
+        if suffix == "xlsx" and self.delimiter is not None:
+            raise ValueError("'delimiter' is for .csv files")
+        return self
+
+
+def _table_kind(value: Any) -> str:
+    """Which form a table takes, so a bad one is reported against that form alone (the tags
+    are capitalised: loader.validation_errors leaves such union tags out of field paths)."""
+    return "TableFile" if isinstance(value, (dict, TableFile)) else "Rows"
+
+
+# A table: its rows written out, or a spreadsheet they are read from.
+TableSpec = Annotated[Annotated[list[dict[str, Any]], Tag("Rows")]
+                      | Annotated[TableFile, Tag("TableFile")], Discriminator(_table_kind)]
+
+
 class GameSpec(Strict):
     id: str = Field(pattern=ID_PATTERN)
     title: str = Field(min_length=1, max_length=80)
     credit: str = Field(min_length=1, max_length=400)
-    rules: str = Field(pattern=RULES_PATTERN)
+    # The game's rules module (generator/rules/<name>.py): its verify() and play engine.
+    # Optional: a game without one is checked by its ``verify`` list alone.
+    rules: str | None = Field(default=None, pattern=RULES_PATTERN)
     theme: str = Field(pattern=ID_PATTERN)
     players: tuple[int, int]
     include: list[str] = Field(default_factory=list, max_length=MAX_INCLUDES)
     settings: dict[str, Any] = Field(default_factory=dict)
-    tables: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
+    # A table is a list of rows, or a spreadsheet the rows are read from (TableFile).
+    tables: dict[str, TableSpec] = Field(default_factory=dict)
     components: list[ComponentSpec] = Field(min_length=1)
     preflight: PreflightSpec = Field(default_factory=PreflightSpec)
     # Column types of this file's tables (generator/data/columns.py), checked at load.
     columns: dict[str, Any] | None = None
     # Rules for table rows that column types cannot say, checked at load.
     checks: list[RowCheck] = Field(default_factory=list, max_length=50)
+    # Declarative checks of the printed set (counts, totals, uniqueness, table products),
+    # run by verify and before every build (docs/declarative-checks.md).
+    verify: list[CompositionCheck] = Field(default_factory=list, max_length=MAX_VERIFY_CHECKS)
     # Each seed rule and the printed rules line carrying it, checked by verify.
     rules_coverage: RulesCoverage | None = None
 

@@ -1,4 +1,5 @@
-"""Vector icons of our own, kept as data in templates/icons/<name>.yaml.
+"""Vector icons of our own, kept as data in templates/icons/<name>.yaml (a project's own
+icons/ folder is searched first: generator/project.py).
 
 An icon file holds a view box and a list of shapes in that box: SVG-style path strings
 (absolute M, L, H, V, C, Q, Z) and circles. Each shape is painted with the icon's ``main``
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from .. import paths, resolve
+from .. import resolve
 from ..data.yamlfile import YamlDoc, load_yaml
 from ..errors import DataError
 from .primitives import Segment
@@ -99,12 +100,18 @@ def _paint(value: object, file: Path, line: int | None, field: str) -> str:
     raise DataError(file, line, field, f"expected main, accent, none or #rrggbb, got {value!r}")
 
 
-@cache
 def load_icon(name: str, folder: Path | None = None) -> IconDef:
     """Load and check one icon; errors point at the icon file's line. The name is a plain
-    name of a file in ``folder`` (default ``paths.ICONS``): generator/resolve.py confines it."""
-    folder = folder or paths.ICONS
+    name of a file in ``folder`` when given, else of the project's icons/ or the built-in
+    ones (generator/project.py); generator/resolve.py confines it. The name is looked up at
+    every call (the project in use may change); each file version is read once."""
     file = resolve.template_file(name, folder, "icon")
+    st = file.stat()
+    return _icon_at(name, file, st.st_size, st.st_mtime_ns)
+
+
+@cache
+def _icon_at(name: str, file: Path, size: int, mtime_ns: int) -> IconDef:
     doc = load_yaml(file)
     if not isinstance(doc.data, dict):
         raise doc.error((), "expected a mapping with 'view' and 'shapes'")
@@ -138,6 +145,9 @@ def load_icon(name: str, folder: Path | None = None) -> IconDef:
     if not shapes:
         raise doc.error(("shapes",), "an icon needs at least one shape")
     return IconDef(name, view[0], view[1], tuple(shapes))
+
+
+load_icon.cache_clear = _icon_at.cache_clear  # type: ignore[attr-defined]
 
 
 def _numbers(doc: YamlDoc, where: tuple[str | int, ...], raw: object, n: int,

@@ -18,7 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .. import fonts, paths
+from .. import fonts
 from ..data.yamlfile import YamlDoc, format_path, load_yaml
 from ..errors import DataError, DataErrors
 from . import primitives as p
@@ -73,20 +73,29 @@ class FaceTemplate:
         return self.doc.file
 
 
-@cache
 def load_template(name: str, folder: Path | None = None) -> FaceTemplate:
-    """A face template by name: a file of ``folder`` (default ``paths.FACES``, read at the
-    first call), confined there by generator/resolve.py."""
+    """A face template by name: ``folder`` first when given (an including template's own),
+    then where generator/project.py looks (the project's faces/, then the built-in ones),
+    each confined by generator/resolve.py. The name is looked up at every call (the project in
+    use may change); the file is read once per version (path, size, modification time)."""
     from .. import resolve
 
-    folder = folder or paths.FACES
     file = resolve.template_file(name, folder, "face")
+    st = file.stat()
+    return _template_at(name, file, st.st_size, st.st_mtime_ns)
+
+
+@cache
+def _template_at(name: str, file: Path, size: int, mtime_ns: int) -> FaceTemplate:
     doc = load_yaml(file)
     if not isinstance(doc.data, dict) or not isinstance(doc.data.get("elements"), list):
         raise doc.error((), "expected a mapping with an 'elements' list")
     if not isinstance(doc.data.get("vars", {}), dict):
         raise doc.error(("vars",), "expected a mapping of name: expression")
     return FaceTemplate(name, doc)
+
+
+load_template.cache_clear = _template_at.cache_clear  # type: ignore[attr-defined]
 
 
 def dependencies(template: FaceTemplate, _depth: int = 0) -> frozenset[str]:

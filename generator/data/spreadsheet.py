@@ -1,0 +1,461 @@
+"""Tables read from spreadsheets: designers keep card lists in CSV or Excel files.
+
+Any table of a data file (or of an included file) may name a spreadsheet instead of listing
+its rows::
+
+    tables:
+      cards: {file: cards.csv}                  # comma-separated, UTF-8 (with or without BOM)
+      extras: {file: extras.csv, delimiter: ";"}  # "," (the default), ";" or a tab ("\\t")
+      suits: {file: deck.xlsx, sheet: Suits}    # an Excel workbook; its first sheet if no sheet
+    columns:
+      cards: {name: str, points: int 0..10, wild: bool?, tags: list of name}
+
+- ``file`` is relative to the file that names it and must stay inside the game's folder (no
+  absolute paths, no ``..`` or symlink leading out; generator/resolve.py).
+- Row 1 names the columns; every later row that is not blank is a row of the table. Blank
+  rows are skipped; a value under a column with no name is an error.
+- Cells are typed by the table's ``columns:`` declaration (generator/data/columns.py,
+  ``parse_cell``): ``7`` is an int, ``true``/``yes``/``1`` a bool, ``0.5, 1`` a point,
+  ``a; b; c`` or a JSON list ``[[0, 0], [1, 1]]`` a list. Without a declaration the cells stay
+  text (and an XLSX cell's own numbers and bools stay numbers and bools), except ``count``,
+  which is always a whole number of copies.
+- An empty cell leaves the column out of the row, as a YAML row that does not mention it;
+  a column that is not optional (no ``?``) must be in row 1 and have a value in every row,
+  except a list, whose empty cell is an empty list.
+- An XLSX formula gives the value the spreadsheet program saved with it (a workbook written
+  by a script has none: that cell is an error naming it); an error value (``#DIV/0!``) is an
+  error too. Dates become ISO text (``2024-05-01``).
+
+Every problem is a DataError naming the file, the sheet (XLSX), the row as the spreadsheet
+shows it (the header is row 1) and the column:
+``deck.xlsx: sheet Cards, row 7, column points: expected a whole number from 0 to 10, got
+'ten'``. Rows read this way are reported the same way later (a bad ``count``, a failing
+``checks`` entry), through ``SheetDoc``.
+
+The files come from strangers, so reading is bounded: ``MAX_SHEET_BYTES`` on disk,
+``MAX_ROWS`` rows, ``MAX_COLUMNS`` columns and ``MAX_CELL_CHARS`` characters a cell; an XLSX
+file (a zip archive of XML) must unpack to at most ``MAX_UNPACKED_BYTES`` in at most
+``MAX_MEMBERS`` parts, none of them with a DTD (``<!DOCTYPE``/``<!ENTITY``: the
+"billion laughs"), before openpyxl opens it in read-only mode.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+import warnings
+import zipfile
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+from datetime import date, datetime, time
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from .. import resolve
+from ..errors import DataError, DataErrors
+from .columns import CellError, ColumnType, cell_text, parse_cell, parse_type
+from .schema import TableFile
+from .yamlfile import YamlDoc, format_path
+
+Rows = list[dict[str, Any]]
+
+MAX_SHEET_BYTES = 5 * 1024 * 1024
+MAX_UNPACKED_BYTES = 25 * 1024 * 1024
+MAX_MEMBERS = 500
+MAX_ROWS = 5000  # below the header
+MAX_COLUMNS = 200
+MAX_CELL_CHARS = 10_000
+MAX_ERRORS = 25  # bad cells reported at once
+COUNT = ColumnType("int", optional=True)  # `count` is a number of copies even when undeclared
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_DTD = re.compile(rb"<!\s*(?:doctype|entity)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """The cells of one CSV file or worksheet, by row number (row 1 is the header); a cell is
+    None when empty, else text, or a number or bool an XLSX cell holds."""
+
+    shown: Path  # the file as the user named it, for messages
+    sheet: str | None
+    records: list[tuple[int, list[Any]]]
+
+    def where(self, row: int | None = None, column: str | None = None) -> str:
+        """``sheet Cards, row 7, column points``: the field part of an error."""
+        parts = [f"sheet {self.sheet}"] if self.sheet else []
+        parts += [f"row {row}"] if row is not None else []
+        parts += [f"column {column}"] if column is not None else []
+        return ", ".join(parts)
+
+    def error(self, row: int | None, column: str | None, expected: str) -> DataError:
+        return DataError(self.shown, None, self.where(row, column), expected)
+
+
+@dataclass(frozen=True)
+class SheetDoc(YamlDoc):
+    """Stands in for a YamlDoc for a table read from a spreadsheet, so the loader's later
+    errors about its rows (``count``, ``icon``, ``checks``) name the sheet, row and column
+    instead of a YAML line."""
+
+    sheet: str | None = None
+    row_numbers: tuple[int, ...] = ()
+
+    def line_of(self, path: tuple[Hashable, ...]) -> int | None:
+        return None
+
+    def error(self, path: tuple[Hashable, ...], expected: str) -> DataError:
+        parts = list(path)
+        row = column = None
+        if len(parts) > 2 and isinstance(parts[2], int) and parts[2] < len(self.row_numbers):
+            row = self.row_numbers[parts[2]]
+        if len(parts) > 3:
+            column = format_path(tuple(parts[3:]))
+        return Sheet(self.file, self.sheet, []).error(row, column, expected)
+
+
+def read_tables(doc: YamlDoc, tables: Mapping[Any, Any], columns: Any, root: Path
+                ) -> tuple[dict[str, Rows], dict[str, YamlDoc]]:
+    """The tables of one file (a data file or an included one), each with the doc its errors
+    point into: a list of rows as written, or the rows of the spreadsheet it names (inside
+    ``root``, the game's folder), typed by the file's ``columns``."""
+    rows: dict[str, Rows] = {}
+    docs: dict[str, YamlDoc] = {}
+    for name, value in tables.items():
+        if isinstance(value, list):
+            rows[str(name)], docs[str(name)] = value, doc
+            continue
+        path: tuple[Hashable, ...] = ("tables", name)
+        if isinstance(value, TableFile):
+            ref = value
+        else:
+            try:
+                ref = TableFile.model_validate(value)
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                raise doc.error(path + tuple(first["loc"]),
+                                first["msg"].removeprefix("Value error, ")) from None
+        types = _declared(columns, name)
+        rows[str(name)], docs[str(name)] = read_table(doc, path, ref, root, types)
+    return rows, docs
+
+
+def _declared(columns: Any, table: Any) -> dict[str, ColumnType] | None:
+    """The column types ``columns:`` declares for ``table`` (already checked by
+    columns.check_tables), or None when it declares none."""
+    spec = columns.get(table) if isinstance(columns, Mapping) else None
+    if not isinstance(spec, Mapping):
+        return None
+    return {str(column): parse_type(text) for column, text in spec.items()}
+
+
+def read_table(doc: YamlDoc, path: tuple[Hashable, ...], ref: TableFile, root: Path,
+               types: dict[str, ColumnType] | None) -> tuple[Rows, SheetDoc]:
+    """One spreadsheet table: found (confined), read (bounded) and typed."""
+    folder = Path(doc.file).parent
+    try:
+        file = resolve.confined(ref.file, [folder], [root], "table file", (".csv", ".xlsx"))
+    except resolve.Refused as exc:
+        raise doc.error(path + ("file",), str(exc)) from None
+    shown = folder / ref.file
+    if ref.file.lower().endswith(".xlsx"):
+        sheet = read_xlsx(file, shown, ref.sheet)
+    else:
+        sheet = csv_sheet(decode_text(read_bytes(file, shown), shown), shown,
+                          ref.delimiter or ",")
+    rows, numbers = typed_rows(sheet, types, str(path[-1]))
+    return rows, SheetDoc(shown, {"tables": {path[-1]: rows}}, {}, sheet.sheet, tuple(numbers))
+
+
+# -- reading -------------------------------------------------------------------------------
+
+def read_bytes(file: Path, shown: Path) -> bytes:
+    """The file's bytes, refused above MAX_SHEET_BYTES (checked before and while reading)."""
+    limit = MAX_SHEET_BYTES
+    too_big = f"is larger than {limit // (1024 * 1024)} MB, the limit for a table file"
+    if file.stat().st_size > limit:
+        raise DataError(shown, None, "", too_big)
+    with open(file, "rb") as fh:
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise DataError(shown, None, "", too_big)
+    return data
+
+
+def decode_text(data: bytes, shown: Path) -> str:
+    """UTF-8 text, with or without a byte-order mark; any other encoding is refused, naming
+    the line of the first byte that is not UTF-8."""
+    save_as = "save it as 'CSV UTF-8' (Excel: File > Save As; LibreOffice: character set " \
+              "Unicode (UTF-8))"
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise DataError(shown, None, "", f"is UTF-16 text; {save_as}")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise DataError(shown, line, "", f"is not UTF-8 text (byte 0x{data[exc.start]:02x}); "
+                                         f"{save_as}") from None
+
+
+def csv_sheet(text: str, shown: Path, delimiter: str = ",") -> Sheet:
+    """The records of CSV text, each numbered as a spreadsheet shows it (a quoted field may
+    span lines, so the number is the record's, not the line's)."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    sheet = Sheet(shown, None, [])
+    number = 0
+    try:
+        for number, record in enumerate(reader, start=1):
+            _check_extent(sheet, number, len(_trimmed(record)))
+            cells: list[Any] = [_checked_text(sheet, number, index, cell) or None
+                                for index, cell in enumerate(_trimmed(record))]
+            sheet.records.append((number, cells))
+    except csv.Error as exc:
+        raise sheet.error(number + 1, None, f"is not valid CSV ({exc})") from None
+    return sheet
+
+
+def _trimmed(cells: list[Any]) -> list[Any]:
+    """The cells without the empty ones at the end of the row."""
+    end = len(cells)
+    while end and (cells[end - 1] is None or cells[end - 1] == ""):
+        end -= 1
+    return cells[:end]
+
+
+def _check_extent(sheet: Sheet, number: int, width: int) -> None:
+    if number > MAX_ROWS + 1 and width:
+        raise sheet.error(number, None, f"the table has more than {MAX_ROWS} rows below the "
+                                        "header; a table file may have at most that many")
+    if width > MAX_COLUMNS:
+        raise sheet.error(number, None, f"has more than {MAX_COLUMNS} columns; a table file "
+                                        "may have at most that many")
+
+
+def _checked_text(sheet: Sheet, number: int, index: int, text: str) -> str:
+    if len(text) > MAX_CELL_CHARS:
+        raise sheet.error(number, f"{_letter(index)}", f"the cell holds {len(text)} "
+                                                       f"characters; at most {MAX_CELL_CHARS}")
+    bad = _CONTROL.search(text)
+    if bad:
+        raise sheet.error(number, _letter(index), f"the cell holds a control character "
+                                                  f"(U+{ord(bad.group()):04X}); is the file "
+                                                  "text?")
+    return text
+
+
+def _letter(index: int) -> str:
+    """Column A, B, ..., Z, AA, ... for a 0-based index, as spreadsheets name columns."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+def check_zip(file: Path, shown: Path) -> None:
+    """An XLSX file is a zip archive of XML parts: bounded before anything parses it."""
+    read_bytes(file, shown)  # the size on disk
+    try:
+        with zipfile.ZipFile(file) as archive:
+            members = archive.infolist()
+            if len(members) > MAX_MEMBERS:
+                raise DataError(shown, None, "", f"holds {len(members)} parts; an XLSX file "
+                                                 f"may hold at most {MAX_MEMBERS}")
+            unpacked = sum(member.file_size for member in members)
+            if unpacked > MAX_UNPACKED_BYTES:
+                raise DataError(shown, None, "", f"unpacks to {unpacked / 1048576:.0f} MB; "
+                                                 f"at most {MAX_UNPACKED_BYTES // 1048576} MB "
+                                                 "(a zip bomb?)")
+            for member in members:
+                if member.flag_bits & 0x1:
+                    raise DataError(shown, None, "", "is encrypted; save it without a "
+                                                     "password")
+                if _has_dtd(archive, member):
+                    raise DataError(shown, None, "", f"part {member.filename!r} declares a "
+                                                     "DTD (<!DOCTYPE or <!ENTITY), which no "
+                                                     "spreadsheet program writes; refused")
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, OSError,
+            EOFError) as exc:
+        raise DataError(shown, None, "", f"is not a readable XLSX file ({exc}); an .xls or "
+                                         "password-protected workbook must be saved as .xlsx "
+                                         "or .csv") from None
+
+
+def _has_dtd(archive: zipfile.ZipFile, member: zipfile.ZipInfo) -> bool:
+    """Whether a part holds a DTD, read in chunks (a zip's declared sizes bound what it
+    unpacks to: zipfile stops there and checks the CRC)."""
+    tail = b""
+    with archive.open(member) as part:
+        while chunk := part.read(1 << 16):
+            if _DTD.search(tail + chunk):
+                return True
+            tail = chunk[-16:]
+    return False
+
+
+def read_xlsx(file: Path, shown: Path, sheet_name: str | None) -> Sheet:
+    """The cells of one worksheet, read with openpyxl in read-only mode: the values saved
+    with formulas (a second read-only pass finds the formula cells that have none)."""
+    check_zip(file, shown)
+    import openpyxl  # imported here: only games with XLSX tables pay for it
+
+    books = []
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # openpyxl warns about styles it does not know
+            for data_only in (True, False):
+                books.append(openpyxl.load_workbook(file, read_only=True, data_only=data_only,
+                                                    keep_links=False))
+            name = _sheet_name(books[0].sheetnames, shown, sheet_name)
+            sheet = Sheet(shown, name, [])
+            values, formulas = books[0][name], books[1][name]
+            if not hasattr(values, "iter_rows"):
+                raise DataError(shown, None, f"sheet {name}", "is a chart, not a worksheet")
+            window = {"min_row": 1, "max_row": MAX_ROWS + 2, "min_col": 1,
+                      "max_col": MAX_COLUMNS + 1}
+            errors: list[DataError] = []
+            rows = zip(values.iter_rows(**window), formulas.iter_rows(**window), strict=False)
+            for number, (cells, raw) in enumerate(rows, start=1):
+                row = _trimmed([_xlsx_value(sheet, number, index, cell, raw[index], errors)
+                                for index, cell in enumerate(cells)])
+                _check_extent(sheet, number, len(row))
+                sheet.records.append((number, row))
+                if len(errors) >= MAX_ERRORS:
+                    break
+            if errors:
+                raise DataErrors(errors)
+            return sheet
+    except DataError:
+        raise
+    except Exception as exc:  # openpyxl raises many kinds of errors for broken workbooks
+        reason = str(exc) or type(exc).__name__
+        raise DataError(shown, None, "", f"is not a readable XLSX file ({reason})") from None
+    finally:
+        for book in books:
+            book.close()
+
+
+def _sheet_name(names: list[str], shown: Path, wanted: str | None) -> str:
+    if not names:
+        raise DataError(shown, None, "", "has no sheets")
+    if wanted is None:
+        return names[0]
+    if wanted not in names:
+        raise DataError(shown, None, "sheet", f"no sheet {wanted!r}; the workbook has: "
+                                              f"{', '.join(names)}")
+    return wanted
+
+
+def _xlsx_value(sheet: Sheet, number: int, index: int, cell: Any, raw: Any,
+                errors: list[DataError]) -> Any:
+    """A cell's value as text, number or bool (None when empty); errors for error values and
+    formulas without a saved value."""
+    value = cell.value
+    ref = f"{_letter(index)}{number}"
+    if getattr(cell, "data_type", None) == "e":
+        errors.append(sheet.error(number, _letter(index), f"cell {ref} holds the error "
+                                                          f"{value}"))
+        return None
+    if value is None:
+        if getattr(raw, "data_type", None) == "f":
+            errors.append(sheet.error(number, _letter(index), f"cell {ref} holds a formula "
+                                      "with no saved value (a workbook written by a script); "
+                                      "open and save it in a spreadsheet program, or type "
+                                      "the value"))
+        return None
+    if isinstance(value, (bool, int, float)):
+        return value
+    if isinstance(value, datetime) and value.time() == time(0):
+        value = value.date()
+    if isinstance(value, (date, time)):
+        return value.isoformat()
+    return _checked_text(sheet, number, index, str(value)) or None
+
+
+# -- typing --------------------------------------------------------------------------------
+
+def typed_rows(sheet: Sheet, types: dict[str, ColumnType] | None, table: str
+               ) -> tuple[Rows, list[int]]:
+    """The table's rows as mappings of column: value, typed by ``types`` (None: undeclared),
+    and the row number of each; DataErrors naming every bad cell (up to MAX_ERRORS)."""
+    header = _header(sheet, types, table)
+    errors: list[DataError] = []
+    rows: Rows = []
+    numbers: list[int] = []
+    for number, cells in sheet.records[1:]:
+        if not any(_filled(cell) for cell in cells):
+            continue  # a blank row
+        row: dict[str, Any] = {}
+        for index in range(max(len(header), len(cells))):
+            cell = cells[index] if index < len(cells) else None
+            name = header[index] if index < len(header) else ""
+            if not name:
+                if _filled(cell):
+                    errors.append(sheet.error(number, _letter(index), "a value in a column "
+                                              "with no name (row 1 names the columns)"))
+                continue
+            kind = (types or {}).get(name) or (COUNT if name == "count" else None)
+            try:
+                value = _typed(kind, cell)
+            except CellError as exc:
+                errors.append(sheet.error(number, name, str(exc)))
+                continue
+            if value is not _EMPTY:
+                row[name] = value
+            elif kind is not None and not kind.optional:
+                if kind.base == "list":
+                    row[name] = []  # an empty cell in a list column: an empty list
+                else:
+                    errors.append(sheet.error(number, name, f"the cell is empty; expected "
+                                                            f"{kind.describe()}"))
+        rows.append(row)
+        numbers.append(number)
+        if len(errors) >= MAX_ERRORS:
+            break
+    if errors:
+        raise DataErrors(errors)
+    return rows, numbers
+
+
+_EMPTY = object()
+
+
+def _filled(cell: Any) -> bool:
+    return cell is not None and not (isinstance(cell, str) and not cell.strip())
+
+
+def _typed(kind: ColumnType | None, cell: Any) -> Any:
+    if not _filled(cell):
+        return _EMPTY
+    if kind is None or kind.base == "any":
+        return cell  # undeclared: the text, or the number or bool an XLSX cell holds
+    return parse_cell(kind, cell)
+
+
+def _header(sheet: Sheet, types: dict[str, ColumnType] | None, table: str) -> list[str]:
+    """Row 1: the column names ("" where a cell is empty), checked against ``types``."""
+    if not sheet.records or sheet.records[0][0] != 1 or not sheet.records[0][1]:
+        raise sheet.error(1, None, "is empty; row 1 names the table's columns")
+    errors: list[DataError] = []
+    header: list[str] = []
+    for index, cell in enumerate(sheet.records[0][1]):
+        name = "" if cell is None else cell_text(cell).strip()
+        if len(name) > 64:
+            errors.append(sheet.error(1, _letter(index), "a column name has at most 64 "
+                                                         "characters"))
+        elif name and name in header:
+            errors.append(sheet.error(1, _letter(index), f"column {name!r} is named twice"))
+        elif name and types is not None and "*" not in types and name not in types \
+                and name != "count":
+            errors.append(sheet.error(1, _letter(index), f"unknown column {name!r}; {table} "
+                                      f"has: {', '.join(types)} (columns: in the data file)"))
+        header.append(name)
+    for name, kind in (types or {}).items():
+        if name != "*" and name not in header and not kind.optional:
+            errors.append(sheet.error(1, None, f"no column {name!r} ({kind.describe()}); the "
+                                               f"columns are: {', '.join(filter(None, header))}"))
+    if errors:
+        raise DataErrors(errors)
+    return header

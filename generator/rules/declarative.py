@@ -1,0 +1,409 @@
+"""Declarative composition checks: the data file's ``verify:`` list, so a game with no Python
+still has its set checked ("18 cards", "each suit 6 times", "every suit x rank card exists").
+
+The syntax is documented in docs/declarative-checks.md and validated by
+``generator.data.schema.CompositionCheck``. This module does two things:
+
+- ``check_specs`` at load time: every component and table a check names exists, every
+  expression compiles, a table product stays bounded; a problem is a DataError at the check's
+  line (exit 2), so a typo never reads as a failed check;
+- ``findings`` at verify time (``generator.build.verify``, so before every build too): one
+  ``Finding`` per check, ``basis=DESIGN``, ``where`` = the check's line, naming what was
+  expected and what was found.
+
+Values are read from each component's items weighted by their ``count``, which is what
+``Component.expanded()`` yields copy by copy (an item with ``count: 3`` is three pieces) without
+evaluating the same item three times. Expressions (``"{{ item.rank.value * 2 }}"``) run in the
+sandbox of face templates, each under its limits, and the whole ``verify`` list of a game under
+``MAX_EVALUATIONS``.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import time
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..data.schema import CompositionCheck, CountRange
+from ..errors import DataError
+from ..faces.expressions import ExpressionError, compile_value, evaluate
+from ..model import Component, Game
+from .base import DESIGN, Finding, at
+
+MAX_LISTED = 10  # wrong values or missing combinations named in one finding
+MAX_PRODUCT = 100_000  # combinations of one ``product`` check
+MAX_EVALUATIONS = 200_000  # expression evaluations by one game's verify list
+VERIFY_SECONDS = 30.0  # evaluation time of one game's verify list (each expression: 2 s)
+
+
+class _Missing(Exception):
+    """A piece without the field a check reads: the check fails, naming the piece."""
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One distinct item of a component and its number of copies (its printed pieces)."""
+
+    name: str  # "deck item 3 (Fox)", for findings
+    data: Mapping[str, Any]
+    count: int
+
+
+# -- load time -------------------------------------------------------------------------------
+
+def check_specs(doc: Any, checks: Sequence[CompositionCheck], components: Sequence[Component],
+                tables: Mapping[str, Sequence[Mapping[str, Any]]]) -> list[dict[str, Any]]:
+    """What the checks name, checked against the loaded game; returns them as plain data."""
+    ids = [comp.id for comp in components]
+    for index, check in enumerate(checks):
+        path = ("verify", index)
+        for cid in _ids(check.component):
+            if cid not in ids:
+                raise doc.error(path + ("component",), f"unknown component {cid!r}; "
+                                                       f"components: {', '.join(ids)}")
+        combos = 1
+        for field, table in (check.product or {}).items():
+            if table not in tables:
+                raise doc.error(path + ("product", field), f"unknown table {table!r}; tables: "
+                                                           f"{', '.join(tables) or 'none'}")
+            combos *= len(tables[table])
+        if combos > MAX_PRODUCT:
+            raise doc.error(path + ("product",), f"this product has {combos} combinations; "
+                                                 f"at most {MAX_PRODUCT}")
+        for key, ref in _refs(check):
+            if _is_expression(ref):
+                try:
+                    compile_value(ref)
+                except ExpressionError as exc:
+                    raise doc.error(path + (key,), str(exc)) from None
+    return [check.model_dump(by_alias=True, exclude_none=True) for check in checks]
+
+
+def _refs(check: CompositionCheck) -> Iterator[tuple[str, str]]:
+    for key in ("per", "unique"):
+        value = getattr(check, key)
+        for ref in [value] if isinstance(value, str) else (value or []):
+            yield key, ref
+    if check.total is not None:
+        yield "total", check.total
+    if isinstance(check.where, str):
+        yield "where", check.where
+    for field in (check.where or {}) if isinstance(check.where, dict) else ():
+        yield "where", field
+
+
+def _ids(component: str | list[str]) -> list[str]:
+    return [component] if isinstance(component, str) else list(component)
+
+
+def _is_expression(ref: str) -> bool:
+    return "{{" in ref or "{%" in ref
+
+
+# -- verify time -----------------------------------------------------------------------------
+
+def findings(game: Game) -> list[Finding]:
+    """One finding per check of the game's ``verify`` list (none for a game without one)."""
+    out = []
+    budget = _Budget()
+    for index, raw in enumerate(game.data.get("verify") or []):
+        check = CompositionCheck.model_validate(raw)
+        where = at(game, "verify", index)
+        try:
+            ok, detail = _run(game, check, budget)
+        except ExpressionError as exc:
+            raise _error(game, index, f"{check.name!r}: {exc}") from None
+        out.append(Finding(check.name, ok, detail, where=where, basis=DESIGN))
+    return out
+
+
+class _Budget:
+    """Bounds the expressions of one game's checks: MAX_EVALUATIONS evaluations and
+    VERIFY_SECONDS in all (each expression is bounded on its own by the sandbox)."""
+
+    def __init__(self) -> None:
+        self.used = 0
+        self.deadline = time.monotonic() + VERIFY_SECONDS
+
+    def spend(self) -> None:
+        self.used += 1
+        if self.used > MAX_EVALUATIONS:
+            raise ExpressionError(f"the verify list evaluates more than {MAX_EVALUATIONS} "
+                                  "expressions; use plain fields or fewer checks")
+        if time.monotonic() > self.deadline:
+            raise ExpressionError(f"the verify list's expressions take more than "
+                                  f"{VERIFY_SECONDS:g} seconds; use plain fields or fewer "
+                                  "checks")
+
+
+def _error(game: Game, index: int, expected: str) -> DataError:
+    doc = (getattr(game, "docs", None) or {}).get("game")
+    if doc is not None:
+        return doc.error(("verify", index), expected)
+    return DataError(game.source, None, f"verify[{index}]", expected)
+
+
+def _pieces(game: Game, check: CompositionCheck, budget: _Budget) -> list[Piece]:
+    pieces = []
+    for cid in _ids(check.component):
+        comp = game.component(cid)
+        for position, item in enumerate(comp.items):
+            hint = next((item.data[k] for k in ("name", "id", "label")
+                         if isinstance(item.data.get(k), (str, int))), None)
+            name = f"{cid} item {position + 1}" + (f" ({_show(hint)})" if hint is not None
+                                                   else "")
+            piece = Piece(name, item.data, item.count)
+            if check.where is None or _keeps(check.where, piece, budget):
+                pieces.append(piece)
+    return pieces
+
+
+def _keeps(where: Mapping[str, Any] | str, piece: Piece, budget: _Budget) -> bool:
+    if isinstance(where, str):
+        return bool(_value(where, piece, budget))
+    for ref, wanted in where.items():
+        allowed = wanted if isinstance(wanted, list) else [wanted]
+        try:
+            value = _value(ref, piece, budget)
+        except _Missing:
+            return False
+        if value not in allowed and ident(value) not in allowed:
+            return False
+    return True
+
+
+def _value(ref: str, piece: Piece, budget: _Budget) -> Any:
+    """A FIELD of a piece: an expression over ``item``, or a (dotted) field name."""
+    if _is_expression(ref):
+        budget.spend()
+        return evaluate(ref, {"item": piece.data})
+    current: Any = piece.data
+    for part in ref.split("."):
+        if not isinstance(current, Mapping) or part not in current:
+            fields = ", ".join(map(str, current)) if isinstance(current, Mapping) else "none"
+            raise _Missing(f"{piece.name} has no field {ref!r} (its fields: {fields})")
+        current = current[part]
+    return current
+
+
+def ident(value: Any) -> Hashable:
+    """What a value stands for when grouped or compared: a table row by its ``id`` (or
+    ``name``), a list as a tuple, anything else as itself (unhashable: its JSON text)."""
+    if isinstance(value, Mapping):
+        for key in ("id", "name"):
+            if key in value and isinstance(value[key], Hashable):
+                return value[key]
+        return _canon(value)
+    if isinstance(value, (list, tuple)):
+        return tuple(ident(v) for v in value)
+    return value if isinstance(value, Hashable) else _canon(value)
+
+
+def _canon(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def _key(refs: Sequence[str], piece: Piece, budget: _Budget) -> Hashable:
+    values = tuple(ident(_value(ref, piece, budget)) for ref in refs)
+    return values[0] if len(values) == 1 else values
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_show(v) for v in value) + ")"
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    text = value if isinstance(value, str) else repr(value) if value is None else str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _listed(parts: list[str]) -> str:
+    more = len(parts) - MAX_LISTED
+    return ", ".join(parts[:MAX_LISTED]) + (f" and {more} more" if more > 0 else "")
+
+
+def _fits(count: int | CountRange, n: int) -> bool:
+    if isinstance(count, CountRange):
+        return (count.min is None or n >= count.min) and (count.max is None or n <= count.max)
+    return n == count
+
+
+def _wanted(count: int | CountRange) -> str:
+    if not isinstance(count, CountRange):
+        return str(count)
+    if count.min is not None and count.max is not None:
+        return f"{count.min}-{count.max}"
+    return f"at least {count.min}" if count.min is not None else f"at most {count.max}"
+
+
+def _run(game: Game, check: CompositionCheck, budget: _Budget) -> tuple[bool, str]:
+    """(holds, detail) of one check."""
+    pieces = _pieces(game, check, budget)
+    try:
+        return KINDS[check.kind](check, pieces, game, budget)
+    except _Missing as exc:
+        return False, str(exc)
+
+
+def _refs_of(value: str | list[str] | None) -> list[str]:
+    return [value] if isinstance(value, str) else list(value or [])
+
+
+def _label(refs: Sequence[str]) -> str:
+    """How a report names the grouped fields ("suit", "(suit, rank)"); an expression is
+    "value" (the finding's line points at the check that spells it out)."""
+    names = ["value" if _is_expression(ref) else ref for ref in refs]
+    return names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
+
+
+def _pieces_word(count: int | CountRange) -> str:
+    return "piece" if count == 1 else "pieces"
+
+
+def _groups(refs: Sequence[str], pieces: Sequence[Piece], budget: _Budget) -> Counter[Hashable]:
+    groups: Counter[Hashable] = Counter()
+    for piece in pieces:
+        groups[_key(refs, piece, budget)] += piece.count
+    return groups
+
+
+def _count(check: CompositionCheck, pieces: list[Piece], game: Game, budget: _Budget
+           ) -> tuple[bool, str]:
+    assert check.count is not None
+    refs = _refs_of(check.per)
+    if not refs:
+        n = sum(piece.count for piece in pieces)
+        if _fits(check.count, n):
+            return True, f"{n} pieces"
+        return False, f"expected {_wanted(check.count)} pieces, found {n}"
+    groups = _groups(refs, pieces, budget)
+    label = _label(refs)
+    if not groups:
+        return False, (f"expected {_wanted(check.count)} {_pieces_word(check.count)} per "
+                       f"{label}, found no pieces")
+    wrong = [f"{_show(key)} {n}" for key, n in groups.items() if not _fits(check.count, n)]
+    if wrong:
+        return False, (f"expected {_wanted(check.count)} {_pieces_word(check.count)} per "
+                       f"{label}, found {_listed(wrong)}")
+    return True, (f"{len(groups)} values of {label}, {_wanted(check.count)} "
+                  f"{_pieces_word(check.count)} each")
+
+
+def _counts(check: CompositionCheck, pieces: list[Piece], game: Game, budget: _Budget
+            ) -> tuple[bool, str]:
+    assert check.counts is not None and isinstance(check.per, str)
+    found: Counter[str] = Counter()
+    for key, n in _groups([check.per], pieces, budget).items():
+        found[_show(key)] += n
+    expected = {_show(key): n for key, n in check.counts.items()}
+    wrong = [f"{key} {found.get(key, 0)}" for key, n in expected.items()
+             if found.get(key, 0) != n]
+    wrong += [f"{key} {n} (not expected)" for key, n in found.items() if key not in expected]
+    wanted = ", ".join(f"{key} {n}" for key, n in expected.items())
+    if wrong:
+        return False, f"expected {wanted}, found {_listed(wrong)}"
+    return True, wanted
+
+
+def _total(check: CompositionCheck, pieces: list[Piece], game: Game, budget: _Budget
+           ) -> tuple[bool, str]:
+    assert check.total is not None and check.is_ is not None
+    total: float = 0
+    for piece in pieces:
+        value = _value(check.total, piece, budget)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not math.isfinite(value):
+            return False, f"{piece.name}: {check.total} is {_show(value)}, not a number"
+        total += value * piece.count
+    if math.isclose(total, check.is_, rel_tol=1e-9, abs_tol=1e-9):
+        return True, f"total {check.total} {_show(float(total))}"
+    return False, f"expected total {check.total} {_show(check.is_)}, found {_show(float(total))}"
+
+
+def _unique(check: CompositionCheck, pieces: list[Piece], game: Game, budget: _Budget
+            ) -> tuple[bool, str]:
+    refs = _refs_of(check.unique)
+    groups = _groups(refs, pieces, budget)
+    label = _label(refs)
+    twice = [f"{_show(key)} {n} times" for key, n in groups.items() if n > 1]
+    if twice:
+        return False, f"expected no two pieces with the same {label}, found {_listed(twice)}"
+    return True, f"{len(groups)} pieces, each {label} once"
+
+
+def _row_index(rows: Sequence[Mapping[str, Any]]) -> dict[Hashable, int]:
+    """How a piece's value finds its row: the whole row, its ``id``, then its ``name``."""
+    index: dict[Hashable, int] = {}
+    for key in ("name", "id"):  # ids win over names when both match
+        for position, row in enumerate(rows):
+            if key in row and isinstance(row[key], Hashable):
+                index[("text", str(row[key]))] = position
+    for position, row in enumerate(rows):
+        index[("row", _canon(row))] = position
+    return index
+
+
+def _find_row(index: Mapping[Hashable, int], value: Any) -> int | None:
+    if isinstance(value, Mapping):
+        found = index.get(("row", _canon(value)))
+        if found is not None:
+            return found
+        value = ident(value)
+    if isinstance(value, (list, tuple)) or not isinstance(value, Hashable):
+        return None
+    return index.get(("text", str(value)))
+
+
+def _product(check: CompositionCheck, pieces: list[Piece], game: Game, budget: _Budget
+             ) -> tuple[bool, str]:
+    assert check.product is not None
+    tables = game.data["tables"]
+    fields = list(check.product)
+    rows = [tables[check.product[field]] for field in fields]
+    indexes = [_row_index(table) for table in rows]
+    found: Counter[tuple[int, ...]] = Counter()
+    strays = []
+    for piece in pieces:
+        combo = []
+        for field, index in zip(fields, indexes, strict=True):
+            value = _value(field, piece, budget)
+            position = _find_row(index, value)
+            if position is None:
+                strays.append(f"{piece.name}: {field} {_show(ident(value))} is no row of "
+                              f"{check.product[field]}")
+                break
+            combo.append(position)
+        else:
+            found[tuple(combo)] += piece.count
+    names = " x ".join(fields)
+    total = math.prod(len(table) for table in rows)
+
+    def shown(combo: tuple[int, ...]) -> str:
+        return _show(tuple(ident(rows[i][p]) for i, p in enumerate(combo)))
+
+    combos = itertools.product(*(range(len(table)) for table in rows))
+    if check.count is None:
+        wrong = [shown(c) for c in combos if not found.get(c)]
+        expected = f"expected all {total} {names} combinations"
+        problem = f"missing {_listed(wrong)}" if wrong else ""
+    else:
+        count = check.count
+        wrong = [f"{shown(c)} {found.get(c, 0)}" for c in combos
+                 if not _fits(count, found.get(c, 0))]
+        expected = (f"expected each of the {total} {names} combinations on {_wanted(count)} "
+                    f"{_pieces_word(count)}")
+        problem = f"found {_listed(wrong)}" if wrong else ""
+    if strays:
+        problem += ("; " if problem else "found ") + _listed(strays)
+    if problem:
+        return False, f"{expected}, {problem}"
+    return True, f"all {total} {names} combinations present"
+
+
+Check = Callable[[CompositionCheck, list[Piece], Game, _Budget], tuple[bool, str]]
+KINDS: dict[str, Check] = {"count": _count, "counts": _counts, "total": _total,
+                           "unique": _unique, "product": _product}
