@@ -259,7 +259,10 @@ def watch(targets: Sequence[Target], rebuild: Rebuild, stop_event: StopEvent,
                                     force_polling=force_polling, raise_interrupt=True):
         changed = [Path(path) for _, path in changes]
         for target in targets:
-            hits = sorted({p.name for p in changed if target.concerns(p)})
+            # A file that came and went within the debounce (sed -i, some editors' temporary
+            # copies) is not worth naming; a deleted file the game uses still is.
+            hits = sorted({p.name for p in changed if target.concerns(p)
+                           and (p.exists() or not _transient(p, changes))})
             if not hits or stop_event.is_set():
                 continue
             report(f"changed: {', '.join(hits[:5])}{' ...' if len(hits) > 5 else ''}")
@@ -290,3 +293,11 @@ def main(given: Sequence[str], opts: Any) -> int:
         print("stopped watching", file=sys.stderr)
         return 130
     return 0
+
+
+def _transient(path: Path, changes: set[tuple[Any, str]]) -> bool:
+    """Added and deleted in the same batch: a temporary file, not one the game uses."""
+    import watchfiles  # imported late, like in watch(): the CLI starts without it
+
+    kinds = {change for change, name in changes if Path(name) == path}
+    return watchfiles.Change.added in kinds and watchfiles.Change.deleted in kinds
