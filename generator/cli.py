@@ -14,14 +14,19 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import paths, project
-from .build import BuildOptions, build_pdf, verify
-from .data import check_games, load_game
-from .errors import CompositionError, DataError
-from .layout.sheet import LayoutError
-from .layout.sizes import PAPER_SIZES
+from . import app
+from .app import (
+    DEFAULT_LOCK_TIMEOUT,
+    PAPER_SIZES,
+    BuildOptions,
+    CompositionError,
+    DataError,
+    LayoutError,
+    OutputError,
+    ProjectError,
+    set_lock_timeout,
+)
 from .progress import track
-from .render.atomic import DEFAULT_LOCK_TIMEOUT, OutputError, set_lock_timeout
 
 # Limits of the numeric options (mm unless noted); the margin's upper bound depends on the paper.
 GAP_MAX = 20.0
@@ -37,7 +42,7 @@ class UsageError(Exception):
 
 def _games(args: argparse.Namespace, writes: bool = True) -> list[str]:
     """The games named (or every game), refusing two that would write one output folder."""
-    return check_games(args.games, Path(args.out) if writes else None)
+    return app.games(args.games, Path(args.out) if writes else None)
 
 
 def _number(name: str, value: float, low: float, high: float, unit: str = " mm",
@@ -85,7 +90,7 @@ def _players(args: argparse.Namespace, game_ids: Sequence[str]) -> dict[str, lis
     counts: dict[str, list[int]] = {}
     refused: list[UsageError] = []
     for game_id in game_ids:
-        game = load_game(game_id)
+        game = app.load(game_id)
         low, high = game.players
         if args.players is None:
             counts[game_id] = list(range(low, high + 1))
@@ -109,7 +114,7 @@ def _players(args: argparse.Namespace, game_ids: Sequence[str]) -> dict[str, lis
 def _ranges(game_ids: Sequence[str]) -> dict[str, str]:
     out = {}
     for game_id in game_ids:
-        low, high = load_game(game_id).players
+        low, high = app.load(game_id).players
         out[game_id] = f"{low}-{high}" if low != high else str(low)
     return out
 
@@ -126,27 +131,23 @@ def cmd_build(args: argparse.Namespace) -> int:
     opts = _options(args)
     games = _games(args)
     for game_id in track(games, "building", len(games)):
-        target, pages = build_pdf(game_id, opts)
+        target, pages = app.build(game_id, opts)
         print(f"{game_id}: {pages} pages -> {target}")
     return 0
 
 
 def cmd_preview(args: argparse.Namespace) -> int:
-    from .preview import write_preview
-
     games = _games(args)  # every game when none are named; refuses two with one id
-    target = write_preview(_options(args), n_games=args.n, games_wanted=games)
+    target = app.preview(_options(args), n_games=args.n, named=games)
     print(f"preview -> {target}")
     return 0
 
 
 def cmd_png(args: argparse.Namespace) -> int:
-    from .export import export_pngs
-
     opts = _options(args)
     for game_id in _games(args):
-        folder, count = export_pngs(game_id, opts, dpi=args.dpi, jobs=args.jobs,
-                                    preset=args.preset)
+        folder, count = app.export_pngs(game_id, opts, dpi=args.dpi, jobs=args.jobs,
+                                        preset=args.preset)
         print(f"{game_id}: {count} PNGs ({args.preset}) -> {folder}")
     return 0
 
@@ -154,15 +155,12 @@ def cmd_png(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     """Composition (is the set right?) then pre-flight (will it print right?). Pre-flight
     problems are warnings unless --strict."""
-    from .preflight.report import preflight
-
     failed = 0
     opts = BuildOptions(paper=args.paper, flip=args.flip)
     print("[rulebook]: checked against the game's published rules or card list; "
           "[design]: a target of this kit (legibility, cutting, paper, our readings)")
     for game_id in _games(args, writes=False):
-        game = load_game(game_id)
-        findings = verify(game) + preflight(game, opts)
+        game, findings = app.verify_report(game_id, opts)
         bad = sum(not f.ok and (not f.warn or args.strict) for f in findings)
         warned = sum(not f.ok and f.warn for f in findings)
         failed += bad
@@ -177,68 +175,54 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     """Seeded playouts. A game without a play engine (no ``rules:`` module) is an error when
     named (exit 2, before anything is simulated); with no game named it is skipped, saying
     so, and the others are simulated."""
-    from . import simulate
-
     games = _games(args)
-    loaded = {game_id: load_game(game_id) for game_id in games}
-    engines = {game_id: simulate.engine(game) for game_id, game in loaded.items()}
+    loaded = {game_id: app.load(game_id) for game_id in games}
+    engines = {game_id: app.engine(game) for game_id, game in loaded.items()}
     missing = [loaded[game_id].id for game_id in games if engines[game_id] is None]
     if missing and (args.games or len(missing) == len(games)):
-        raise UsageError("; ".join(simulate.no_engine(game_id) for game_id in missing))
+        raise UsageError("; ".join(app.no_engine(game_id) for game_id in missing))
     for game_id in missing:
-        print(simulate.no_engine(game_id))
+        print(app.no_engine(game_id))
     games = [game_id for game_id in games if engines[game_id] is not None]
     player_counts = _players(args, games)  # every game checked before any is simulated
     for game_id in games:
-        game = load_game(game_id)
-        module = engines[game_id]
+        game = loaded[game_id]
         if not player_counts[game_id]:
             print(f"== {game.title}: not for {args.players} players, skipped ==")
         for players in player_counts[game_id]:
-            runs = simulate.run_variants(module, game.title, game.data, players, n=args.n,
-                                         seed=args.seed, jobs=args.jobs, policy=args.policy)
-            if not runs:
-                print(f"== {game.title}, {players} players: not a player count of this game ==")
-            for suffix, report in runs:
-                print(f"== {report.game}, {players} players ==")
-                print(simulate.format_report(report))
-                chart = (Path(args.out) / game.id /
-                         f"simulation{suffix}-{players}p-{args.policy}.png")
-                simulate.write_chart(report, chart)
+            ran = False
+            for heading, report, chart in app.simulate(game, players, args.n, args.seed,
+                                                       args.jobs, args.policy, Path(args.out)):
+                ran = True
+                print(f"== {heading} ==")
+                print(report)
                 print(f"chart -> {chart}")
+            if not ran:
+                print(f"== {game.title}, {players} players: not a player count of this game ==")
     return 0
 
 
 def cmd_calibration(args: argparse.Namespace) -> int:
-    from .build import write_calibration
-
-    target = Path(args.out) / "calibration" / f"calibration-{args.paper}-{args.flip}.pdf"
-    write_calibration(target, BuildOptions(paper=args.paper, flip=args.flip))
+    target = app.calibration(Path(args.out), args.paper, args.flip)
     print(f"duplex calibration sheet -> {target}")
     return 0
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
     """Build, then rebuild on every save until Ctrl-C (exit 130); see generator/watch.py."""
-    from . import watch
-
     if not args.games:
         raise UsageError("watch needs a game id, a data file or a project folder")
-    return watch.main(args.games, _options(args))
+    return app.watch(args.games, _options(args))
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from .schema_export import write_schemas
-
-    for file in write_schemas(Path(args.out)):
+    for file in app.schemas(Path(args.out)):
         print(f"schema -> {file}")
     return 0
 
 
 def cmd_reference(args: argparse.Namespace) -> int:
-    from .reference_doc import write_reference
-
-    target = write_reference(Path(args.out) if args.out else None)
+    target = app.reference(Path(args.out) if args.out else None)
     print(f"authoring reference -> {target}")
     return 0
 
@@ -246,14 +230,14 @@ def cmd_reference(args: argparse.Namespace) -> int:
 def cmd_init(args: argparse.Namespace) -> int:
     """A new project folder holding a small game that builds at once (generator/project.py)."""
     folder = Path(args.folder)
-    written = project.init_project(folder)
+    written = app.init(folder)
     print(f"{len(written)} files -> {folder}/; next: pnp build {args.folder}")
     return 0
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    for game_id in check_games([]):
-        game = load_game(game_id)
+    for game_id in app.games([]):
+        game = app.load(game_id)
         parts = ", ".join(f"{c.name} ({c.total})" for c in game.components)
         print(f"{game.id}: {game.title}, {game.players[0]}-{game.players[1]} players: {parts}")
     return 0
@@ -262,7 +246,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="pnp",
                                  description="Print-and-play kits from game data files.")
-    ap.add_argument("--version", action="version", version=f"%(prog)s {paths.version()}")
+    ap.add_argument("--version", action="version", version=f"%(prog)s {app.version()}")
     sub = ap.add_subparsers(dest="command", required=True)
 
     def layout_args(p: argparse.ArgumentParser) -> None:
@@ -284,7 +268,7 @@ def parser() -> argparse.ArgumentParser:
                             "page with bleed and TrimBox (print shops)")
         p.add_argument("--force", action="store_true", help="print even if verify fails")
         p.add_argument("--out", default=None, help="output folder (default: a project "
-                       f"folder's own output/, else {paths.OUTPUT})")
+                       f"folder's own output/, else {app.OUTPUT})")
         wait_arg(p)
 
     def wait_arg(p: argparse.ArgumentParser) -> None:
@@ -380,9 +364,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser().parse_args(argv)
         validate(args)
         if args.command in KIT_COMMANDS and args.out is None:  # a project's output/, or output/
-            args.out = str(project.output_folder(getattr(args, "games", [])))
+            args.out = str(app.output_folder(getattr(args, "games", [])))
         return int(args.func(args))
-    except (UsageError, project.ProjectError) as exc:
+    except (UsageError, ProjectError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except DataError as exc:

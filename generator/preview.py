@@ -19,6 +19,7 @@ from . import paths, rules
 from .build import BuildOptions, build_pdf, output_pdf, verify
 from .data import game_ids, load_game
 from .export import PRESETS, export_pngs
+from .preflight.report import preflight
 from .progress import Progress
 from .rules.base import Finding
 
@@ -90,7 +91,7 @@ def write_preview(opts: BuildOptions, n_games: int = 200, games_wanted: list[str
     try:
         for game_id in wanted:
             game = load_game(game_id)
-            findings = verify(game)
+            findings = verify(game) + preflight(game, opts)
             _, pages = build_pdf(game_id, opts)
             png_folder, _ = export_pngs(game_id, opts)
             simulation, charts = _simulation(game_id, folder, n_games)
