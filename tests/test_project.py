@@ -249,3 +249,22 @@ def test_a_theme_file_named_in_the_data_file_resolves_beside_it(mygame):
     assert theme_of(doc, "themes/starter.yaml") == str(mygame.resolve() / "themes" / "starter.yaml")
     with pytest.raises(Exception, match="outside"):
         theme_of(doc, "../elsewhere.yaml")
+
+
+def test_theme_may_be_a_file_of_the_project_but_not_outside_it(mygame, capsys):
+    """``theme:`` names a theme, or a .yaml file relative to the data file and inside its
+    folder: its colours reach the kit; a path leaving the folder is refused at its line."""
+    looks = mygame / "looks"
+    looks.mkdir()
+    night = (mygame / "themes" / "starter.yaml").read_text(encoding="utf-8")
+    (looks / "night.yaml").write_text(night.replace("name: starter", "name: night"),
+                                      encoding="utf-8")
+    edit(mygame / "game.yaml", "theme: starter ", "theme: looks/night.yaml ")
+    assert run(capsys, "build", "mygame")[0] == 0
+    for bad, expected in (("../x.yaml", "expected a theme name"),
+                          ("looks/../../x.yaml", "is outside")):
+        text = (mygame / "game.yaml").read_text(encoding="utf-8")
+        (mygame / "game.yaml").write_text(re.sub(r"(?m)^theme: \S+", f"theme: {bad}", text),
+                                          encoding="utf-8")
+        code, _, err = run(capsys, "build", "mygame")
+        assert code == 2 and expected in err and "game.yaml:6: theme" in err, err

@@ -18,6 +18,7 @@ from .columns import ColumnType, parse_type
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}$"
 RULES_PATTERN = r"^[a-z_][a-z0-9_]{0,63}$"
+THEME_PATTERN = r"^([a-z0-9][a-z0-9_-]{0,63}|[A-Za-z0-9_][A-Za-z0-9_./-]{0,200}\.ya?ml)$"
 # Copies a data file may ask for, checked at load (before a rules module's verify() loops
 # over them): per item or table row, per component, and in the whole game.
 MAX_ROW_COUNT = 1000
@@ -372,7 +373,9 @@ class GameSpec(Strict):
     # The game's rules module (generator/rules/<name>.py): its verify() and play engine.
     # Optional: a game without one is checked by its ``verify`` list alone.
     rules: str | None = Field(default=None, pattern=RULES_PATTERN)
-    theme: str = Field(pattern=ID_PATTERN)
+    # A theme name (the project's themes/, then the built-ins) or a .yaml file relative to
+    # this data file and inside its folder (generator/data/loader.py: theme_of).
+    theme: str = Field(min_length=1, max_length=200)
     players: tuple[int, int]
     include: list[str] = Field(default_factory=list, max_length=MAX_INCLUDES)
     settings: dict[str, Any] = Field(default_factory=dict)
@@ -389,6 +392,16 @@ class GameSpec(Strict):
     verify: list[CompositionCheck] = Field(default_factory=list, max_length=MAX_VERIFY_CHECKS)
     # Each seed rule and the printed rules line carrying it, checked by verify.
     rules_coverage: RulesCoverage | None = None
+
+    @field_validator("theme")
+    @classmethod
+    def theme_name_or_file(cls, theme: str) -> str:
+        import re
+
+        if not re.match(THEME_PATTERN, theme):
+            raise ValueError("expected a theme name (lower-case letters, digits, - and _) or a "
+                             ".yaml file inside this game's folder, like looks/night.yaml")
+        return theme
 
     @field_validator("players")
     @classmethod
