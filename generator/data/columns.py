@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -285,21 +285,26 @@ def _bool_cell(value: Any) -> Any:
     return _BAD
 
 
-def _point_cell(value: Any) -> Any:
+def _parts(value: list[Any] | str, split: Callable[[str], list[Any]]) -> Any:
+    """A list cell's parts: a list as it is, a JSON list written ``[...]``, else ``split``."""
     if isinstance(value, list):
-        parts: list[Any] = value
-    elif isinstance(value, str):
-        text = value.strip()
-        if text.startswith("["):
-            parsed = _json_list(text)
-            if parsed is _BAD:
-                return _BAD
-            parts = parsed
-        else:
-            parts = [p for p in re.split(r"[,\s]+", text) if p]
-    else:
+        return value
+    text = value.strip()
+    return _json_list(text) if text.startswith("[") else split(text)
+
+
+def _split_list(text: str) -> list[str]:
+    items = [part.strip() for part in text.split(LIST_SEPARATOR)] if text else []
+    if items and not items[-1]:
+        items.pop()  # a trailing separator: "a; b;"
+    return items
+
+
+def _point_cell(value: Any) -> Any:
+    if not isinstance(value, (list, str)):
         return _BAD
-    if len(parts) != 2:
+    parts = _parts(value, lambda text: [p for p in re.split(r"[,\s]+", text) if p])
+    if parts is _BAD or len(parts) != 2:
         return _BAD
     numbers = [_number_cell(p, whole=False) for p in parts]
     return _BAD if any(n is _BAD for n in numbers) else numbers
@@ -307,21 +312,10 @@ def _point_cell(value: Any) -> Any:
 
 def _list_cell(kind: ColumnType, value: Any) -> Any:
     assert kind.item is not None
-    if isinstance(value, list):
-        items: list[Any] = value
-    elif isinstance(value, str):
-        text = value.strip()
-        if not text:
-            return []
-        if text.startswith("["):
-            parsed = _json_list(text)
-            if parsed is _BAD:
-                return _BAD
-            items = parsed
-        else:
-            items = [part.strip() for part in text.split(LIST_SEPARATOR)]
-            if items and not items[-1]:
-                items.pop()  # a trailing separator: "a; b;"
+    if isinstance(value, (list, str)):
+        items = _parts(value, _split_list)
+        if items is _BAD:
+            return _BAD
     else:
         items = [cell_text(value)]  # a number alone in a list column: a list of one
     if len(items) > kind.max_items:
