@@ -374,7 +374,8 @@ def themes_section() -> list[str]:
            ""]
     rows = [("`name`", "text", "the theme's name"),
             ("`extends`", "name or .yaml file", "the parent theme"),
-            ("`palette`", "mapping of name → colour `#rrggbb`", "colours faces use"),
+            ("`palette`", "mapping of name → colour (`#rgb`, `#rrggbb` or a CSS name such as "
+             "`teal`)", "colours faces use"),
             ("`fonts`", "mapping of role → font key", "fonts faces use (`fonts.title`)"),
             ("`labels`", "mapping", "words and names faces print"),
             ("`ink_saver`", "mapping (palette, fonts, labels)",

@@ -24,18 +24,21 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .colours import HEX_PATTERN, NAMES
+
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 # Any value of a face template (and some of a data file) may be a Jinja expression.
 EXPRESSION: dict[str, Any] = {"type": "string", "pattern": r"\{[{%]",
                               "description": "an expression, e.g. \"{{ W / 2 }}\""}
-COLOUR_PATTERN = r"^#[0-9a-fA-F]{6}$"
+COLOUR_PATTERN = HEX_PATTERN  # #rgb or #rrggbb; a CSS name is the other choice
+COLOUR: dict[str, Any] = {"anyOf": [{"type": "string", "pattern": COLOUR_PATTERN},
+                                    {"enum": list(NAMES)}]}
 # What each type of the primitive field table accepts (besides an expression).
 FIELD_TYPES: dict[str, tuple[str, dict[str, Any]]] = {
     "num": ("number", {"type": "number"}),
     "str": ("text", {"type": "string"}),
-    "colour": ("colour #rrggbb or none",
-               {"anyOf": [{"type": "string", "pattern": COLOUR_PATTERN},
-                          {"enum": ["none", ""]}, {"type": "null"}]}),
+    "colour": ("colour #rgb, #rrggbb, a CSS name, or none",
+               {"anyOf": [*COLOUR["anyOf"], {"enum": ["none", ""]}, {"type": "null"}]}),
     "font": ("font key", {"type": "string"}),  # enum filled in from generator/fonts.py
     "angle": ("rotation 0, 90, 180 or 270", {"enum": [0, 90, 180, 270]}),
     "dash": ("list of dash lengths (mm)",
@@ -191,8 +194,9 @@ def theme_schema() -> dict[str, Any]:
     """The schema of a theme: the sections generator/themes.py checks; any other key is
     theme data a face template may read (``theme.<key>``)."""
     sections = {
-        "palette": {"type": "object", "description": "colour name -> #rrggbb",
-                    "additionalProperties": {"type": "string", "pattern": COLOUR_PATTERN}},
+        "palette": {"type": "object",
+                    "description": "palette key -> colour (#rgb, #rrggbb or a CSS name)",
+                    "additionalProperties": COLOUR},
         "fonts": {"type": "object", "description": "role (title, body...) -> font key",
                   "additionalProperties": {"enum": font_keys()}},
         "labels": {"type": "object", "description": "words and names faces print"},

@@ -13,17 +13,15 @@ project theme may shadow a built-in one and extend it by the same name.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from . import fonts, project, resolve
+from .colours import NotAColour, parse_colour
 from .data.yamlfile import YamlDoc, load_yaml
 from .errors import DataError
-
-_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
 @dataclass(frozen=True)
@@ -126,9 +124,11 @@ def _check(data: Mapping[str, Any], docs: list[YamlDoc]) -> None:
     if not isinstance(data.get("name", ""), str):
         raise blame(("name",)).error(("name",), "expected the theme's name as text")
     for key, value in data.get("palette", {}).items():
-        if not (isinstance(value, str) and _COLOUR.match(value)):
+        try:
+            parse_colour(value)
+        except NotAColour as exc:
             path = ("palette", key)
-            raise blame(path).error(path, f"expected a colour like #1a2b3c, got {value!r}")
+            raise blame(path).error(path, str(exc)) from None
     for key, value in data.get("fonts", {}).items():
         if not (isinstance(value, str) and fonts.known(value)):
             path = ("fonts", key)
@@ -167,6 +167,7 @@ def load_theme(name: str, game_theme: str | None = None, ink_saver: bool = False
     if ink_saver:
         data = merge(data, data.get("ink_saver", {}))
         _check(data, docs)
-    return Theme(name=str(data.get("name", Path(name).stem)), palette=dict(data.get("palette", {})),
+    palette = {key: parse_colour(value) for key, value in data.get("palette", {}).items()}
+    return Theme(name=str(data.get("name", Path(name).stem)), palette=palette,
                  fonts=dict(data.get("fonts", {})), labels=dict(data.get("labels", {})),
                  data=data, ink_saver=ink_saver)

@@ -98,7 +98,8 @@ def test_template_undefined_name_is_strict(tmp_path):
 @pytest.mark.parametrize(("element", "expected"), [
     ("rect: {x: 0, y: 0, w: 1, h: 1, colour: red}", "unknown field for rect"),
     ("rect: {x: 0, y: 0, w: 1}", "required field of rect is missing"),
-    ("rect: {x: 0, y: 0, w: 1, h: 1, fill: red}", "expected a colour like #1a2b3c"),
+    ("rect: {x: 0, y: 0, w: 1, h: 1, fill: reddish}", "expected a colour: #rgb, #rrggbb or a CSS"),
+    ("rect: {x: 0, y: 0, w: 1, h: 1, fill: '#11223344'}", "transparent colours"),
     ("rect: {x: 0, y: 0, w: abc, h: 1}", "expected a number, got 'abc'"),
     ("text: {x: 0, y: 0, w: 1, h: 1, text: a, rotate: 45}", "rotation of 0, 90, 180 or 270"),
     ("text: {x: 0, y: 0, w: 1, h: 1, text: a, font: comic}", "expected a font key"),
@@ -165,6 +166,14 @@ def test_bad_includes_are_clear_errors(tmp_path, body, expected):
     t = template(tmp_path, body)
     with pytest.raises(DataError, match=expected):
         render_face(t, 10, 10, {})
+
+
+@pytest.mark.parametrize(("written", "drawn"), [
+    ("'#1A2B3C'", "#1a2b3c"), ("'#fa0'", "#ffaa00"), ("teal", "#008080"),
+    ("RebeccaPurple", "#663399"), ("none", None)])
+def test_colours_may_be_short_hex_or_css_names(tmp_path, written, drawn):
+    t = template(tmp_path, f"elements:\n  - rect: {{x: 0, y: 0, w: 1, h: 1, fill: {written}}}\n")
+    assert render_face(t, 10, 10, {}).prims[0].fill == drawn
 
 
 def test_shared_back_does_not_depend_on_the_item():

@@ -116,9 +116,12 @@ def test_wrong_files_fail(schemas: dict[str, dict[str, Any]]) -> None:
     face = {"elements": [{"text": {"x": 0, "y": 0, "w": 5, "h": 5, "text": "a",
                                    "font": "comic-sans"}}]}
     assert errors(schemas["face"], face)
-    face = {"elements": [{"circle": {"cx": "{{ W / 2 }}", "cy": 3, "r": 1, "fill": "red"}}]}
-    assert errors(schemas["face"], face)  # not #rrggbb
+    face = {"elements": [{"circle": {"cx": "{{ W / 2 }}", "cy": 3, "r": 1, "fill": "reddish"}}]}
+    assert errors(schemas["face"], face)  # neither #rgb, #rrggbb nor a CSS name
+    face["elements"][0]["circle"]["fill"] = "red"
+    assert not errors(schemas["face"], face)
     face["elements"][0]["circle"]["fill"] = "{{ palette.ink }}"
     assert not errors(schemas["face"], face)  # an expression may give any field
-    assert errors(schemas["theme"], {"palette": {"ink": "black"}})
+    assert errors(schemas["theme"], {"palette": {"ink": "blackish"}})
+    assert not errors(schemas["theme"], {"palette": {"ink": "black", "card": "#fff"}})
     assert errors(schemas["theme"], {"fonts": {"body": "times"}})

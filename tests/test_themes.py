@@ -89,12 +89,20 @@ def test_example_user_theme():
 
 
 def test_user_theme_with_a_bad_colour_names_its_line(tmp_path):
-    file = write(tmp_path, "mine.yaml", "palette:\n  card: '#fff'\n  ink: red\n")
+    file = write(tmp_path, "mine.yaml", "palette:\n  ink: red\n  card: '#ffff'\n")
     with pytest.raises(DataError) as info:
         load_theme(file, game_theme="standard")
     err = info.value
-    assert (err.file, err.line, err.field) == (file, 2, "palette.card")
-    assert err.expected == "expected a colour like #1a2b3c, got '#fff'"
+    assert (err.file, err.line, err.field) == (file, 3, "palette.card")
+    assert err.expected == ("expected a colour: #rgb, #rrggbb or a CSS colour name such as "
+                            "teal, got '#ffff'")
+
+
+def test_palette_colours_may_be_names_or_short_hex(tmp_path):
+    """What a designer writes is what the faces get, as #rrggbb."""
+    file = write(tmp_path, "mine.yaml", "palette:\n  ink: Teal\n  card: '#fa0'\n")
+    theme = load_theme(file, game_theme="standard")
+    assert (theme.palette["ink"], theme.palette["card"]) == ("#008080", "#ffaa00")
 
 
 def test_bad_font_and_unknown_parent(tmp_path):

@@ -11,7 +11,6 @@ Evaluating a template for one item gives a ``Face``: plain primitives in millime
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import fonts
+from ..colours import NotAColour, parse_colour
 from ..data.yamlfile import YamlDoc, format_path, load_yaml
 from ..errors import DataError, DataErrors
 from . import primitives as p
@@ -29,7 +29,6 @@ from .text import TextBox, TextDoesNotFit, layout
 FACE_BLEED = 3.175  # art extends this far past the trim; layouts clip to what they need
 PRIMITIVES = ("rect", "circle", "line", "path", "polygon", "text", "icon", "image")
 MAX_INCLUDE_DEPTH = 4  # include inside include: deep enough for a diagram's parts, no cycles
-_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 _FIELDS: dict[str, dict[str, tuple[str, Any]]] = {
     # field: (type, default); a default of ... means required
     "rect": {"x": ("num", ...), "y": ("num", ...), "w": ("num", ...), "h": ("num", ...),
@@ -304,9 +303,10 @@ class _Run:
         if typ == "colour":
             if value in (None, "none", ""):
                 return None
-            if not isinstance(value, str) or not _COLOUR.match(value):
-                raise self.fail(path, f"expected a colour like #1a2b3c or none, got {value!r}")
-            return value.lower()
+            try:
+                return parse_colour(value)
+            except NotAColour as exc:
+                raise self.fail(path, f"{exc} (or none)") from None
         if typ == "font":
             if not isinstance(value, str) or not fonts.known(value):
                 known = ", ".join(fonts.font_files())

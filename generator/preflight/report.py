@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from ..build import BuildOptions, build_kit, game_theme, render_parts
+from ..colours import parse_colour
 from ..errors import DataError
 from ..faces.expressions import ExpressionError, evaluate
 from ..layout.frame import frames
@@ -57,13 +58,13 @@ def colour_findings(game: Game, opts: BuildOptions) -> list[Finding]:
     findings = []
     for group in game.data.get("preflight", {}).get("colour_groups", []):
         try:
-            colours = {name: str(evaluate(value, context)).strip()
+            colours = {name: parse_colour(str(evaluate(value, context)))
                        for name, value in group["colours"].items()}
             close = colour.confusable(colours)
             closest = colour.closest_pairs(colours)
         except (ExpressionError, ValueError) as exc:
             raise DataError(game.source, None, f"preflight.colour_groups[{group['name']}]",
-                            f"colours that resolve to #rrggbb ({exc})") from None
+                            f"colours that resolve to #rgb, #rrggbb or CSS names ({exc})") from None
         figures = "; ".join(f"{mode} {pair.a}/{pair.b} {pair.delta_e:.1f}"
                             for mode, pair in closest.items())
         name = f"colour vision: {group['name']}"
