@@ -117,6 +117,9 @@ PRIMITIVE_NOTES: dict[str, str] = {
     "or size)", "align": "horizontal alignment", "valign": "vertical alignment",
     "line_height": "line spacing, times the size", "rotate": "turn the box, degrees",
     "name": "an icon of icons/", "accent": "the icon's second colour",
+    "fit": "contain: the whole picture, shape kept; cover: the box filled, the overflow "
+           "cropped; stretch: the box, shape changed",
+    "focus": "the point of the picture kept in view when cropping (0, 0 top-left)",
     "path": "an image file (PNG, JPEG, WebP, GIF or TIFF) of the game's art",
     "info": "game information (kept 3 mm inside the cut)",
 }

@@ -41,6 +41,10 @@ FIELD_TYPES: dict[str, tuple[str, dict[str, Any]]] = {
                {"anyOf": [*COLOUR["anyOf"], {"enum": ["none", ""]}, {"type": "null"}]}),
     "font": ("font key", {"type": "string"}),  # enum filled in from generator/fonts.py
     "angle": ("rotation 0, 90, 180 or 270", {"enum": [0, 90, 180, 270]}),
+    "focus": ("[x, y], each 0 to 1: the part of a cropped picture kept in view",
+              {"anyOf": [{"type": "array", "items": {"type": "number", "minimum": 0,
+                                                      "maximum": 1},
+                          "minItems": 2, "maxItems": 2}, {"type": "null"}]}),
     "dash": ("list of dash lengths (mm)",
              {"anyOf": [{"type": "array", "items": {"type": "number"}}, {"type": "null"}]}),
     "points": ("list of [x, y] points",

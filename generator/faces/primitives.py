@@ -87,11 +87,15 @@ class Icon:
 
 @dataclass(frozen=True)
 class Image:
+    """A picture drawn whole in (x, y, w, h), shown only inside ``clip`` when given (a picture
+    that covers its box; generator/faces/fit.py computes both)."""
+
     path: str
     x: float
     y: float
     w: float
     h: float
+    clip: tuple[float, float, float, float] | None = None
 
 
 Primitive = Rect | Circle | Line | Path | Text | Icon | Image

@@ -23,6 +23,7 @@ from ..data.yamlfile import YamlDoc, format_path, load_yaml
 from ..errors import DataError, DataErrors
 from . import primitives as p
 from .expressions import ExpressionError, Scope, evaluate, names_used
+from .fit import fit_box
 from .icons import load_icon, parse_path
 from .text import TextBox, TextDoesNotFit, layout
 
@@ -51,7 +52,8 @@ _FIELDS: dict[str, dict[str, tuple[str, Any]]] = {
     "icon": {"name": ("str", ...), "x": ("num", ...), "y": ("num", ...), "w": ("num", ...),
              "h": ("num", ...), "fill": ("colour", "#000000"), "accent": ("colour", "#ffffff"),
              "rotate": ("angle", 0)},
-    "image": {"path": ("str", ...), "x": ("num", ...), "y": ("num", ...), "w": ("num", ...),
+    "image": {"fit": (("contain", "cover", "stretch"), "contain"), "focus": ("focus", None),
+              "path": ("str", ...), "x": ("num", ...), "y": ("num", ...), "w": ("num", ...),
               "h": ("num", ...)},
 }
 
@@ -331,6 +333,17 @@ class _Run:
             if value is None:
                 return None
             return bool(value)
+        if typ == "focus":
+            if value is None:
+                return None
+            try:
+                fx, fy = (float(v) for v in value)
+            except (TypeError, ValueError):
+                fx = fy = -1.0
+            if not (0 <= fx <= 1 and 0 <= fy <= 1):
+                raise self.fail(path, "expected the point to keep in view as [x, y], each from "
+                                      f"0 (left, top) to 1 (right, bottom), got {value!r:.60}")
+            return (fx, fy)
         return str(value)
 
     def build(self, path: tuple[Hashable, ...], kind: str, a: dict[str, Any]) -> p.Primitive:
@@ -382,4 +395,8 @@ class _Run:
             image = resolve.image_file(a["path"])
         except resolve.Refused as exc:
             raise self.fail(path + ("path",), str(exc)) from None
-        return p.Image(str(image), a["x"], a["y"], a["w"], a["h"])
+        st = image.stat()
+        _, px_w, px_h = resolve.check_image(str(image), st.st_size, st.st_mtime_ns)
+        drawn, clip = fit_box((a["x"], a["y"], a["w"], a["h"]), (px_w, px_h), a["fit"],
+                              a["focus"] or (0.5, 0.5))
+        return p.Image(str(image), *drawn, clip=clip)

@@ -67,6 +67,8 @@ def bounds(prim: p.Primitive) -> Box | None:
         return text_box(prim)
     if isinstance(prim, (p.Icon, p.Rect, p.Image)):
         x, y, w, h = prim.x, prim.y, prim.w, prim.h
+        if isinstance(prim, p.Image) and prim.clip is not None:
+            x, y, w, h = prim.clip  # a cropped picture shows only its box
         if isinstance(prim, p.Icon) and prim.rotate in (90, 270):
             x, y, w, h = x + w / 2 - h / 2, y + h / 2 - w / 2, h, w
         pad = prim.width / 2 if isinstance(prim, p.Rect) and prim.stroke else 0.0

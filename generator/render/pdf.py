@@ -72,8 +72,16 @@ class PdfRenderer:
         elif isinstance(prim, p.Icon):
             self.icon(prim)
         elif isinstance(prim, p.Image):
+            if prim.clip is not None:  # a picture covering its box: only the box shows
+                c.saveState()
+                cx, cy, cw, ch = prim.clip
+                box = c.beginPath()
+                box.rect(cx * mm, -(cy + ch) * mm, cw * mm, ch * mm)
+                c.clipPath(box, stroke=0, fill=0)
             c.drawImage(prim.path, prim.x * mm, -(prim.y + prim.h) * mm, prim.w * mm,
                         prim.h * mm, mask="auto")
+            if prim.clip is not None:
+                c.restoreState()
 
     def path(self, segments: Sequence[p.Segment], sx: float, sy: float):
         path = self.c.beginPath()

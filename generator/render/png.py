@@ -102,6 +102,12 @@ class PngPainter:
                 w, h = self.px(prim.w), self.px(prim.h)
                 tile = src.convert("RGBA").resize((w, h), Image.Resampling.LANCZOS)
             x, y = self.pt(prim.x, prim.y)
+            if prim.clip is not None:  # keep only the part inside the box (same as the PDF)
+                cx, cy = self.pt(prim.clip[0], prim.clip[1])
+                left, top = round(cx - x), round(cy - y)
+                tile = tile.crop((left, top, left + self.px(prim.clip[2]),
+                                  top + self.px(prim.clip[3])))
+                x, y = cx, cy
             self.image.paste(tile, (round(x), round(y)), tile)
 
     def line(self, pts: list[tuple[float, float]], colour: str, width: float,
