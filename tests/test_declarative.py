@@ -32,6 +32,16 @@ RANKS = [{"id": str(v), "name": NAMES[v - 1], "value": v, "pips": [[0.5, 0.5]] *
          for v in range(1, 7)]
 
 # The game of docs/declarative-checks.md: a generated 18-card deck and a token sheet.
+# The checks both decks below must pass: counts, per value, per combination, the product.
+DECK_CHECKS: list[dict[str, Any]] = [
+        {"name": "18 cards in the deck", "component": "deck", "count": 18},
+        {"name": "each suit appears 6 times", "component": "deck", "per": "suit", "count": 6},
+        {"name": "each suit and rank once", "component": "deck", "per": ["suit", "rank"],
+         "count": 1},
+        {"name": "every suit x rank card", "component": "deck",
+         "product": {"suit": "suits", "rank": "ranks"}},
+]
+
 GAME: dict[str, Any] = {
     "id": "three-suits", "title": "Three Suits", "credit": "A test game.", "theme": "boxes",
     "players": [2, 4],
@@ -47,12 +57,7 @@ GAME: dict[str, Any] = {
                    {"name": "Coin", "value": 1, "count": 12}]},
     ],
     "verify": [
-        {"name": "18 cards in the deck", "component": "deck", "count": 18},
-        {"name": "each suit appears 6 times", "component": "deck", "per": "suit", "count": 6},
-        {"name": "each suit and rank once", "component": "deck", "per": ["suit", "rank"],
-         "count": 1},
-        {"name": "every suit x rank card", "component": "deck",
-         "product": {"suit": "suits", "rank": "ranks"}},
+        *DECK_CHECKS,
         {"name": "the values add up to 63", "component": "deck", "total": "rank.value",
          "is": 63},
         {"name": "no two cards share a name", "component": "deck",
@@ -76,12 +81,7 @@ def hand_deck() -> dict[str, Any]:
                    "rank": rank["value"], "points": rank["value"]}
                   for suit in SUITS for rank in RANKS]}
     game["verify"] = [
-        {"name": "18 cards in the deck", "component": "deck", "count": 18},
-        {"name": "each suit appears 6 times", "component": "deck", "per": "suit", "count": 6},
-        {"name": "each suit and rank once", "component": "deck", "per": ["suit", "rank"],
-         "count": 1},
-        {"name": "every suit x rank card", "component": "deck",
-         "product": {"suit": "suits", "rank": "ranks"}},
+        *DECK_CHECKS,
         {"name": "the points add up to 63", "component": "deck", "total": "points", "is": 63},
         {"name": "no two cards share a name", "component": "deck", "unique": "name"},
     ]
