@@ -113,11 +113,37 @@ def named_file(name: object, folder: Path, what: str, named: str = "") -> Path:
 def template_file(name: object, folder: Path | None, field: str) -> Path:
     """A face template or icon file by name, as a DataError naming ``field`` when refused
     (the file it would be, when the name itself is fine). ``folder`` (an including
-    template's folder) is searched before the project's and the built-in folders."""
+    template's folder) is searched before the project's and the built-in folders.
+
+    Faces draw hundreds of icons: a name found in the same folders is looked up (and
+    confined) once; ``cache_clear`` (watch does, before each rebuild) forgets the lookups."""
     from . import project
     from .errors import DataError
 
     kind = "faces" if field == "face" else "icons"
+    try:
+        search = tuple(project.folders(kind))
+    except project.ProjectError as exc:
+        raise DataError(folder or project.builtin(kind), None, field, str(exc)) from None
+    if not isinstance(name, str):
+        return _template_file(name, folder, field, kind)
+    return _found_template(name, folder, field, kind, search)
+
+
+@lru_cache(maxsize=1024)
+def _found_template(name: str, folder: Path | None, field: str, kind: str,
+                    _search: tuple[Path, ...]) -> Path:
+    """``_template_file`` memoised on the folders searched (a refusal is never cached)."""
+    return _template_file(name, folder, field, kind)
+
+
+template_file.cache_clear = _found_template.cache_clear  # type: ignore[attr-defined]
+
+
+def _template_file(name: object, folder: Path | None, field: str, kind: str) -> Path:
+    from . import project
+    from .errors import DataError
+
     what, named = ("face template", "") if field == "face" else ("icon", "named ")
     if folder is None:
         search = None
