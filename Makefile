@@ -17,6 +17,8 @@ PRESET ?= default
 LAYOUT ?= sheets
 BACK_DX ?= 0
 BACK_DY ?= 0
+# The kit's language (not LANG, which is the locale): furniture and the game's translations.
+KIT_LANG ?= en
 
 # Settings with a fixed set of values stop here, before anything is built, naming the allowed
 # values (PAPERS must match generator/layout/sizes.py; a test checks it).
@@ -26,6 +28,8 @@ LAYOUTS := sheets gutterfold single
 INKS := saver
 PRESETS := default tgc mpc
 POLICIES := random greedy
+# KIT_LANGS must match templates/messages/<code>.yaml (a test checks it).
+KIT_LANGS := en fr
 # $(call choose,NAME,allowed values[,optional]): NAME must be one word among the allowed.
 choose = $(if $(or $(filter-out $(2),$($(1))),$(filter-out 0 1,$(words $($(1)))),$(if $(3),,$(if \
   $(strip $($(1))),,empty))),$(error $(1)=$($(1)) is not allowed; use one of: $(2)$(if $(3), \
@@ -36,9 +40,11 @@ $(call choose,LAYOUT,$(LAYOUTS))
 $(call choose,INK,$(INKS),optional)
 $(call choose,PRESET,$(PRESETS))
 $(call choose,POLICY,$(POLICIES))
+$(call choose,KIT_LANG,$(KIT_LANGS))
 
 BUILD_ARGS := $(GAME) --paper $(PAPER) --flip $(FLIP) $(if $(THEME),--theme $(THEME)) \
-              $(if $(filter saver,$(INK)),--ink-saver) --back-dx $(BACK_DX) --back-dy $(BACK_DY)
+              $(if $(filter saver,$(INK)),--ink-saver) --back-dx $(BACK_DX) --back-dy $(BACK_DY) \
+              --lang $(KIT_LANG)
 
 .PHONY: all venv pdf png preview verify simulate calibration bench test lint clean
 
@@ -67,13 +73,14 @@ preview: $(STAMP)
 	$(PY) -m generator preview $(BUILD_ARGS)
 
 verify: $(STAMP)
-	$(PY) -m generator verify $(GAME) --paper $(PAPER) --flip $(FLIP) $(if $(STRICT),--strict)
+	$(PY) -m generator verify $(GAME) --paper $(PAPER) --flip $(FLIP) --lang $(KIT_LANG) \
+	  $(if $(STRICT),--strict)
 
 simulate: $(STAMP)
 	$(PY) -m generator simulate $(GAME) --n $(N) --policy $(POLICY) $(if $(PLAYERS),--players $(PLAYERS))
 
 calibration: $(STAMP)
-	$(PY) -m generator calibration --paper $(PAPER) --flip $(FLIP)
+	$(PY) -m generator calibration --paper $(PAPER) --flip $(FLIP) --lang $(KIT_LANG)
 
 bench: $(STAMP)
 	$(PY) bench/run.py

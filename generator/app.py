@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import paths, project
+from . import i18n, paths, project
 from .build import BuildOptions, build_pdf, verify
 from .data import check_games, load_game
 from .errors import CompositionError, DataError
@@ -24,10 +24,14 @@ from .rules.base import Finding
 
 __all__ = ["DEFAULT_LOCK_TIMEOUT", "PAPER_SIZES", "BuildOptions", "CompositionError",
            "DataError", "LayoutError", "OutputError", "ProjectError", "build", "calibration",
-           "export_pngs", "games", "init", "load", "output_folder", "preview", "reference",
-           "schemas", "set_lock_timeout", "simulate", "verify_report", "version", "watch"]
+           "export_pngs", "games", "init", "languages", "load", "output_folder", "preview",
+           "reference", "schemas", "set_lock_timeout", "simulate", "untranslated",
+           "verify_report", "version", "watch"]
 
 ProjectError = project.ProjectError
+languages = i18n.languages  # the kit languages offered (templates/messages/<code>.yaml)
+# ``with untranslated() as missing:`` collects the texts a build printed in English.
+untranslated = i18n.collect
 load = load_game
 version = paths.version
 OUTPUT = paths.OUTPUT
@@ -57,11 +61,14 @@ def export_pngs(game_id: str, opts: BuildOptions, dpi: int | None, jobs: int,
 
 
 def verify_report(game_id: str, opts: BuildOptions) -> tuple[Game, list[Finding]]:
-    """Composition (is the set right?) then pre-flight (will it print right?)."""
+    """Composition (is the set right?) then pre-flight (will it print right?); in a kit of
+    another language, every text it would print in English (generator/i18n.py)."""
     from .preflight.report import preflight
 
     game = load_game(game_id)
-    return game, verify(game) + preflight(game, opts)
+    with i18n.collect() as missing, i18n.session(game, opts.lang):
+        found = verify(game) + preflight(game, opts)
+    return game, found + i18n.findings(missing, opts.lang)
 
 
 def engine(game: Game) -> Any:
@@ -97,11 +104,12 @@ def preview(opts: BuildOptions, n_games: int, named: list[str]) -> Path:
     return write_preview(opts, n_games=n_games, games_wanted=named)
 
 
-def calibration(out_dir: Path, paper: str, flip: str) -> Path:
+def calibration(out_dir: Path, paper: str, flip: str, lang: str = i18n.SOURCE) -> Path:
     from .build import write_calibration
 
-    target = out_dir / "calibration" / f"calibration-{paper}-{flip}.pdf"
-    write_calibration(target, BuildOptions(paper=paper, flip=flip))
+    suffix = "" if lang == i18n.SOURCE else f".{lang}"
+    target = out_dir / "calibration" / f"calibration-{paper}-{flip}{suffix}.pdf"
+    write_calibration(target, BuildOptions(paper=paper, flip=flip, lang=lang))
     return target
 
 

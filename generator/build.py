@@ -1,12 +1,13 @@
 """Orchestration: game data + theme + face templates -> faces -> pages -> PDF (or PNGs)."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import paths, rules
+from . import i18n, paths, rules
 from .data import load_game
 from .data.yamlfile import load_yaml
 from .errors import CompositionError, DataError
@@ -26,7 +27,7 @@ from .layout.sizes import PAGE, PAPER_SIZES
 from .model import Component, Game, Size
 from .render.atomic import atomic_batch, output_lock
 from .render.pdf import write_pdf
-from .rules.base import Finding
+from .rules.base import Finding, at
 from .themes import Theme, load_theme
 
 
@@ -43,6 +44,7 @@ class BuildOptions:
     back_dy: float = 0.0  # ... and down (mm)
     force: bool = False
     layout: str = "sheets"  # sheets | gutterfold | single (one piece per page, print shops)
+    lang: str = i18n.SOURCE  # the kit's language: furniture and translated texts (i18n.py)
     out_dir: Path = field(default=paths.OUTPUT)
 
     @property
@@ -52,6 +54,35 @@ class BuildOptions:
     def sheet_spec(self) -> SheetSpec:
         return SheetSpec(self.paper_size, self.margin, self.gap, self.bleed, self.flip,
                          self.back_dx, self.back_dy)
+
+
+_Fn = Callable[..., Any]
+
+
+def in_kit_language(fn: _Fn) -> _Fn:
+    """Run ``fn(game, ..., opts, ...)`` with ``opts.lang`` as the kit language of ``game``
+    (generator/i18n.py); inside a build of the same game and language, the build's own."""
+    @functools.wraps(fn)
+    def run(game: Game, *args: Any, **kwargs: Any) -> Any:
+        opts = next((a for a in (*args, *kwargs.values()) if isinstance(a, BuildOptions)),
+                    BuildOptions())
+        with i18n.session(game, opts.lang):
+            return fn(game, *args, **kwargs)
+    return run
+
+
+def kit_title(game: Game) -> str:
+    """The game's title in the kit's language (as the footers and contents sheet print it)."""
+    return i18n.data_text(game.title, lambda: at(game, "title"))
+
+
+def kit_credit(game: Game) -> str:
+    return i18n.data_text(game.credit, lambda: at(game, "credit"))
+
+
+def kit_name(game: Game, comp: Component) -> str:
+    """A component's name in the kit's language (contents sheet, footers, bookmarks)."""
+    return i18n.data_text(comp.name, lambda: at(game, "components", comp.id, "name"))
 
 
 def verify(game: Game) -> list[Finding]:
@@ -109,20 +140,22 @@ def engine_examples(game: Game) -> dict[str, Any]:
     """Worked examples computed by the game's rules module from real engine states (its
     optional ``examples(game)``), for rules pages and aids to draw as ``examples``: when the
     rules change, the printed example changes with them. Computed once per loaded game."""
-    cached = _EXAMPLES.get(id(game))
+    key = (id(game), i18n.lang())  # examples print text: one set per kit language
+    cached = _EXAMPLES.get(key)
     if cached is not None and cached[0] is game:
         return cached[1]
     made = getattr(rules.engine(game), "examples", None)  # None: a game without rules
     found: dict[str, Any] = dict(made(game)) if made else {}
     if len(_EXAMPLES) > 16:
         _EXAMPLES.clear()
-    _EXAMPLES[id(game)] = (game, found)
+    _EXAMPLES[key] = (game, found)
     return found
 
 
-_EXAMPLES: dict[int, tuple[Game, dict[str, Any]]] = {}
+_EXAMPLES: dict[tuple[int, str], tuple[Game, dict[str, Any]]] = {}
 
 
+@in_kit_language
 def render_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions
                  ) -> tuple[list[Face], list[Face] | None]:
     """Evaluate the component's face (and back) template once per printed copy."""
@@ -131,15 +164,19 @@ def render_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions
     back_t = load_template(comp.back) if comp.back else None
     base: dict[str, Any] = {
         **theme.context(),
-        "game": {"id": game.id, "title": game.title, "credit": game.credit},
+        "game": {"id": game.id, "title": kit_title(game), "credit": kit_credit(game)},
         "component": {"id": comp.id, "name": comp.name, "params": comp.params,
                       "total": comp.total, "kind": comp.kind},
+        "lang": opts.lang,
         "params": comp.params,
         "settings": game.data["settings"],
         "tables": game.data["tables"],
     }
     if comp.kind in ("rules", "aid"):
         base["examples"] = engine_examples(game)
+    if i18n.lang() != i18n.SOURCE and "component" in dependencies(front_t) | (
+            dependencies(back_t) if back_t else frozenset()):  # translated where it is printed
+        base["component"] = {**base["component"], "name": kit_name(game, comp)}
     fronts: list[Face] = []
     backs: list[Face] | None = [] if back_t else None
     shared_back = back_t is not None and not {"item", "index"} & dependencies(back_t)
@@ -161,22 +198,31 @@ def render_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions
 def component_part(game: Game, comp: Component, theme: Theme, opts: BuildOptions) -> Part:
     """A component's rendered pieces (or its board), as the layout stage takes them."""
     fronts, backs = render_faces(game, comp, theme, opts)
+    name = kit_name(game, comp)
+    assembly = i18n.data_text(comp.assembly, lambda: at(game, "components", comp.id,
+                                                        "assembly"))
     if comp.kind == "board":
-        return Part(comp.id, comp.name, comp.kind, board=Board(fronts[0], comp.id, comp.name),
-                    assembly=comp.assembly)
+        return Part(comp.id, name, comp.kind, board=Board(fronts[0], comp.id, name),
+                    assembly=assembly)
     pieces = tuple(Piece(front, backs[i] if backs else None, comp.id, front.label,
                          comp.shape == "round") for i, front in enumerate(fronts))
-    return Part(comp.id, comp.name, comp.kind, pieces, assembly=comp.assembly)
+    return Part(comp.id, name, comp.kind, pieces, assembly=assembly)
 
 
 def game_theme(game: Game, opts: BuildOptions) -> Theme:
     return load_theme(opts.theme or game.theme, game.theme, opts.ink_saver)
 
 
-def calibration_name(game_id: str) -> str:
-    return f"{game_id}-calibration.pdf"
+def calibration_name(game_id: str, lang: str = i18n.SOURCE) -> str:
+    return f"{game_id}-calibration{_lang_suffix(lang)}.pdf"
 
 
+def _lang_suffix(lang: str) -> str:
+    """``.fr`` before the extension of a kit in another language, so both can exist."""
+    return "" if lang == i18n.SOURCE else f".{lang}"
+
+
+@in_kit_language
 def render_parts(game: Game, opts: BuildOptions) -> tuple[list[Part], list[Face]]:
     """Every component rendered: the parts to lay out, and the rules summary's pages."""
     theme = game_theme(game, opts)
@@ -190,6 +236,7 @@ def render_parts(game: Game, opts: BuildOptions) -> tuple[list[Part], list[Face]
     return parts, rules
 
 
+@in_kit_language
 def build_kit(game: Game, opts: BuildOptions,
               rendered: tuple[list[Part], list[Face]] | None = None) -> Kit:
     """Every component packed onto sheets, opened by a contents sheet computed from them."""
@@ -200,11 +247,13 @@ def build_kit(game: Game, opts: BuildOptions,
     touching = opts.gap == 0 and opts.bleed == 0
 
     def contents(summary: Summary, frame: Frame) -> list[Primitive]:
-        return contents_prims(summary, frame, calibration_name(game.id), touching)
+        return contents_prims(summary, frame, calibration_name(game.id, opts.lang), touching)
 
-    return assemble(spec, game.id, opts.paper, game.title, game.credit, parts, rules, contents)
+    return assemble(spec, game.id, opts.paper, kit_title(game), kit_credit(game), parts, rules,
+                    contents)
 
 
+@in_kit_language
 def single_kit(game: Game, opts: BuildOptions) -> Kit:
     """One piece per page for print shops: every front, then its back, each on its own page."""
     theme = game_theme(game, opts)
@@ -213,21 +262,28 @@ def single_kit(game: Game, opts: BuildOptions) -> Kit:
         if comp.kind in ("rules", "board") or comp.size == PAGE:
             continue
         fronts, backs = render_faces(game, comp, theme, opts)
-        for page in single_pages(fronts, backs, opts.bleed or 3.175, comp.name, comp.id):
+        for page in single_pages(fronts, backs, opts.bleed or 3.175, kit_name(game, comp),
+                                 comp.id):
             sheets.append(Sheet(page, None))
     return Kit(game.id, opts.paper, opts.paper_size, "none", tuple(sheets))
 
 
 def output_pdf(game_id: str, opts: BuildOptions) -> Path:
-    """The kit is output/<id>/<id>.pdf; other layouts get a suffix so they never replace it."""
+    """The kit is output/<id>/<id>.pdf; other layouts get a suffix so they never replace it,
+    and other languages one before the extension (``<id>.fr.pdf``, ``<id>-gutterfold.fr.pdf``)."""
     suffix = "" if opts.layout == "sheets" else f"-{opts.layout}"
-    return opts.out_dir / game_id / f"{game_id}{suffix}.pdf"
+    return opts.out_dir / game_id / f"{game_id}{suffix}{_lang_suffix(opts.lang)}.pdf"
 
 
 def build_pdf(game_id: str, opts: BuildOptions) -> tuple[Path, int]:
     """Build one game's complete kit (PDF, manifest, calibration sheet); returns the PDF path
     and its page count."""
     game = load_game(game_id)
+    with i18n.session(game, opts.lang):  # one record of what has no translation
+        return _build_pdf(game, opts)
+
+
+def _build_pdf(game: Game, opts: BuildOptions) -> tuple[Path, int]:
     check_composition(game, opts.force)
     kit = single_kit(game, opts) if opts.layout == "single" else build_kit(game, opts)
     target = output_pdf(game.id, opts)
@@ -235,9 +291,10 @@ def build_pdf(game_id: str, opts: BuildOptions) -> tuple[Path, int]:
     # to temporary files first and only then renamed into place, so a failure (or Ctrl-C)
     # leaves the previous set whole.
     with output_lock(target.parent), atomic_batch():
-        write_kit(kit, target, title=f"{game.title}: print-and-play kit", subject=game.credit)
+        write_kit(kit, target, title=i18n.message("kit.title", title=kit_title(game)),
+                  subject=kit_credit(game))
         if opts.layout == "sheets":
-            write_calibration(target.with_name(calibration_name(game.id)), opts)
+            write_calibration(target.with_name(calibration_name(game.id, opts.lang)), opts)
     return target, len(kit.pages)
 
 
@@ -251,11 +308,13 @@ def write_kit(kit: Kit, target: Path, title: str, subject: str) -> None:
 
 
 def write_calibration(target: Path, opts: BuildOptions) -> None:
-    pages = calibration_pages(opts.paper_size, opts.flip)
-    sheet = Sheet(replace(pages[0], side="front", content="calibration"),
-                  replace(pages[1], side="back", content="calibration"))
-    kit = Kit("calibration", opts.paper, opts.paper_size, opts.flip, (sheet,))
-    write_kit(kit, target, "Duplex calibration sheet", "print-and-play kit")
+    with i18n.session(None, opts.lang):
+        pages = calibration_pages(opts.paper_size, opts.flip)
+        sheet = Sheet(replace(pages[0], side="front", content="calibration"),
+                      replace(pages[1], side="back", content="calibration"))
+        kit = Kit("calibration", opts.paper, opts.paper_size, opts.flip, (sheet,))
+        write_kit(kit, target, i18n.message("calibration.pdf_title"),
+                  i18n.message("kit.subject"))
 
 
 def build_all(game_ids: Sequence[str], opts: BuildOptions) -> list[tuple[Path, int]]:

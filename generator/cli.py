@@ -123,7 +123,7 @@ def _options(args: argparse.Namespace) -> BuildOptions:
     return BuildOptions(paper=args.paper, theme=args.theme or None, ink_saver=args.ink_saver,
                         margin=args.margin, gap=args.gap, bleed=args.bleed, flip=args.flip,
                         back_dx=args.back_dx, back_dy=args.back_dy, force=args.force,
-                        layout=args.layout,
+                        layout=args.layout, lang=args.lang,
                         out_dir=Path(args.out))
 
 
@@ -131,8 +131,12 @@ def cmd_build(args: argparse.Namespace) -> int:
     opts = _options(args)
     games = _games(args)
     for game_id in track(games, "building", len(games)):
-        target, pages = app.build(game_id, opts)
+        with app.untranslated() as missing:
+            target, pages = app.build(game_id, opts)
         print(f"{game_id}: {pages} pages -> {target}")
+        if missing:  # never silent English
+            print(f"{game_id}: {len(missing)} texts have no {opts.lang} translation and print "
+                  f"in English (pnp verify --lang {opts.lang} {game_id} lists them)")
     return 0
 
 
@@ -156,7 +160,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     """Composition (is the set right?) then pre-flight (will it print right?). Pre-flight
     problems are warnings unless --strict."""
     failed = 0
-    opts = BuildOptions(paper=args.paper, flip=args.flip)
+    opts = BuildOptions(paper=args.paper, flip=args.flip, lang=args.lang)
     print("[rulebook]: checked against the game's published rules or card list; "
           "[design]: a target of this kit (legibility, cutting, paper, our readings)")
     for game_id in _games(args, writes=False):
@@ -203,7 +207,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_calibration(args: argparse.Namespace) -> int:
-    target = app.calibration(Path(args.out), args.paper, args.flip)
+    target = app.calibration(Path(args.out), args.paper, args.flip, args.lang)
     print(f"duplex calibration sheet -> {target}")
     return 0
 
@@ -249,8 +253,14 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--version", action="version", version=f"%(prog)s {app.version()}")
     sub = ap.add_subparsers(dest="command", required=True)
 
+    def lang_arg(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--lang", choices=app.languages(), default="en",
+                       help="the kit's language: furniture messages and the game's "
+                            "translations (default en)")
+
     def layout_args(p: argparse.ArgumentParser) -> None:
         p.add_argument("games", nargs="*", help="game ids (default: every game)")
+        lang_arg(p)
         p.add_argument("--paper", choices=sorted(PAPER_SIZES), default="a4")
         p.add_argument("--theme", default="", help="built-in theme name or a theme YAML file")
         p.add_argument("--ink-saver", action="store_true", help="white backgrounds, outlines")
@@ -301,6 +311,7 @@ def parser() -> argparse.ArgumentParser:
                      help="pre-flight warnings fail too (exit 1)")
     ver.add_argument("--paper", choices=sorted(PAPER_SIZES), default="a4")
     ver.add_argument("--flip", choices=("long", "short"), default="long")
+    lang_arg(ver)
     ver.set_defaults(func=cmd_verify)
 
     sim = sub.add_parser("simulate", help="play seeded games and report")
@@ -319,6 +330,7 @@ def parser() -> argparse.ArgumentParser:
     cal = sub.add_parser("calibration", help="a duplex calibration sheet (2 pages)")
     cal.add_argument("--paper", choices=sorted(PAPER_SIZES), default="a4")
     cal.add_argument("--flip", choices=("long", "short"), default="long")
+    lang_arg(cal)
     cal.add_argument("--out", default=None)
     wait_arg(cal)
     cal.set_defaults(func=cmd_calibration)

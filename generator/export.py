@@ -9,6 +9,7 @@ import signal
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import i18n
 from .build import BuildOptions, check_composition, game_theme, render_faces
 from .data import load_game
 from .faces.primitives import Face
@@ -106,7 +107,7 @@ DPI_RANGE = (72, 1200)
 
 def export_pngs(game_id: str, opts: BuildOptions, dpi: int | None = None, jobs: int = 2,
                 preset: str = "default") -> tuple[Path, int]:
-    """Write ``output/<id>/png[-preset]/<component>/<nnn>-<name>-front.png`` (and
+    """Write ``output/<id>/png[-preset][.lang]/<component>/<nnn>-<name>-front.png`` (and
     ``-back.png``): one file per distinct face, numbered in kit order so a print shop's
     uploader pairs each front with its back by name.
 
@@ -118,11 +119,14 @@ def export_pngs(game_id: str, opts: BuildOptions, dpi: int | None = None, jobs: 
     if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
         raise ValueError(f"dpi must be from {DPI_RANGE[0]} to {DPI_RANGE[1]}, not {dpi}")
     game = load_game(game_id)
-    check_composition(game, opts.force)
-    theme = game_theme(game, opts)
-    folder = opts.out_dir / game.id / ("png" if preset == "default" else f"png-{preset}")
-    work = [job for comp in game.components if comp.kind != "sheet"
-            for job in component_work(game, comp, theme, opts, folder, dpi)]
+    name = ("png" if preset == "default" else f"png-{preset}") + (
+        "" if opts.lang == i18n.SOURCE else f".{opts.lang}")  # png.fr/: beside the English
+    folder = opts.out_dir / game.id / name
+    with i18n.session(game, opts.lang):  # faces are drawn here; workers only rasterise
+        check_composition(game, opts.force)
+        theme = game_theme(game, opts)
+        work = [job for comp in game.components if comp.kind != "sheet"
+                for job in component_work(game, comp, theme, opts, folder, dpi)]
     with output_lock(folder.parent), atomic_dir(folder) as staging:
         write_all([(face, str(staging / Path(target).relative_to(folder)), face_dpi)
                    for face, target, face_dpi in work], jobs, chosen.bleed)

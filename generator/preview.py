@@ -15,7 +15,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from . import paths, rules
+from . import i18n, paths, rules
 from .build import BuildOptions, build_pdf, output_pdf, verify
 from .data import game_ids, load_game
 from .export import PRESETS, export_pngs
@@ -83,7 +83,7 @@ def _simulation(game_id: str, folder: Path, n: int) -> tuple[str, list[str]]:
 
 def write_preview(opts: BuildOptions, n_games: int = 200, games_wanted: list[str] | None = None
                   ) -> Path:
-    folder = opts.out_dir / "preview"
+    folder = opts.out_dir / ("preview" + ("" if opts.lang == i18n.SOURCE else f".{opts.lang}"))
     folder.mkdir(parents=True, exist_ok=True)
     wanted = games_wanted or game_ids()
     bar = Progress("preview", len(wanted))
@@ -91,7 +91,9 @@ def write_preview(opts: BuildOptions, n_games: int = 200, games_wanted: list[str
     try:
         for game_id in wanted:
             game = load_game(game_id)
-            findings = verify(game) + preflight(game, opts)
+            with i18n.collect() as missing, i18n.session(game, opts.lang):
+                findings = verify(game) + preflight(game, opts)
+            findings += i18n.findings(missing, opts.lang)  # texts left in English
             _, pages = build_pdf(game_id, opts)
             png_folder, _ = export_pngs(game_id, opts)
             simulation, charts = _simulation(game_id, folder, n_games)

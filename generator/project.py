@@ -2,10 +2,12 @@
 
 A *project* is a folder a designer owns (``pnp init DIR`` writes one): a game data file
 (``game.yaml``, or the one ``*.yaml`` game file in it) beside optional ``faces/``, ``themes/``,
-``icons/`` and ``art/`` folders. For each kind of file the locator gives the folders to
+``icons/``, ``art/`` and ``fonts/`` folders. For each kind of file the locator gives the folders to
 search, the project's own first and the built-in one second (generator/paths.py knows where
 the built-ins are: the checkout in development, the package data when installed), so a face,
-theme or icon of the project shadows the built-in one of the same name.
+theme or icon of the project shadows the built-in one of the same name. The built-in fonts
+are files of pinned packages, not a folder: ``fonts`` is searched in the project alone
+(generator/project_fonts.py lists it; a project font named like a built-in key shadows it).
 
 Every folder searched is confined the same way (generator/resolve.py): names only, nothing
 outside the folder, symlinks followed before the check. A project's kind folder must itself
@@ -25,10 +27,10 @@ from pathlib import Path
 
 from . import paths
 
-KINDS = ("faces", "themes", "icons", "art", "games")
+KINDS = ("faces", "themes", "icons", "art", "fonts", "games")
 # What each kind is called in messages ("no face template 'x' in ...").
 WHAT = {"faces": "face template", "themes": "theme", "icons": "icon", "art": "image",
-        "games": "game"}
+        "fonts": "font", "games": "game"}
 DATA_FILE = "game.yaml"
 OUTPUT = "output"
 
@@ -69,9 +71,9 @@ class Project:
         """Where files of ``kind`` are searched, in order: the project's, then the built-in."""
         if kind not in KINDS:
             raise KeyError(kind)
-        found = [builtin(kind)]
+        found = [builtin(kind)] if kind != "fonts" else []  # built-in fonts: package files
         own = self.own(kind)
-        if own is not None and not _same(own, found[0]):
+        if own is not None and not (found and _same(own, found[0])):
             found.insert(0, own)
         return found
 

@@ -84,6 +84,8 @@ NOTES: dict[str, str] = {
     "SeedRule.line": "a seed line, or a range `12-14`",
     "SeedRule.rule": "the rule, quoted or paraphrased",
     "SeedRule.printed": "the words of the rules pages that carry it, exactly",
+    "SeedRule.printed_in": "the same words in a kit of another language, by language code: "
+                           "`{fr: \"...\"}` (checked only in that language)",
     "SeedAside.line": "a seed line, or a range `12-14`",
     "SeedAside.why": "why it holds no rule",
     "WH.w": "width, mm",
@@ -112,22 +114,29 @@ PRIMITIVE_NOTES: dict[str, str] = {
     "radius": "corner radius, mm", "dash": "dash pattern, e.g. [1, 1]",
     "d": "SVG-style path: M, L, C, Q, Z (mm)", "dx": "shift right, mm", "dy": "shift down, mm",
     "scale": "scale factor of the path", "points": "corners, mm", "closed": "join last to first",
-    "text": "the words; several lines wrap to the box", "font": "a font key (see Themes)",
+    "text": "the words; several lines wrap to the box; markup: `**bold**`, `*italic*`, "
+            "`[red]colour[/]`, an inline icon `:heart:`, `\\*` a literal `*` (README: Rich "
+            "text)",
+    "font": "a font key or a project font (see Themes)",
     "size": "font size, pt", "min_size": "shrink to fit down to this size, pt (default: 6 "
     "or size)", "align": "horizontal alignment", "valign": "vertical alignment",
     "line_height": "line spacing, times the size", "rotate": "turn the box, degrees",
-    "name": "an icon of icons/", "accent": "the icon's second colour",
+    "name": "an icon of icons/ (`<name>.yaml` or `<name>.svg`)",
+    "accent": "the icon's second colour (a text's: of its inline icons)",
+    "hyphenate": "break a word wider than the box with a hyphen, in the kit's language",
     "fit": "contain: the whole picture, shape kept; cover: the box filled, the overflow "
            "cropped; stretch: the box, shape changed",
     "focus": "the point of the picture kept in view when cropping (0, 0 top-left)",
-    "path": "an image file (PNG, JPEG, WebP, GIF or TIFF) of the game's art",
+    "path": "a picture of the game's art: PNG, JPEG, WebP, GIF or TIFF, or SVG (drawn as "
+            "vectors; see docs/svg.md)",
     "info": "game information (kept 3 mm inside the cut)",
 }
 PRIMITIVE_ABOUT: dict[str, str] = {
     "rect": "a rectangle, optionally rounded", "circle": "a circle",
     "line": "a straight line", "path": "a shape drawn by path commands",
     "polygon": "straight segments through points", "text": "words fitted into a box",
-    "icon": "a vector icon scaled into a box", "image": "a raster image scaled into a box",
+    "icon": "a vector icon (YAML or SVG) scaled into a box",
+    "image": "a picture (raster, or SVG drawn as vectors) fitted into a box",
 }
 CONTEXT_NAMES = (
     ("W, H", "the face's trim width and height, mm"),
@@ -141,6 +150,8 @@ CONTEXT_NAMES = (
     ("palette, fonts, labels", "the theme's sections; `theme` is the whole theme"),
     ("ink_saver", "true when built with --ink-saver"),
     ("examples", "rules and aid components: worked examples from the rules module"),
+    ("lang", "the kit's language code (`en`, `fr`); `t(value)` prints a data value in it "
+             "(README: Kits in other languages)"),
 )
 
 
@@ -377,9 +388,10 @@ def themes_section() -> list[str]:
            ""]
     rows = [("`name`", "text", "the theme's name"),
             ("`extends`", "name or .yaml file", "the parent theme"),
-            ("`palette`", "mapping of name → colour (`#rgb`, `#rrggbb` or a CSS name such as "
-             "`teal`)", "colours faces use"),
-            ("`fonts`", "mapping of role → font key", "fonts faces use (`fonts.title`)"),
+            ("`palette`", "mapping of name → colour (`#rgb`, `#rrggbb`, a CSS name such as "
+             "`teal`, or translucent `#rgba` / `#rrggbbaa`)", "colours faces use"),
+            ("`fonts`", "mapping of role → font key or project font",
+             "fonts faces use (`fonts.title`)"),
             ("`labels`", "mapping", "words and names faces print"),
             ("`ink_saver`", "mapping (palette, fonts, labels)",
              "overrides applied with `--ink-saver` (white backgrounds, outlines)")]
@@ -387,6 +399,11 @@ def themes_section() -> list[str]:
     out += ["Font keys (in themes and in a text's `font`):", ""]
     out += _table(("key", "font file"), [(f"`{key}`", file.name) for key, file
                                          in fonts.font_files().items()])
+    out += ["A project's own fonts: a `.ttf` (or TrueType-outline `.otf`) file in its `fonts/` "
+            "folder is named by its file name without the extension (`fonts/Lobster-Regular.ttf`"
+            " is `font: Lobster-Regular`; case does not matter); one named like a key above "
+            "replaces that font in the project. Characters a font has no glyph for are a "
+            "`verify` finding and make `build` refuse the text.", ""]
     themes = sorted(p.stem for p in paths.THEMES.glob("*.yaml"))
     out += ["Built-in themes: " + ", ".join(f"`{t}`" for t in themes) + ".", ""]
     return out

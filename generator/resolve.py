@@ -30,8 +30,9 @@ can leave the folder. Devices, FIFOs and folders are refused: only regular files
 Images are also checked once per file (cached on path, size and modification time): Pillow
 must open, verify and fully decode them, their format must be PNG, JPEG, WebP, GIF or TIFF,
 and they must be at most ``MAX_IMAGE_SIDE`` pixels a side and ``MAX_IMAGE_PIXELS`` pixels in
-all (Pillow's own decompression-bomb limit is set to the same figure). SVG is refused with a
-clear message until it is supported.
+all (Pillow's own decompression-bomb limit is set to the same figure). An ``.svg`` path is
+found the same way (``svg_file``) and read by generator/faces/svg_scan.py, which bounds and
+checks it (drawn as vectors: generator/faces/svg.py); compressed ``.svgz`` is refused.
 
 Functions raise ``Refused`` (a ValueError) with a message in the user's terms; the caller
 knows the file, line and field and turns it into a ``DataError``.
@@ -57,7 +58,7 @@ MAX_IMAGE_BYTES = 50 * 1024 * 1024
 MAX_IMAGE_SIDE = 12_000
 MAX_IMAGE_PIXELS = 100_000_000
 IMAGE_FORMATS = ("PNG", "JPEG", "WEBP", "GIF", "TIFF")
-SVG_MESSAGE = "SVG images are not supported yet: export it as PNG"
+SVG_MESSAGE = "the file is SVG, not a raster image: name it .svg to draw it as vectors"
 
 # Pillow refuses images above twice this when opening them, and warns above it; we check the
 # size ourselves first so the message is ours, but the global guards the renderers too.
@@ -83,12 +84,19 @@ def inside(path: Path, folder: Path) -> bool:
     return path.is_relative_to(folder.resolve())
 
 
-def _known(folder: Path) -> str:
+def _known(folder: Path, types: tuple[str, ...] = (".yaml",)) -> str:
     try:
-        names = sorted(p.stem for p in folder.glob("*.yaml") if NAME.match(p.stem))
+        names = sorted({p.stem for p in folder.iterdir()
+                        if p.suffix in types and NAME.match(p.stem)})
     except OSError:
         names = []
     return ", ".join(names[:60]) or "none"
+
+
+def suffixes(what: str) -> tuple[str, ...]:
+    """The file types a name may stand for: an icon is ``<name>.yaml`` (our own dialect) or
+    ``<name>.svg`` (generator/faces/svg.py); everything else is ``<name>.yaml``."""
+    return (".yaml", ".svg") if what == "icon" else (".yaml",)
 
 
 def _regular(path: Path) -> bool:
@@ -102,12 +110,20 @@ def named_file(name: object, folder: Path, what: str, named: str = "") -> Path:
     """``<folder>/<name>.yaml`` for a valid name whose file exists inside ``folder``
     (``named`` goes between what and name in the not-found message: "no icon named 'x'")."""
     check_name(name, what)
-    file = (folder / f"{name}.yaml").resolve()
-    if not inside(file, folder):
-        raise Refused(f"{what} {name!r} leads outside {_show(folder)}")
-    if not _regular(file):
-        raise Refused(f"no {what} {named}{name!r} in {_show(folder)} (have: {_known(folder)})")
-    return file
+    found = []
+    for suffix in suffixes(what):
+        file = (folder / f"{name}{suffix}").resolve()
+        if not inside(file, folder):
+            raise Refused(f"{what} {name!r} leads outside {_show(folder)}")
+        if _regular(file):
+            found.append(file)
+    if not found:
+        raise Refused(f"no {what} {named}{name!r} in {_show(folder)} "
+                      f"(have: {_known(folder, suffixes(what))})")
+    if len(found) > 1:
+        raise Refused(f"both {' and '.join(f.name for f in found)} are in {_show(folder)}: "
+                      f"keep one, so that {what} {name!r} means one drawing")
+    return found[0]
 
 
 def template_file(name: object, folder: Path | None, field: str) -> Path:
@@ -184,7 +200,8 @@ def located(name: object, kind: str, what: str, named: str = "",
             continue
         return file
     where = " or ".join(_show(f) for f in search)
-    known = sorted({n for f in search for n in _known(f).split(", ") if n != "none"})
+    known = sorted({n for f in search for n in _known(f, suffixes(what)).split(", ")
+                    if n != "none"})
     raise Refused(f"no {what} {named}{name!r} in {where} (have: {', '.join(known) or 'none'})")
 
 
@@ -286,12 +303,21 @@ def image_file(text: object) -> Path:
     roots = image_roots()
     rel = relative_path(text, "image")
     if rel.lower().endswith((".svg", ".svgz")):
-        raise Refused(SVG_MESSAGE)
+        return svg_file(rel)
     # Relative to the game's folder (the project), or to the built-in root (``art/moon.png``).
     file = confined(rel, [*_game_folder, paths.BUILTIN], roots, "image")
     st = file.stat()
     check_image(str(file), st.st_size, st.st_mtime_ns)
     return file
+
+
+def svg_file(text: object) -> Path:
+    """An SVG picture named by a template, found and confined as images are (its content is
+    checked by generator/faces/svg_scan.py when it is read)."""
+    rel = relative_path(text, "image")
+    if rel.lower().endswith(".svgz"):
+        raise Refused(f"image {rel!r} is compressed SVG (.svgz): save it as plain .svg")
+    return confined(rel, [*_game_folder, paths.BUILTIN], image_roots(), "image", (".svg",))
 
 
 @lru_cache(maxsize=512)

@@ -30,16 +30,17 @@ SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 # Any value of a face template (and some of a data file) may be a Jinja expression.
 EXPRESSION: dict[str, Any] = {"type": "string", "pattern": r"\{[{%]",
                               "description": "an expression, e.g. \"{{ W / 2 }}\""}
-COLOUR_PATTERN = HEX_PATTERN  # #rgb or #rrggbb; a CSS name is the other choice
+COLOUR_PATTERN = HEX_PATTERN  # #rgb(a) or #rrggbb(aa); a CSS name is the other choice
 COLOUR: dict[str, Any] = {"anyOf": [{"type": "string", "pattern": COLOUR_PATTERN},
                                     {"enum": list(NAMES)}]}
 # What each type of the primitive field table accepts (besides an expression).
 FIELD_TYPES: dict[str, tuple[str, dict[str, Any]]] = {
     "num": ("number", {"type": "number"}),
     "str": ("text", {"type": "string"}),
-    "colour": ("colour #rgb, #rrggbb, a CSS name, or none",
+    "colour": ("colour #rgb, #rrggbb, a CSS name, translucent #rrggbbaa, or none",
                {"anyOf": [*COLOUR["anyOf"], {"enum": ["none", ""]}, {"type": "null"}]}),
-    "font": ("font key", {"type": "string"}),  # enum filled in from generator/fonts.py
+    "font": ("font key, or a project font's file name",
+             {"type": "string"}),  # filled in by font_schema()
     "angle": ("rotation 0, 90, 180 or 270", {"enum": [0, 90, 180, 270]}),
     "focus": ("[x, y], each 0 to 1: the part of a cropped picture kept in view",
               {"anyOf": [{"type": "array", "items": {"type": "number", "minimum": 0,
@@ -60,6 +61,14 @@ def font_keys() -> list[str]:
     from . import fonts
 
     return list(fonts.font_files())
+
+
+def font_schema() -> dict[str, Any]:
+    """A built-in font key (offered for completion) or the name of a font file of the
+    project's fonts/ (which the schema cannot list: any name of the allowed characters)."""
+    from .project_fonts import FONT_NAME
+
+    return {"anyOf": [{"enum": font_keys()}, {"type": "string", "pattern": FONT_NAME.pattern}]}
 
 
 def size_presets() -> list[str]:
@@ -134,7 +143,7 @@ def field_schema(typ: Any) -> dict[str, Any]:
     if isinstance(typ, tuple):
         concrete: dict[str, Any] = {"enum": list(typ)}
     elif typ == "font":
-        concrete = {"enum": font_keys()}
+        concrete = font_schema()
     else:
         concrete = json.loads(json.dumps(FIELD_TYPES.get(typ, ("", {}))[1]))
     return {"anyOf": [concrete, EXPRESSION]}
@@ -199,10 +208,12 @@ def theme_schema() -> dict[str, Any]:
     theme data a face template may read (``theme.<key>``)."""
     sections = {
         "palette": {"type": "object",
-                    "description": "palette key -> colour (#rgb, #rrggbb or a CSS name)",
+                    "description": "palette key -> colour (#rgb, #rrggbb, a CSS name or "
+                                   "translucent #rrggbbaa)",
                     "additionalProperties": COLOUR},
-        "fonts": {"type": "object", "description": "role (title, body...) -> font key",
-                  "additionalProperties": {"enum": font_keys()}},
+        "fonts": {"type": "object", "description": "role (title, body...) -> font key or a "
+                                                   "project font's file name",
+                  "additionalProperties": font_schema()},
         "labels": {"type": "object", "description": "words and names faces print"},
     }
     ink_saver = {"type": "object", "description": "overrides applied with --ink-saver",

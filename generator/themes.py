@@ -130,10 +130,11 @@ def _check(data: Mapping[str, Any], docs: list[YamlDoc]) -> None:
             path = ("palette", key)
             raise blame(path).error(path, str(exc)) from None
     for key, value in data.get("fonts", {}).items():
-        if not (isinstance(value, str) and fonts.known(value)):
+        try:
+            fonts.check(value)  # a built-in key or the project's fonts/ file, read once
+        except fonts.FontError as exc:
             path = ("fonts", key)
-            known = ", ".join(fonts.font_files())
-            raise blame(path).error(path, f"expected a font key ({known}), got {value!r}")
+            raise blame(path).error(path, str(exc)) from None
     from .faces.icons import load_icon
 
     for path, value in _icons(data, ()):

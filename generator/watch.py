@@ -42,7 +42,7 @@ PROJECT_FOLDERS = ("faces", "themes", "icons", "art", "fonts")
 BUILTIN_FOLDERS = ("FACES", "THEMES", "ICONS", "ART")  # names in generator/paths.py
 # Files a data file may name (included tables, spreadsheets, images, a theme file).
 NAMED_SUFFIXES = (".yaml", ".yml", ".csv", ".xlsx", ".png", ".jpg", ".jpeg", ".webp", ".gif",
-                  ".tif", ".tiff")
+                  ".tif", ".tiff", ".svg")
 MAX_NAMED = 500  # files followed from one data file (a stranger's file may name thousands)
 MAX_DEPTH = 3  # a data file names an include, which names a spreadsheet...
 # Temporary files: our atomic writes (generator/render/atomic.py) and editors' swap files.

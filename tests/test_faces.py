@@ -99,7 +99,7 @@ def test_template_undefined_name_is_strict(tmp_path):
     ("rect: {x: 0, y: 0, w: 1, h: 1, colour: red}", "unknown field for rect"),
     ("rect: {x: 0, y: 0, w: 1}", "required field of rect is missing"),
     ("rect: {x: 0, y: 0, w: 1, h: 1, fill: reddish}", "expected a colour: #rgb, #rrggbb or a CSS"),
-    ("rect: {x: 0, y: 0, w: 1, h: 1, fill: '#11223344'}", "transparent colours"),
+    ("rect: {x: 0, y: 0, w: 1, h: 1, fill: '#1122334'}", r"\(translucent: #rgba, #rrggbbaa\)"),
     ("rect: {x: 0, y: 0, w: abc, h: 1}", "expected a number, got 'abc'"),
     ("text: {x: 0, y: 0, w: 1, h: 1, text: a, rotate: 45}", "rotation of 0, 90, 180 or 270"),
     ("text: {x: 0, y: 0, w: 1, h: 1, text: a, font: comic}", "expected a font key"),

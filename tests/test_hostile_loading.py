@@ -187,6 +187,15 @@ def folder_image(folder: Path) -> str:
 
 
 SVG = b'<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'
+SVG_OPEN = b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:x="http://www.w3.org/1999/xlink" ' \
+    b'viewBox="0 0 9 9">\n'
+SVG_LAUGHS = (b'<?xml version="1.0"?>\n<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa">'
+              + b"".join(b'<!ENTITY %c "%s">' % (c, (b"&%c;" % (c - 1)) * 10)
+                         for c in range(ord("b"), ord("j")))
+              + b"]>\n" + SVG_OPEN + b"<desc>&i;</desc></svg>")
+SVG_USE_BOMB = (SVG_OPEN + b'<g id="a0"><path d="M0 0h9v9z"/></g>\n'
+                + b"".join(b'<g id="a%d">' % k + b'<use x:href="#a%d"/>' % (k - 1) * 10 + b"</g>\n"
+                           for k in range(1, 8)) + b"</svg>")
 
 
 # -- the cases -----------------------------------------------------------------------------
@@ -530,8 +539,21 @@ CASES = [
     Case("image ../ escape", image_case(lambda folder: "../../../../../../etc/passwd",
                                         "is outside")),
     Case("image symlink escape", image_case(symlink_image, "is outside")),
-    Case("image SVG", image_case(write("art.svg", SVG), "SVG images are not supported yet")),
-    Case("image SVG named .png", image_case(write("art.png", SVG), "export it as PNG")),
+    Case("image SVG drawing nothing", image_case(write("art.svg", SVG), "draws nothing")),
+    Case("image SVG named .png", image_case(write("art.png", SVG), "name it .svg")),
+    Case("image SVG entity bomb", image_case(write("art.svg", SVG_LAUGHS),
+                                             "line 2: a DOCTYPE declaration is not allowed")),
+    Case("image SVG external href", image_case(write("art.svg", SVG_OPEN + b'<use x:href='
+                                                     b'"http://example.com/a.svg#b"/></svg>'),
+                                               "may only refer to its own elements")),
+    Case("image SVG 3 MB", image_case(write("art.svg", SVG_OPEN + b"<!--" + b"x" * 3_000_000
+                                            + b"--></svg>"), "limit for an SVG is 2 MB")),
+    Case("image SVG text", image_case(write("art.svg", SVG_OPEN + b"<text>Hi</text></svg>"),
+                                      "line 2: <text>: text is not drawn")),
+    Case("image SVG <use> fan-out", image_case(write("art.svg", SVG_USE_BOMB),
+                                               "once every <use> is expanded")),
+    Case("image SVG compressed", image_case(write("art.svgz", b"\x1f\x8b" + bytes(100)),
+                                            "compressed SVG")),
     Case("image truncated PNG", image_case(truncated, "truncated")),
     Case("image decompression bomb", image_case(write("art.png", bomb_png()),
                                                 "decompression bomb")),

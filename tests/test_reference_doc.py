@@ -114,8 +114,10 @@ def test_wrong_files_fail(schemas: dict[str, dict[str, Any]]) -> None:
     face = {"elements": [{"rect": {"x": 0, "y": 0, "w": 5}}]}  # h missing
     assert errors(schemas["face"], face)
     face = {"elements": [{"text": {"x": 0, "y": 0, "w": 5, "h": 5, "text": "a",
-                                   "font": "comic-sans"}}]}
-    assert errors(schemas["face"], face)
+                                   "font": "comic sans"}}]}
+    assert errors(schemas["face"], face)  # no key, and no font file could have this name
+    face["elements"][0]["text"]["font"] = "Lobster-Regular"  # a project's fonts/ file
+    assert not errors(schemas["face"], face)
     face = {"elements": [{"circle": {"cx": "{{ W / 2 }}", "cy": 3, "r": 1, "fill": "reddish"}}]}
     assert errors(schemas["face"], face)  # neither #rgb, #rrggbb nor a CSS name
     face["elements"][0]["circle"]["fill"] = "red"
@@ -124,4 +126,5 @@ def test_wrong_files_fail(schemas: dict[str, dict[str, Any]]) -> None:
     assert not errors(schemas["face"], face)  # an expression may give any field
     assert errors(schemas["theme"], {"palette": {"ink": "blackish"}})
     assert not errors(schemas["theme"], {"palette": {"ink": "black", "card": "#fff"}})
-    assert errors(schemas["theme"], {"fonts": {"body": "times"}})
+    assert errors(schemas["theme"], {"fonts": {"body": "Times New Roman"}})
+    assert not errors(schemas["theme"], {"fonts": {"body": "Times-Roman"}})  # fonts/ file

@@ -551,7 +551,7 @@ def test_every_built_in_template_and_data_expression_compiles():
 def test_globals_are_plain_functions():
     assert set(ENV.globals) == {"range", "min", "max", "abs", "round", "len", "enumerate", "zip",
                                 "int", "float", "str", "d6_net", "d4_net", "pips", "arrow",
-                                "regular", "star"}
+                                "regular", "star", "t"}
     for value in ENV.globals.values():
         assert not isinstance(value, type) and ENV.is_safe_callable(value)
 
@@ -559,7 +559,8 @@ def test_globals_are_plain_functions():
 def test_filters_kept():
     assert set(ENV.filters) == {
         "abs", "capitalize", "center", "count", "d", "default", "dictsort", "first", "float",
-        "format", "indent", "int", "items", "join", "last", "length", "list", "lower", "map",
+        "format", "indent", "int", "items", "join", "last", "length", "list", "literal", "lower",
+        "map",
         "max", "min", "reject", "rejectattr", "replace", "reverse", "round", "select",
         "selectattr", "sort", "string", "sum", "title", "trim", "truncate", "unique", "upper",
         "upper_first", "wordwrap"}

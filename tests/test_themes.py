@@ -89,13 +89,13 @@ def test_example_user_theme():
 
 
 def test_user_theme_with_a_bad_colour_names_its_line(tmp_path):
-    file = write(tmp_path, "mine.yaml", "palette:\n  ink: red\n  card: '#ffff'\n")
+    file = write(tmp_path, "mine.yaml", "palette:\n  ink: red\n  card: '#fffff'\n")
     with pytest.raises(DataError) as info:
         load_theme(file, game_theme="standard")
     err = info.value
     assert (err.file, err.line, err.field) == (file, 3, "palette.card")
     assert err.expected == ("expected a colour: #rgb, #rrggbb or a CSS colour name such as "
-                            "teal, got '#ffff'")
+                            "teal (translucent: #rgba, #rrggbbaa), got '#fffff'")
 
 
 def test_palette_colours_may_be_names_or_short_hex(tmp_path):

@@ -292,11 +292,26 @@ class SeedRule(Strict):
     line: int | str = Field(union_mode="left_to_right")  # a seed line, or a range "12-14"
     rule: str = Field(min_length=1, max_length=600)  # quoted or paraphrased
     printed: str = Field(min_length=3, max_length=300)  # exactly as the rules pages print it
+    # The same words in a kit of another language, by language code: {fr: "..."}; a kit in a
+    # language with none here is not checked for this rule (a note says how many).
+    printed_in: dict[str, str] | None = Field(default=None, max_length=20)
 
     @field_validator("line")
     @classmethod
     def line_or_range(cls, line: int | str) -> int | str:
         return _line_or_range(line)
+
+    @field_validator("printed_in")
+    @classmethod
+    def languages_and_words(cls, value: dict[str, str] | None) -> dict[str, str] | None:
+        import re
+
+        for code, words in (value or {}).items():
+            if not re.match(r"^[a-z]{2,3}$", code) or code == "en":
+                raise ValueError(f"expected a language code other than en (fr), got {code!r:.20}")
+            if not 3 <= len(words) <= 300:
+                raise ValueError(f"expected the printed words ({code}) in 3 to 300 characters")
+        return value
 
 
 class SeedAside(Strict):

@@ -11,7 +11,7 @@ FITS = ("contain", "cover", "stretch")
 Box = tuple[float, float, float, float]  # x, y, w, h
 
 
-def fit_box(box: Box, pixels: tuple[int, int], fit: str = "contain",
+def fit_box(box: Box, pixels: tuple[float, float], fit: str = "contain",
             focus: tuple[float, float] = (0.5, 0.5)) -> tuple[Box, Box | None]:
     """The rectangle the whole picture is drawn in, and the clip (the box) when it overflows.
 

@@ -33,6 +33,11 @@ class IconShape:
     fill: str  # "main", "accent", "none" or a "#rrggbb" colour
     stroke: str
     width: float
+    rule: str = "evenodd"  # fill rule: SVG icons say (default nonzero); YAML icons even-odd
+    fill_alpha: float = 1.0  # opacity an SVG shape gives its paint (times the colour's own)
+    stroke_alpha: float = 1.0
+    cap: str = "butt"  # stroke-linecap of an SVG shape: butt, round or square
+    join: str = "miter"  # stroke-linejoin: miter, round or bevel
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,23 @@ class IconDef:
     view_w: float
     view_h: float
     shapes: tuple[IconShape, ...]
+
+
+def paints(shape: IconShape, main: str | None, accent: str | None
+           ) -> tuple[str | None, str | None]:
+    """The colours a shape is painted with, fill and stroke (None: no paint), given the
+    icon's main and accent colours: the one place both renderers resolve them."""
+    def one(token: str, alpha: float) -> str | None:
+        colour = {"main": main, "accent": accent, "none": None}.get(token, token)
+        if colour is None or alpha >= 1:
+            return colour
+        from ..colours import parse_colour, rgba
+
+        r, g, b, a = rgba(colour)
+        a = round(a * max(0.0, alpha))
+        return parse_colour(f"#{r:02x}{g:02x}{b:02x}{a:02x}") if a > 0 else None
+
+    return one(shape.fill, shape.fill_alpha), one(shape.stroke, shape.stroke_alpha)
 
 
 def parse_path(text: str) -> tuple[Segment, ...]:
@@ -94,10 +116,15 @@ def parse_path(text: str) -> tuple[Segment, ...]:
 
 
 def _paint(value: object, file: Path, line: int | None, field: str) -> str:
-    if value in ("main", "accent", "none") or (isinstance(value, str)
-                                                and re.fullmatch(r"#[0-9a-fA-F]{6}", value)):
+    from ..colours import NotAColour, parse_colour
+
+    if value in ("main", "accent", "none"):
         return str(value)
-    raise DataError(file, line, field, f"expected main, accent, none or #rrggbb, got {value!r}")
+    try:
+        return parse_colour(value)  # any colour a template takes, translucent ones too
+    except NotAColour:
+        raise DataError(file, line, field, "expected main, accent, none or a colour (#rrggbb, "
+                        f"#rrggbbaa, a CSS name), got {value!r:.60}") from None
 
 
 def load_icon(name: str, folder: Path | None = None) -> IconDef:
@@ -106,6 +133,10 @@ def load_icon(name: str, folder: Path | None = None) -> IconDef:
     ones (generator/project.py); generator/resolve.py confines it. The name is looked up at
     every call (the project in use may change); each file version is read once."""
     file = resolve.template_file(name, folder, "icon")
+    if file.suffix == ".svg":  # icons/<name>.svg: generator/faces/svg.py
+        from .svg import icon_from_svg
+
+        return icon_from_svg(name, file)
     st = file.stat()
     return _icon_at(name, file, st.st_size, st.st_mtime_ns)
 

@@ -1,7 +1,7 @@
 """The drawing vocabulary shared by both renderers. Millimetres, origin top-left, y downwards.
 
 Faces and page furniture (cut marks, footers, rulers) are both lists of these, so the PDF and
-PNG renderers only have to know how to draw six things.
+PNG renderers only have to know how to draw eight things.
 """
 from __future__ import annotations
 
@@ -53,6 +53,9 @@ class Path:
     fill: Colour = None
     stroke: Colour = None
     width: float = 0.3
+    rule: str = "evenodd"  # fill rule, "evenodd" or "nonzero" (SVG shapes say which)
+    cap: str = "butt"  # line ends: butt, round or square (SVG's stroke-linecap)
+    join: str = "miter"  # corners: miter, round or bevel (SVG's stroke-linejoin)
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,11 @@ class Text:
     """Text already broken into lines: each line is (x of its left end, baseline y, string).
 
     ``rotate`` turns the whole block about (ox, oy) counter-clockwise, in degrees (0/90/180/270).
+
+    Rich text (generator/faces/rich_layout.py) keeps each line's plain words in ``lines`` (for
+    pre-flight and tests) and draws ``spans`` instead: (x, baseline, text, font, fill), each
+    in its own font and colour; its inline ``icons`` are already placed on the face (turned
+    with the block). Both are empty for text in one font and colour, drawn from ``lines``.
     """
 
     lines: tuple[tuple[float, float, str], ...]
@@ -69,6 +77,14 @@ class Text:
     rotate: int = 0
     ox: float = 0.0
     oy: float = 0.0
+    spans: tuple[tuple[float, float, str, str, Colour], ...] = ()
+    icons: tuple[Icon, ...] = ()
+
+    def runs(self) -> tuple[tuple[float, float, str, str, Colour], ...]:
+        """What to draw: (x, baseline, text, font, fill), from ``spans`` or ``lines``."""
+        if self.spans:
+            return self.spans
+        return tuple((x, baseline, line, self.font, self.fill) for x, baseline, line in self.lines)
 
 
 @dataclass(frozen=True)
@@ -98,7 +114,20 @@ class Image:
     clip: tuple[float, float, float, float] | None = None
 
 
-Primitive = Rect | Circle | Line | Path | Text | Icon | Image
+@dataclass(frozen=True)
+class Vector:
+    """An SVG picture (generator/faces/svg.py), drawn as vectors: its view box stretched over
+    (x, y, w, h) and shown only inside that box and ``clip`` (fit, as for Image)."""
+
+    path: str
+    x: float
+    y: float
+    w: float
+    h: float
+    clip: tuple[float, float, float, float] | None = None
+
+
+Primitive = Rect | Circle | Line | Path | Text | Icon | Image | Vector
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ from jinja2 import tests as jt
 from jinja2.runtime import Context
 from jinja2.utils import _PassArg
 
-from . import dice, shapes
+from .. import i18n
+from . import dice, markup, shapes
 from .sandbox_env import ENV
 from .sandbox_limits import (
     _METER,
@@ -117,6 +118,7 @@ ENV.globals.update({name: _function(name, fn) for name, fn in {
     "enumerate": _enumerate, "zip": _zip, "int": _int, "float": _float, "str": _str,
     "d6_net": dice.d6_net, "d4_net": dice.d4_net, "pips": dice.pips,
     "arrow": shapes.arrow, "regular": shapes.regular, "star": shapes.star,
+    "t": i18n.t,  # a value of the data in the kit's language (generator/i18n.py)
 }.items()})
 
 
@@ -263,6 +265,7 @@ ENV.filters.update({name: _filter(fn, text=True) for name, fn in {
     "string": str.__str__, "title": jf.do_title, "trim": jf.do_trim,
     "truncate": jf.do_truncate, "upper": str.upper, "upper_first": _upper_first,
     "wordwrap": _wordwrap_filter,
+    "literal": markup.escape,  # data printed as written, never read as markup
 }.items()})
 ENV.tests.clear()
 ENV.tests.update({name: _test(fn) for name, fn in {

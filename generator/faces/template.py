@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .. import fonts
+from .. import fonts, i18n
 from ..colours import NotAColour, parse_colour
 from ..data.yamlfile import YamlDoc, format_path, load_yaml
 from ..errors import DataError, DataErrors
@@ -25,7 +25,8 @@ from . import primitives as p
 from .expressions import ExpressionError, Scope, evaluate, names_used
 from .fit import fit_box
 from .icons import load_icon, parse_path
-from .text import TextBox, TextDoesNotFit, layout
+from .rich_layout import MarkupError, layout_markup
+from .text import TextBox, TextDoesNotFit
 
 FACE_BLEED = 3.175  # art extends this far past the trim; layouts clip to what they need
 PRIMITIVES = ("rect", "circle", "line", "path", "polygon", "text", "icon", "image")
@@ -48,7 +49,8 @@ _FIELDS: dict[str, dict[str, tuple[str, Any]]] = {
              "min_size": ("num", None), "fill": ("colour", "#000000"),
              "align": (("left", "center", "right"), "left"),
              "valign": (("top", "middle", "bottom"), "top"),
-             "line_height": ("num", 1.18), "rotate": ("angle", 0)},
+             "line_height": ("num", 1.18), "rotate": ("angle", 0),
+             "hyphenate": ("bool", True), "accent": ("colour", "#ffffff")},
     "icon": {"name": ("str", ...), "x": ("num", ...), "y": ("num", ...), "w": ("num", ...),
              "h": ("num", ...), "fill": ("colour", "#000000"), "accent": ("colour", "#ffffff"),
              "rotate": ("angle", 0)},
@@ -177,10 +179,20 @@ class _Run:
         return DataError(self.doc.file, self.doc.line_of(path), format_path(path), expected)
 
     def value(self, path: tuple[Hashable, ...], raw: Any, scope: Scope) -> Any:
+        i18n.here(self.doc, path)  # where a t() with no translation is reported
         try:
             return evaluate(raw, scope)
         except ExpressionError as exc:
             raise self.fail(path, str(exc)) from None
+
+    def text(self, path: tuple[Hashable, ...], raw: Any, scope: Scope) -> Any:
+        """A text element's text: in a kit of another language, its translation from the
+        game's catalogue (generator/i18n.py), or the English, recorded as missing."""
+        source, check = i18n.text_field(raw, self.doc, path)
+        value = self.value(path, source, scope)
+        if check:
+            i18n.checked(value, self.doc, path)
+        return value
 
     def elements(self, path: tuple[Hashable, ...], raw: Any, scope: Scope,
                  out: list[p.Primitive]) -> None:
@@ -283,7 +295,8 @@ class _Run:
                     raise self.fail(path + (name,), f"required field of {kind} is missing")
                 args[name] = default
                 continue
-            value = self.value(path + (name,), raw[name], scope)
+            value = (self.text(path + (name,), raw[name], scope) if kind == "text" and
+                     name == "text" else self.value(path + (name,), raw[name], scope))
             args[name] = self.coerce(path + (name,), typ, value)
         return args
 
@@ -309,11 +322,11 @@ class _Run:
                 return parse_colour(value)
             except NotAColour as exc:
                 raise self.fail(path, f"{exc} (or none)") from None
-        if typ == "font":
-            if not isinstance(value, str) or not fonts.known(value):
-                known = ", ".join(fonts.font_files())
-                raise self.fail(path, f"expected a font key ({known}), got {value!r}")
-            return value
+        if typ == "font":  # a built-in key or a project's fonts/ file, read and checked once
+            try:
+                return fonts.check(value)
+            except fonts.FontError as exc:
+                raise self.fail(path, str(exc)) from None
         if typ == "angle":
             if value not in (0, 90, 180, 270):
                 raise self.fail(path, f"expected a rotation of 0, 90, 180 or 270, got {value!r}")
@@ -373,14 +386,11 @@ class _Run:
         if kind == "text":
             size = a["size"]
             min_size = a["min_size"] if a["min_size"] is not None else min(size, 6.0)
-            missing = fonts.missing_glyphs(a["font"], a["text"])
-            if missing:
-                raise self.fail(path + ("text",), f"font {a['font']} has no glyph for {missing!r}")
             box = TextBox(a["x"], a["y"], a["w"], a["h"], a["text"], a["font"], size, min_size,
                           a["fill"], a["align"], a["valign"], a["line_height"], a["rotate"])
-            try:
-                return layout(box)
-            except TextDoesNotFit as exc:
+            try:  # markup, inline icons, hyphenation; missing glyphs refused per font there
+                return layout_markup(box, a["hyphenate"], i18n.lang(), a["accent"])
+            except (TextDoesNotFit, MarkupError) as exc:
                 raise self.fail(path + ("text",), str(exc)) from None
         if kind == "icon":
             try:
@@ -395,6 +405,14 @@ class _Run:
             image = resolve.image_file(a["path"])
         except resolve.Refused as exc:
             raise self.fail(path + ("path",), str(exc)) from None
+        if image.suffix.lower() == ".svg":  # drawn as vectors: generator/faces/svg.py
+            from .svg import SvgRefused, vector_art
+
+            try:
+                return vector_art(image, (a["x"], a["y"], a["w"], a["h"]), a["fit"],
+                                  a["focus"] or (0.5, 0.5))
+            except SvgRefused as exc:
+                raise self.fail(path + ("path",), str(exc)) from None
         st = image.stat()
         _, px_w, px_h = resolve.check_image(str(image), st.st_size, st.st_mtime_ns)
         drawn, clip = fit_box((a["x"], a["y"], a["w"], a["h"]), (px_w, px_h), a["fit"],

@@ -5,6 +5,7 @@ the PNG renderer draw the same lines.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .. import fonts
@@ -12,6 +13,9 @@ from .primitives import Colour, Text
 
 PT = fonts.PT_TO_MM
 SIZE_STEP = 0.25
+# Lines break at white space except the no-break spaces (U+00A0, U+202F) French puts
+# before : ; ! ? and inside « »: a line never starts with the colon of "Poids : 1".
+_BREAK = re.compile(r"[^\S\u00a0\u202f]+")
 
 
 class TextDoesNotFit(ValueError):
@@ -39,7 +43,7 @@ def wrap(text: str, font: str, size: float, width: float) -> list[str] | None:
     """Greedy word wrap; None when a single word is wider than the box."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
-        words = paragraph.split()
+        words = [w for w in _BREAK.split(paragraph) if w]
         if not words:
             lines.append("")
             continue
@@ -78,7 +82,12 @@ def _preview(text: str) -> str:
 
 def layout(box: TextBox) -> Text:
     """Fit the box and place each line: a Text primitive ready for either renderer."""
-    lines, size = fit(box)
+    return place(box, *fit(box))
+
+
+def place(box: TextBox, lines: list[str], size: float) -> Text:
+    """Lines already broken at ``size`` placed in the box (generator/faces/rich_layout.py
+    places hyphenated lines of plain text this way too)."""
     ascent, descent = fonts.vertical_metrics(box.font)
     line_h = size * PT * box.line_height
     block_h = line_h * len(lines)

@@ -12,8 +12,10 @@ from dataclasses import dataclass, replace
 
 from ..faces import primitives as p
 from ..faces.primitives import Face
+from ..i18n import message
 from .frame import Frame
 from .furnish import front_furniture, make_page, page_furniture
+from .furniture import SEPARATOR
 from .gutterfold import gutterfold_pages
 from .kit import Board, Packer, Piece, SheetDraft, centre_sheet
 from .page import Kit, Page, Placement, Sheet
@@ -86,7 +88,9 @@ def _streams(parts: Sequence[Part]) -> list[list[Piece]]:
 
 
 def _footer(title: str, credit: str, k: int, n: int, side: str, what: str) -> str:
-    return f"{title} · sheet {k} of {n}, {side} · {what} · {credit}"
+    """"game · sheet k of n, side · what is on it · credit", in the kit's language."""
+    sheet = message("footer.sheet", sheet=k, sheets=n, side=message(f"footer.{side}"))
+    return SEPARATOR.join((title, sheet, what, credit))
 
 
 def _names(placements: Sequence[Placement], parts: Sequence[Part]) -> str:
@@ -131,12 +135,13 @@ def assemble(spec: SheetSpec, game_id: str, paper_name: str, title: str, credit:
     sheets: list[Sheet] = []
     for k, (front_pl, back_pl) in enumerate(heads, start=1):
         front = (_page_of(upright, [front_pl], "rules", "front",
-                          _footer(title, credit, k, n, "front", "rules"))
-                 if front_pl else make_page(upright, [], [], "front", "contents", "Contents"))
+                          _footer(title, credit, k, n, "front", message("footer.rules")))
+                 if front_pl else make_page(upright, [], [], "front", "contents",
+                                            message("bookmark.contents")))
         back = None
         if duplex:
             back = (_page_of(upright, [back_pl], "rules", "back",
-                             _footer(title, credit, k, n, "back", "rules"))
+                             _footer(title, credit, k, n, "back", message("footer.rules")))
                     if back_pl else _blank(upright, title, credit, k, n))
         sheets.append(Sheet(front, back))
     for k, draft in enumerate(drafts, start=len(heads) + 1):
@@ -146,8 +151,8 @@ def assemble(spec: SheetSpec, game_id: str, paper_name: str, title: str, credit:
     summary = summarise(kit, title, credit, parts, plans)
     first = sheets[0]
     contents_page = make_page(upright, [], [*contents(summary, upright), *page_furniture(
-        upright, _footer(title, credit, 1, n, "front", "contents"))], "front", "contents",
-        "Contents")
+        upright, _footer(title, credit, 1, n, "front", message("footer.contents")))], "front",
+        "contents", message("bookmark.contents"))
     sheets[0] = Sheet(contents_page, first.back)
     return Kit(game_id, paper_name, spec.paper, kit.flip, tuple(_bookmarked(sheets, parts)))
 
@@ -159,8 +164,7 @@ def _page_of(frame: Frame, placements: list[Placement | None], content: str, sid
 
 
 def _blank(frame: Frame, title: str, credit: str, k: int, n: int) -> Page:
-    text = _footer(title, credit, k, n, "back", "left blank on purpose (keeps the sheets in "
-                   "order)")
+    text = _footer(title, credit, k, n, "back", message("footer.blank"))
     return make_page(frame, [], page_furniture(frame, text), "back", "blank")
 
 
@@ -179,8 +183,8 @@ def _draft_sheet(draft: SheetDraft, parts: Sequence[Part], title: str, credit: s
     if not draft.back:
         return Sheet(front, _blank(draft.frame, title, credit, k, n))
     back_names = _names(draft.back, parts)
-    text = _footer(title, credit, k, n, "back", f"backs of {back_names}, flip on the "
-                   f"{spec.flip} edge")
+    text = _footer(title, credit, k, n, "back", message(f"footer.backs_{spec.flip}",
+                                                        names=back_names))
     back = make_page(draft.frame, draft.back, page_furniture(draft.frame, text), "back",
                      "pieces")
     return Sheet(front, back)
@@ -196,7 +200,7 @@ def _bookmarked(sheets: list[Sheet], parts: Sequence[Part]) -> list[Sheet]:
             mark = page.bookmark
             if page.content == "rules" and "rules" not in seen:
                 seen.add("rules")
-                mark = "Rules"
+                mark = message("bookmark.rules")
             for pl in page.placements:
                 if pl.component and pl.component not in seen and page.side == "front":
                     seen.add(pl.component)

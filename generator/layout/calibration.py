@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..faces import primitives as p
 from ..faces.text import TextBox, layout
+from ..i18n import message
 from ..model import Size
 from .page import Page
 
@@ -33,21 +34,14 @@ def calibration_pages(paper: Size, flip: str = "long") -> list[Page]:
     xs = [paper.w * 0.25, paper.w * 0.5, paper.w * 0.75]
     ys = [paper.h * 0.25, paper.h * 0.5, paper.h * 0.75]
     front: list[p.Primitive] = [
-        layout(TextBox(15, 12, paper.w - 30, 30,
-                       "Duplex calibration, front. Print both pages double-sided at 100 %, "
-                       f"flip on the {flip} edge. Hold the sheet against a window and look "
-                       "at the back.", "sans-bold", 11, 7, "#1b1b1b", "left", "top", 1.25))]
+        layout(TextBox(15, 12, paper.w - 30, 30, message(f"calibration.front_{flip}"),
+                       "sans-bold", 11, 7, "#1b1b1b", "left", "top", 1.25))]
     for x in xs:
         front.append(p.Line(x, 45, x, paper.h - 30, "#000000", 0.25))
     for y in ys:
         front.append(p.Line(20, y, paper.w - 20, y, "#000000", 0.25))
     back: list[p.Primitive] = [
-        layout(TextBox(15, 12, paper.w - 30, 30,
-                       "Duplex calibration, back. On each scale, read the number where the "
-                       "front's line shows through (mm; right and down are positive). Under "
-                       "2 mm: nothing to do, the backs' art runs 3 mm past every cut. More: "
-                       "enter the readings in your printer's back-side image shift, or give "
-                       "them to whoever builds the kit as BACK_DX and BACK_DY.",
+        layout(TextBox(15, 12, paper.w - 30, 30, message("calibration.back"),
                        "sans-bold", 11, 7, "#1b1b1b", "left", "top", 1.25))]
     # Horizontal scales across the front's vertical lines (mirrored for the flip).
     for x in xs:
@@ -62,7 +56,7 @@ def calibration_pages(paper: Size, flip: str = "long") -> list[Page]:
             back += _scale(_mirror_x(paper, x, flip), by, horizontal=False)
         back.append(_label(_mirror_x(paper, xs[2] + 14, flip) - 4, by - 11, 20, "BACK_DY",
                            align="left"))
-    return [Page(paper, (), tuple(front), bookmark="Duplex calibration", side="front"),
+    return [Page(paper, (), tuple(front), bookmark=message("calibration.bookmark"), side="front"),
             Page(paper, (), tuple(back), side="back")]
 
 

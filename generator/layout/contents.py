@@ -3,7 +3,8 @@ single-sided), what is on which pages, and how to cut and assemble each componen
 
 Every sentence is computed from the finished kit (``assemble.Summary``): page lists, sides,
 punch sizes from each round piece's diameter, tile order from the board's tile plan. Nothing
-here is a developer command: the calibration sheet is a file that comes with the kit.
+here is a developer command: the calibration sheet is a file that comes with the kit. The
+sentences are furniture messages (templates/messages/<lang>.yaml) in the kit's language.
 """
 from __future__ import annotations
 
@@ -11,12 +12,13 @@ from collections.abc import Sequence
 
 from ..faces import primitives as p
 from ..faces.text import PT, TextBox, layout, wrap
+from ..i18n import message, number
 from .assemble import Section, Summary
 from .frame import Frame
 from .furniture import BOLD_FONT, TEXT_FONT
 
-INCH_PUNCHES = {"3/4 in": 19.05, "7/8 in": 22.2, "1 in": 25.4, "1 1/8 in": 28.6,
-                "1 1/4 in": 31.75, "1 1/2 in": 38.1, "2 in": 50.8}
+INCH_PUNCHES = {"3/4": 19.05, "7/8": 22.2, "1": 25.4, "1 1/8": 28.6, "1 1/4": 31.75,
+                "1 1/2": 38.1, "2": 50.8}
 PUNCH_INSIDE = 1.0  # a punch may cut this far inside the trim (game information is 3 mm in)
 PUNCH_OUTSIDE = 2.5  # ... or this far outside it (the art bleeds 3 mm past the circle)
 
@@ -39,11 +41,11 @@ def odd_even(pages: int) -> tuple[str, str]:
 
 
 def punch_advice(diameter: float) -> str:
-    fits = [name for name, mm in INCH_PUNCHES.items()
+    fits = [message("contents.inch", size=name) for name, mm in INCH_PUNCHES.items()
             if diameter - PUNCH_INSIDE <= mm <= diameter + PUNCH_OUTSIDE]
-    inch = f" or a {' / '.join(fits)} punch" if fits else ""
-    return (f"Cut on the circle, or use a {diameter:g} mm circle punch{inch}: the art runs 3 mm "
-            "past the circle, so a punch a little off still shows no white.")
+    if fits:
+        return message("contents.punch_or_inch", mm=number(diameter), inch=" / ".join(fits))
+    return message("contents.punch", mm=number(diameter))
 
 
 def board_advice(section: Section) -> str:
@@ -54,23 +56,19 @@ def board_advice(section: Section) -> str:
                                if t.row == r) for r in range(plan.rows))
     lines = []
     if plan.count == 1:
-        lines.append("One piece: cut it out on its marks.")
+        lines.append(message("contents.board_one"))
     else:
-        lines.append(f"{plan.count} tiles, {plan.cols} across and {plan.rows} down, numbered "
-                     f"as you read ({rows}); each names itself in its footer. Cut each tile out "
-                     "on its marks, keeping its grey glue strip.")
-        steps = [f"{t.name} under {t.right_name}" for t in plan.tiles if t.glue_right]
-        steps += [f"{t.name} under {t.below_name}" for t in plan.tiles if t.glue_below]
-        lines.append("Glue, in this order: " + "; ".join(steps) + ". Each neighbour's edge "
-                     "goes on the strip's inner edge, its corners on the black ticks.")
+        lines.append(message("contents.board_tiles", count=plan.count, cols=plan.cols,
+                             rows=plan.rows, order=rows))
+        steps = [message("contents.glue_step", tile=t.name, other=t.right_name)
+                 for t in plan.tiles if t.glue_right]
+        steps += [message("contents.glue_step", tile=t.name, other=t.below_name)
+                  for t in plan.tiles if t.glue_below]
+        joiner = message("contents.glue_steps_joiner")
+        lines.append(message("contents.glue_order", steps=joiner.join(steps)))
     if section.part.assembly:
         lines.append(section.part.assembly)
     return " ".join(lines)
-
-
-FOLD_AND_GLUE = ("Fold and glue: cut out each block of cards round its outer marks, fold it on "
-                 "the dashed line so the backs lie behind the fronts, glue the halves together "
-                 "flat, let it dry, then cut the cards apart on the marks.")
 
 
 def assembly(section: Section, touching: bool, simplex: bool = False) -> str:
@@ -78,27 +76,24 @@ def assembly(section: Section, touching: bool, simplex: bool = False) -> str:
     if part.board is not None:
         return board_advice(section)
     if simplex and any(pc.back is not None for pc in part.pieces):
-        return FOLD_AND_GLUE
+        return message("contents.fold_and_glue")
     if section.diameter is not None:
         return punch_advice(section.diameter) + (" " + part.assembly if part.assembly else "")
     if part.assembly:
         return part.assembly
-    if touching:
-        return ("Cut along the grey hairlines on the fronts: touching pieces share one cut. "
-                "Marks outside each block continue the cuts into the margin where there is "
-                "room.")
-    return "Cut on the marks at the edges of each block."
+    return message("contents.cut_touching" if touching else "contents.cut_marks")
 
 
 def where(section: Section, duplex: bool) -> str:
     sheets = ranges(section.sheets)
     pages = ranges(section.pages)
-    sheet_word = "sheet" if len(section.sheets) == 1 else "sheets"
-    page_word = "page" if len(section.pages) == 1 else "pages"
+    sheet_word = message("word.sheet" if len(section.sheets) == 1 else "word.sheets")
+    page_word = message("word.page" if len(section.pages) == 1 else "word.pages")
     if not duplex:
-        return f"{page_word} {pages}"
-    sides = "fronts and backs" if section.duplex else "single-sided: blank backs"
-    return f"{sheet_word} {sheets} ({page_word} {pages}; {sides})"
+        return message("contents.where_simplex", page_word=page_word, pages=pages)
+    sides = message("contents.sides_duplex" if section.duplex else "contents.sides_simplex")
+    return message("contents.where", sheet_word=sheet_word, sheets=sheets, page_word=page_word,
+                   pages=pages, sides=sides)
 
 
 class _Flow:
@@ -126,24 +121,16 @@ def recipe(summary: Summary, calibration: str) -> list[str]:
     """The print-dialog recipe: what to choose, and the single-sided alternative."""
     n, sheets, paper = summary.pages, summary.sheets, summary.paper_name.upper()
     if summary.flip == "none":
-        turned = (f" Pages {ranges(summary.landscape_pages)} are landscape: let the printer "
-                  "turn them (Auto-rotate), never shrink them." if summary.landscape_pages
-                  else " Portrait.")
-        return [f"{n} pages, {sheets} sheets of {paper}, printed single-sided: choose All pages, "
-                f"One-sided, Actual size / Scale 100 % (never 'Fit to page').{turned}"]
+        turned = (message("contents.landscape", pages=ranges(summary.landscape_pages))
+                  if summary.landscape_pages else message("contents.portrait"))
+        return [message("contents.recipe_simplex", pages=n, sheets=sheets, paper=paper) + " "
+                + turned]
     odd, even = odd_even(n)
     return [
-        f"{n} pages = {sheets} sheets of {paper}, printed on both sides. Page 2k-1 is the "
-        f"front of sheet k and page 2k its back.",
-        f"Double-sided printer: choose All pages, Two-sided / Duplex, Flip on {summary.flip} "
-        f"edge, Actual size / Scale 100 % (never 'Fit to page'), Portrait.",
-        f"Single-sided printer: pass 1, print pages {odd}. Put the printed stack back in the "
-        "tray so the blank sides get printed, the same edge leading (try one sheet first). "
-        f"Pass 2, print pages {even}; if your printer stacks sheet 1 at the bottom, choose "
-        "'Reverse order' for pass 2. Blank-looking backs still carry a footer: print them "
-        "too, they keep the stack in order.",
-        f"Backs off-centre? Print {calibration} (it comes with this kit) double-sided and "
-        "follow it.",
+        message("contents.recipe_duplex", pages=n, sheets=sheets, paper=paper),
+        message(f"contents.printer_{summary.flip}"),
+        message("contents.single_sided_printer", odd=odd, even=even),
+        message("contents.calibration", file=calibration),
     ]
 
 
@@ -151,25 +138,25 @@ def contents_prims(summary: Summary, frame: Frame, calibration: str,
                    touching: bool) -> list[p.Primitive]:
     x, y, w, _ = frame.area
     flow = _Flow(x + 3, y + 2, w - 6)
-    flow.text(f"{summary.title}: print-and-play kit", BOLD_FONT, 18, "#1f3a5f", after=1.5)
+    flow.text(message("kit.title", title=summary.title), BOLD_FONT, 18, "#1f3a5f", after=1.5)
     flow.text(summary.credit, TEXT_FONT, 8, "#555555", after=2.5)
     flow.rule()
-    flow.text("How to print", BOLD_FONT, 12, "#1f3a5f")
+    flow.text(message("contents.how_to_print"), BOLD_FONT, 12, "#1f3a5f")
     for line in recipe(summary, calibration):
         flow.text(line, indent=3)
-    flow.text("Every page has a 50 mm check ruler along its edge: measure it before cutting. "
-              "Card stock of 200-300 g/m² makes sturdy pieces.", indent=3, after=2.5)
+    flow.text(message("contents.ruler"), indent=3, after=2.5)
     flow.rule()
-    flow.text("What is in the kit", BOLD_FONT, 12, "#1f3a5f")
+    flow.text(message("contents.in_the_kit"), BOLD_FONT, 12, "#1f3a5f")
     duplex = summary.flip != "none"
     if summary.rules_pages:
-        back = " (the back of this page)" if summary.rules_pages[0] == 2 and duplex else ""
-        flow.text(f"Rules: page {ranges(summary.rules_pages)}{back}", BOLD_FONT, 9.5,
-                  indent=3, after=1.5)
+        on_back = summary.rules_pages[0] == 2 and duplex
+        flow.text(message("contents.rules_on_back" if on_back else "contents.rules",
+                          pages=ranges(summary.rules_pages)), BOLD_FONT, 9.5, indent=3, after=1.5)
     for section in summary.sections:
         count = section.count
-        flow.text(f"{section.part.name}: {count} piece{'s' if count != 1 else ''}, "
-                  f"{where(section, duplex)}", BOLD_FONT, 9.5, indent=3, after=0.4)
+        flow.text(message("contents.section_one" if count == 1 else "contents.section_many",
+                          name=section.part.name, count=count, where=where(section, duplex)),
+                  BOLD_FONT, 9.5, indent=3, after=0.4)
         flow.text(assembly(section, touching, not duplex), TEXT_FONT, 8.5, "#333333", indent=8,
                   after=1.6)
     return flow.prims

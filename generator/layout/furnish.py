@@ -9,6 +9,7 @@ printer set to skip blank pages would otherwise break the stack).
 from __future__ import annotations
 
 from ..faces import primitives as p
+from ..i18n import message
 from .frame import Frame
 from .furniture import GREY, footer, glue_strip, lines, ruler
 from .kit import Block, SheetDraft, TileInfo
@@ -102,13 +103,13 @@ def _glue(tile: TileInfo) -> list[p.Primitive]:
         box = (t.x0 + t.w, t.y0, GLUE, t.h)
         ticks = [(t.x0 + t.w, t.y0, t.x0 + t.w + 3, t.y0),
                  (t.x0 + t.w, t.y0 + t.h, t.x0 + t.w + 3, t.y0 + t.h)]
-        strips.append((box, f"glue under {t.right_name}", ticks))
+        strips.append((box, message("glue.under", tile=t.right_name), ticks))
     if t.glue_below:
         width = t.w + (GLUE if t.glue_right else 0.0)
         box = (t.x0, t.y0 + t.h, width, GLUE)
         ticks = [(t.x0, t.y0 + t.h, t.x0, t.y0 + t.h + 3),
                  (t.x0 + t.w, t.y0 + t.h, t.x0 + t.w, t.y0 + t.h + 3)]
-        strips.append((box, f"glue under {t.below_name}", ticks))
+        strips.append((box, message("glue.under", tile=t.below_name), ticks))
     for box, text, ticks in strips:
         page_ticks = []
         for x1, y1, x2, y2 in ticks:

@@ -6,6 +6,7 @@ import contextlib
 
 from ..faces import primitives as p
 from ..faces.text import TextBox, TextDoesNotFit, layout
+from ..i18n import message
 from .page import Box
 
 MARK_WIDTH = 0.18  # ~0.5 pt
@@ -68,9 +69,8 @@ def ruler(box: Box, rotate: int) -> list[p.Primitive]:
     for k in range(0, 51, 5):
         tick = 2.2 if k % 10 == 0 else 1.2
         prims.append(p.Line(x0 + k, base, x0 + k, base - tick, INK, 0.2))
-    label = layout(TextBox(x0 + RULER_MM + 2, y, 90, h, "50 mm: check this measures 50 mm "
-                           "(print at 100%, no fit-to-page)", TEXT_FONT, 6.5, MIN_FURNITURE_PT,
-                           "#555555", "left", "middle", 1.0))
+    label = layout(TextBox(x0 + RULER_MM + 2, y, 90, h, message("ruler.label"), TEXT_FONT, 6.5,
+                           MIN_FURNITURE_PT, "#555555", "left", "middle", 1.0))
     prims.append(label)
     if rotate:
         prims = [_turn(prim, rotate, x + w / 2, y + h / 2) for prim in prims]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..faces import primitives as p
+from ..i18n import message
 from ..model import Size
 from . import furniture
 from .kit import Piece
@@ -60,8 +61,8 @@ def gutterfold_pages(pieces: Sequence[Piece], paper: Size, margin: float, footer
         prims += furniture.lines(_marks(block, cols, used, card, sheet))
         prims += furniture.ruler((margin, margin, sheet.w - 2 * margin, 4), 0)
         prims += furniture.footer((margin, sheet.h - margin - 4, sheet.w - 2 * margin, 4), 0,
-                                  f"{footer_text} · gutterfold sheet {n + 1}/{count}: cut out the "
-                                  "block, fold on the dashed line, glue, then cut the cards")
+                                  footer_text + furniture.SEPARATOR + message(
+                                      "footer.gutterfold", sheet=n + 1, sheets=count))
         pages.append(Page(sheet, tuple(placed), tuple(prims), side="front"))
     return pages
 

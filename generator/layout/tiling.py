@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..i18n import message
 from ..model import Size
 from .sheet import LayoutError
 
@@ -67,7 +68,7 @@ class TilePlan:
 def tile_name(col: int, row: int, cols: int) -> str:
     """Tiles are numbered like reading a page: tile 1 top-left, left to right, then down.
     (Not A1, B1...: boards such as Moving Target's grid print cell names like that.)"""
-    return f"tile {row * cols + col + 1}"
+    return message("tile.name", number=row * cols + col + 1)
 
 
 def _pieces(length: float, window: float) -> int:

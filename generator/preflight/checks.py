@@ -5,7 +5,8 @@
   1-2 mm) would clip it;
 - face text under ``MIN_FACE_PT`` at print size, page furniture under ``MIN_FURNITURE_PT``;
 - a glyph missing from its font (it would print as an empty box);
-- raster art under ``MIN_DPI`` at the size it is printed.
+- raster art under ``MIN_DPI`` at the size it is printed (SVG art, a ``Vector``, is drawn
+  as vectors: sharp at any size, never a resolution finding).
 
 Each finding names the piece, the face template's file and line, and the measured value.
 """
@@ -51,23 +52,35 @@ def text_box(prim: p.Text) -> Box | None:
     ascent, descent = fonts.vertical_metrics(prim.font)
     size_mm = prim.size * fonts.PT_TO_MM
     xs, ys = [], []
-    for x, baseline, line in prim.lines:
-        width = fonts.text_width_mm(prim.font, line, prim.size)
+    for x, baseline, line, font, _ in prim.runs():  # each run in its own font (rich text)
+        width = fonts.text_width_mm(font, line, prim.size)
         for cx in (x, x + width):
             for cy in (baseline - ascent * size_mm, baseline - descent * size_mm):
                 dx, dy = turn_vector(cx - prim.ox, cy - prim.oy, prim.rotate)
                 xs.append(prim.ox + dx if prim.rotate else cx)
                 ys.append(prim.oy + dy if prim.rotate else cy)
+    for icon in prim.icons:  # inline icons, placed on the face already
+        x0, y0, x1, y1 = bounds(icon) or (xs[0], ys[0], xs[0], ys[0])
+        xs += [x0, x1]
+        ys += [y0, y1]
     return (min(xs), min(ys), max(xs), max(ys))
+
+
+def missing_by_font(prim: p.Text) -> list[tuple[str, str]]:
+    """(font, characters it has no glyph for) of each font the text is drawn in."""
+    found: dict[str, set[str]] = {}
+    for _, _, line, font, _ in prim.runs():
+        found.setdefault(font, set()).update(fonts.missing_glyphs(font, line))
+    return [(font, "".join(sorted(chars))) for font, chars in found.items() if chars]
 
 
 def bounds(prim: p.Primitive) -> Box | None:
     """The extent of a primitive's ink in face millimetres."""
     if isinstance(prim, p.Text):
         return text_box(prim)
-    if isinstance(prim, (p.Icon, p.Rect, p.Image)):
+    if isinstance(prim, (p.Icon, p.Rect, p.Image, p.Vector)):
         x, y, w, h = prim.x, prim.y, prim.w, prim.h
-        if isinstance(prim, p.Image) and prim.clip is not None:
+        if isinstance(prim, (p.Image, p.Vector)) and prim.clip is not None:
             x, y, w, h = prim.clip  # a cropped picture shows only its box
         if isinstance(prim, p.Icon) and prim.rotate in (90, 270):
             x, y, w, h = x + w / 2 - h / 2, y + h / 2 - w / 2, h, w
@@ -120,11 +133,9 @@ def face_issues(face: p.Face, kind: str, round_: bool) -> Iterator[Issue]:
                 yield Issue("text size", piece, _where(face, index),
                             f"{prim.size:g} pt text (needs {MIN_FACE_PT:g} pt at print size)",
                             prim.size)
-            missing = "".join(sorted({ch for _, _, line in prim.lines
-                                      for ch in fonts.missing_glyphs(prim.font, line)}))
-            if missing:
+            for font, missing in missing_by_font(prim):
                 yield Issue("glyph", piece, _where(face, index),
-                            f"font {prim.font} has no glyph for {missing!r}")
+                            f"font {fonts.describe(font)} has no glyph for {missing!r}")
         if isinstance(prim, p.Image):
             yield from _image_issue(prim, piece, _where(face, index))
         if info and kind in CUT_KINDS:
@@ -159,8 +170,6 @@ def furniture_issues(prims: Iterable[p.Primitive], where: str) -> Iterator[Issue
         if prim.size < MIN_FURNITURE_PT - 1e-6:
             yield Issue("text size", "page furniture", where,
                         f"{prim.size:g} pt text (needs {MIN_FURNITURE_PT:g} pt)", prim.size)
-        missing = "".join(sorted({ch for _, _, line in prim.lines
-                                  for ch in fonts.missing_glyphs(prim.font, line)}))
-        if missing:
+        for font, missing in missing_by_font(prim):
             yield Issue("glyph", "page furniture", where,
-                        f"font {prim.font} has no glyph for {missing!r}")
+                        f"font {fonts.describe(font)} has no glyph for {missing!r}")

@@ -64,7 +64,7 @@ _RGB_TO_XYZ: Matrix = ((0.4124564, 0.3575761, 0.1804375),
 _WHITE = tuple(sum(row) for row in _RGB_TO_XYZ)
 _REC709 = (0.2126, 0.7152, 0.0722)  # luminance weights of linear R, G, B
 
-_HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
+_HEX = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 
 
 @dataclass(frozen=True)
@@ -78,13 +78,19 @@ class Pair:
 
 
 def parse_hex(s: str) -> RGB:
-    """``"#rgb"`` or ``"#rrggbb"`` -> sRGB in 0..1; anything else is a data error worth naming."""
+    """``"#rgb"`` or ``"#rrggbb"`` -> sRGB in 0..1; anything else is a data error worth naming.
+
+    A translucent ``"#rgba"`` / ``"#rrggbbaa"`` is judged as it prints on white paper: mixed
+    with white in proportion to its opacity (what both renderers draw on a blank page; over
+    a coloured background it would look different, which no palette check can know)."""
     if not isinstance(s, str) or not _HEX.fullmatch(s):
-        raise ValueError(f"not a colour: {s!r} (expected '#rgb' or '#rrggbb')")
+        raise ValueError(f"not a colour: {s!r} (expected '#rgb', '#rrggbb' or, translucent, "
+                         "'#rgba', '#rrggbbaa')")
     digits = s[1:]
-    if len(digits) == 3:
+    if len(digits) <= 4:
         digits = "".join(ch * 2 for ch in digits)
-    r, g, b = (int(digits[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    a = int(digits[6:8], 16) / 255 if len(digits) == 8 else 1.0
+    r, g, b = (int(digits[i:i + 2], 16) / 255 * a + (1 - a) for i in (0, 2, 4))
     return r, g, b
 
 

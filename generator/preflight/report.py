@@ -2,9 +2,12 @@
 
 Composition asks "is the set right?"; pre-flight asks "will it print right?". It lays the kit
 out exactly as ``build`` does (nothing is written) and reports, as warnings (failures under
-``--strict``): game information in the cutting tolerance, small text, missing glyphs, low-
-resolution art and colours that players with a colour-vision deficiency, or a greyscale
-printer, cannot tell apart. It also reports the sheets used against a lower bound.
+``--strict``): game information in the cutting tolerance, small text, low-resolution art and
+colours that players with a colour-vision deficiency, or a greyscale printer, cannot tell
+apart. A glyph missing from its font is a failure, since ``build`` refuses to print it as an
+empty box: pre-flight draws those faces anyway (``fonts.glyphs_reported``) to name every
+template line, character and piece at once. It also reports the sheets used against a lower
+bound, and the project's own fonts used with their coverage of the kit's characters.
 """
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import replace
 
+from .. import fonts
 from ..build import BuildOptions, build_kit, game_theme, render_parts
 from ..colours import parse_colour
 from ..errors import DataError
@@ -22,6 +26,7 @@ from ..model import Game
 from ..rules.base import DESIGN, Finding
 from . import colour
 from .checks import Issue, face_issues, furniture_issues
+from .font_coverage import coverage_findings
 
 SHOWN = 3  # examples per kind of issue; the rest are counted
 
@@ -38,7 +43,7 @@ def _grouped(issues: Iterable[Issue]) -> list[Finding]:
         worst = min(members, key=lambda m: m.value).detail
         findings.append(Finding(f"pre-flight {check}", False,
                                 f"{where}: {worst} on {', '.join(pieces[:SHOWN])}{more}",
-                                warn=True))
+                                warn=check != "glyph"))  # empty boxes: build refuses them
     return findings
 
 
@@ -64,9 +69,12 @@ def colour_findings(game: Game, opts: BuildOptions) -> list[Finding]:
             closest = colour.closest_pairs(colours)
         except (ExpressionError, ValueError) as exc:
             raise DataError(game.source, None, f"preflight.colour_groups[{group['name']}]",
-                            f"colours that resolve to #rgb, #rrggbb or CSS names ({exc})") from None
+                            f"colours that resolve to #rgb, #rrggbb(aa) or CSS names ({exc})"
+                            ) from None
         figures = "; ".join(f"{mode} {pair.a}/{pair.b} {pair.delta_e:.1f}"
                             for mode, pair in closest.items())
+        if any(len(c) == 9 for c in colours.values()):
+            figures += " (translucent colours judged as printed over white)"
         name = f"colour vision: {group['name']}"
         if close and not group.get("second_cue"):
             worst = close[0]
@@ -82,7 +90,8 @@ def colour_findings(game: Game, opts: BuildOptions) -> list[Finding]:
 
 
 def preflight(game: Game, opts: BuildOptions) -> list[Finding]:
-    rendered = render_parts(game, opts)
+    with fonts.glyphs_reported():  # every piece drawn, its missing glyphs reported below
+        rendered = render_parts(game, opts)
     parts, rules = rendered
     issues: list[Issue] = []
     for part in parts:
@@ -101,6 +110,8 @@ def preflight(game: Game, opts: BuildOptions) -> list[Finding]:
     if not findings:
         findings.append(Finding("pre-flight faces", True, "safe zone, text size, glyphs, art"))
     findings += colour_findings(game, opts)
+    findings += coverage_findings([pl.face.prims for page in kit.pages for pl in page.placements]
+                                  + [page.furniture for page in kit.pages])
     bound = sheet_lower_bound(game, opts, len(rules))
     findings.append(Finding("sheets", True, f"{len(kit.sheets)} sheets of "
                             f"{opts.paper.upper()} (lower bound {bound})"))

@@ -15,12 +15,17 @@ from .. import fonts
 from ..faces import primitives as p
 from ..faces.icons import load_icon
 from ..layout.page import Page, Placement
+from . import pdf_vector as vectors
 from .atomic import atomic_file
+from .pdf_alpha import Canvas as AlphaCanvas  # forms keep their opacity (#rrggbbaa) states
 
 
 @cache
 def colour(value: str) -> Color:
-    return HexColor(value)
+    """A parsed colour (generator/colours.py). A translucent ``#rrggbbaa`` carries its alpha,
+    which ReportLab's setFillColor / setStrokeColor turn into the fill or stroke opacity (an
+    ExtGState, emitted only when the opacity changes: opaque kits keep their bytes)."""
+    return HexColor(value, hasAlpha=len(value) == 9)
 
 
 class PdfRenderer:
@@ -28,6 +33,7 @@ class PdfRenderer:
         self.c = canvas
         self.forms: dict[p.Face, str] = {}
         self.icon_forms: dict[tuple[str, str | None, str | None], str] = {}
+        self.vector_forms: dict[str, str] = {}  # SVG art, by file: generator/render/pdf_vector.py
         self.fonts_set: set[str] = set()
 
     # -- paint state -------------------------------------------------------------------------
@@ -42,9 +48,17 @@ class PdfRenderer:
             c.setDash([d * mm for d in dash] if dash else [])
         return (1 if fill else 0), (1 if stroke else 0)
 
+    def opaque(self) -> None:
+        """Back to opaque: a translucent colour (#rrggbbaa) applies to its own primitive only;
+        a picture, or a form (an icon) whose drawing starts from opaque, sets no opacity of
+        its own. Writes nothing unless the opacity was changed."""
+        self.c.setFillAlpha(1)
+        self.c.setStrokeAlpha(1)
+
     # -- primitives, in a frame whose origin is the top-left corner, y downwards ------------
     def draw(self, prim: p.Primitive) -> None:
         c = self.c
+        self.opaque()
         if isinstance(prim, p.Rect):
             fill, stroke = self.paint(prim.fill, prim.stroke, prim.width, prim.dash)
             if not (fill or stroke):
@@ -66,11 +80,13 @@ class PdfRenderer:
             fill, stroke = self.paint(prim.fill, prim.stroke, prim.width)
             if fill or stroke:
                 c.drawPath(self.path(prim.segments, mm, -mm), stroke=stroke, fill=fill,
-                           fillMode=0)
+                           fillMode=vectors.FILL_MODE[prim.rule])
         elif isinstance(prim, p.Text):
             self.text(prim)
         elif isinstance(prim, p.Icon):
             self.icon(prim)
+        elif isinstance(prim, p.Vector):
+            vectors.draw_vector(self, prim)
         elif isinstance(prim, p.Image):
             if prim.clip is not None:  # a picture covering its box: only the box shows
                 c.saveState()
@@ -107,10 +123,17 @@ class PdfRenderer:
         if prim.fill:
             c.setFillColor(colour(prim.fill))
         c.setFont(fonts.pdf_name(prim.font), prim.size)
-        for x, baseline, line in prim.lines:
+        for x, baseline, line in prim.lines if not prim.spans else ():
+            c.drawString(x * mm, -baseline * mm, line)
+        for x, baseline, line, font, fill in prim.spans:  # rich text: each in its own style
+            if fill or prim.fill:  # a span without a colour has the text's, as in the PNG
+                c.setFillColor(colour(fill or prim.fill))
+            c.setFont(fonts.pdf_name(font), prim.size)
             c.drawString(x * mm, -baseline * mm, line)
         if prim.rotate:
             c.restoreState()
+        for icon in prim.icons:  # inline icons, already placed (and turned) on the face
+            self.icon(icon)
 
     def icon(self, prim: p.Icon) -> None:
         """Place the icon's form: fit the view box into the element box, keep proportions."""
@@ -118,6 +141,7 @@ class PdfRenderer:
         icon = load_icon(prim.name)
         scale = min(prim.w / icon.view_w, prim.h / icon.view_h) * mm
         c = self.c
+        self.opaque()  # an inline icon may follow translucent words
         c.saveState()
         c.translate((prim.x + prim.w / 2) * mm, -(prim.y + prim.h / 2) * mm)
         if prim.rotate:
@@ -129,7 +153,10 @@ class PdfRenderer:
 
     # -- forms --------------------------------------------------------------------------------
     def ensure_icon_forms(self, prims: Sequence[p.Primitive]) -> None:
-        for prim in prims:
+        inline = [icon for prim in prims if isinstance(prim, p.Text) for icon in prim.icons]
+        for prim in [*prims, *inline]:
+            if isinstance(prim, p.Vector):
+                vectors.ensure_vector_form(self, prim)
             if not isinstance(prim, p.Icon):
                 continue
             key = (prim.name, prim.fill, prim.accent)
@@ -140,19 +167,7 @@ class PdfRenderer:
             self.icon_forms[key] = name
             c = self.c
             c.beginForm(name, lowerx=0, lowery=-icon.view_h, upperx=icon.view_w, uppery=0)
-            for shape in icon.shapes:
-                fill = {"main": prim.fill, "accent": prim.accent, "none": None}.get(
-                    shape.fill, shape.fill)
-                stroke = {"main": prim.fill, "accent": prim.accent, "none": None}.get(
-                    shape.stroke, shape.stroke)
-                f, s = self.paint(fill, stroke, shape.width / mm)
-                if not (f or s):
-                    continue
-                if shape.circle:
-                    cx, cy, r = shape.circle
-                    c.circle(cx, -cy, r, stroke=s, fill=f)
-                else:
-                    c.drawPath(self.path(shape.segments, 1, -1), stroke=s, fill=f, fillMode=0)
+            vectors.draw_shapes(self, icon.shapes, prim.fill, prim.accent)
             c.endForm()
 
     def face_form(self, face: p.Face) -> str:
@@ -227,7 +242,7 @@ def write_pdf(pages: Sequence[Page], target: Path, title: str, subject: str = ""
     fonts.register("sans")
     with atomic_file(target) as out:  # written whole, then renamed over the old file
         first = pages[0].size
-        canvas = Canvas(out, pagesize=(first.w * mm, first.h * mm), invariant=1,
+        canvas = AlphaCanvas(out, pagesize=(first.w * mm, first.h * mm), invariant=1,
                         initialFontName=fonts.pdf_name("sans"), initialFontSize=8,
                         pageCompression=1)
         canvas.setTitle(title)

@@ -6,7 +6,6 @@ stage; ``Layout.BASIC`` (no kerning) keeps Pillow's line widths close to ReportL
 """
 from __future__ import annotations
 
-import itertools
 import math
 from functools import lru_cache
 from pathlib import Path
@@ -15,16 +14,25 @@ from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 from .. import fonts
 from ..faces import primitives as p
-from ..faces.icons import flatten, load_icon
+from ..faces.icons import flatten, load_icon, paints
+from . import png_alpha
+from . import png_glyphs as glyphs
+from . import png_paths as paths
+from . import png_shapes as shapes
 from .atomic import atomic_file
 
 MM_PER_INCH = 25.4
 
 
-@lru_cache(maxsize=256)
 def _font(key: str, px: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(fonts.font_files()[key]), px,
-                              layout_engine=ImageFont.Layout.BASIC)
+    """The font a template names (a built-in key or a project's file), at ``px`` pixels."""
+    return _font_file(fonts.path(key), px)
+
+
+@lru_cache(maxsize=256)
+def _font_file(font: fonts.FontFile, px: int) -> ImageFont.FreeTypeFont:
+    # Keyed by file version, not by name: two projects' "Title" fonts are different files.
+    return ImageFont.truetype(str(font.path), px, layout_engine=ImageFont.Layout.BASIC)
 
 
 @lru_cache(maxsize=256)
@@ -56,47 +64,59 @@ class PngPainter:
     def px(self, mm: float) -> int:
         return max(1, round(mm * self.scale))
 
+    def stroke_px(self, mm: float) -> float:
+        """A stroke's width on the canvas, at least one pixel of the output: PDF viewers
+        (PDFium, Acrobat) draw a hairline a pixel wide, not as a faint grey."""
+        return max(mm * self.scale, float(self.ss))
+
     def render(self) -> Image.Image:
         for prim in self.face.prims:
             self.paint(prim)
         return self.image.reduce(self.ss) if self.ss > 1 else self.image
 
     def paint(self, prim: p.Primitive) -> None:
+        if png_alpha.translucent(prim):  # painted opaque, then mixed with what was beneath
+            png_alpha.paint_translucent(self, prim)
+            return
         d = self.draw
         if isinstance(prim, p.Rect):
+            # The PDF's geometry (generator/render/png_shapes.py): stroke centred on the edge.
             box = [*self.pt(prim.x, prim.y), *self.pt(prim.x + prim.w, prim.y + prim.h)]
             fill = _rgb(prim.fill) if prim.fill else None
             outline = _rgb(prim.stroke) if prim.stroke and not prim.dash else None
-            width = self.px(prim.width) if outline else 0
-            if prim.radius > 0:
-                d.rounded_rectangle(box, radius=prim.radius * self.scale, fill=fill,
-                                    outline=outline, width=width)
-            else:
-                d.rectangle(box, fill=fill, outline=outline, width=width)
+            shapes.rect(d, box, prim.radius * self.scale, fill, outline,
+                        self.stroke_px(prim.width))
             if prim.stroke and prim.dash:
                 self.dashed_rect(prim)
         elif isinstance(prim, p.Circle):
             cx, cy = self.pt(prim.cx, prim.cy)
-            r = prim.r * self.scale
-            d.ellipse([cx - r, cy - r, cx + r, cy + r],
-                      fill=_rgb(prim.fill) if prim.fill else None,
-                      outline=_rgb(prim.stroke) if prim.stroke else None,
-                      width=self.px(prim.width) if prim.stroke else 0)
+            shapes.ellipse(d, cx, cy, prim.r * self.scale,
+                           _rgb(prim.fill) if prim.fill else None,
+                           _rgb(prim.stroke) if prim.stroke else None,
+                           self.stroke_px(prim.width))
         elif isinstance(prim, p.Line):
             if prim.stroke:
                 self.line([(prim.x1, prim.y1), (prim.x2, prim.y2)], prim.stroke, prim.width,
                           prim.dash)
         elif isinstance(prim, p.Path):
-            for poly in flatten(prim.segments):
-                pts = [self.pt(x, y) for x, y in poly]
-                if prim.fill and len(pts) > 2:
-                    d.polygon(pts, fill=_rgb(prim.fill))
+            polys = [[self.pt(x, y) for x, y in poly] for poly in flatten(prim.segments)]
+            ruled = bool(prim.fill) and paths.needs_rule(polys, prim.rule)
+            if ruled:  # holes and overlaps by the fill rule: generator/render/png_paths.py
+                paths.fill_polys(self.image, polys, _rgb(prim.fill), prim.rule)
+            for pts in polys:
+                if prim.fill and len(pts) > 2 and not ruled:
+                    shapes.polygon(d, pts, _rgb(prim.fill))
                 if prim.stroke:
-                    d.line(pts, fill=_rgb(prim.stroke), width=self.px(prim.width), joint="curve")
+                    shapes.stroke(d, pts, _rgb(prim.stroke), self.stroke_px(prim.width))
+                    if (prim.cap, prim.join) != ("butt", "miter"):  # SVG shapes may say
+                        paths.stroke_ends(d, pts, _rgb(prim.stroke),
+                                          self.stroke_px(prim.width), prim.cap, prim.join)
         elif isinstance(prim, p.Text):
             self.text(prim)
         elif isinstance(prim, p.Icon):
             self.icon(prim)
+        elif isinstance(prim, p.Vector):
+            paths.paint_vector(self, prim)
         elif isinstance(prim, p.Image):
             with Image.open(prim.path) as src:
                 w, h = self.px(prim.w), self.px(prim.h)
@@ -112,49 +132,50 @@ class PngPainter:
 
     def line(self, pts: list[tuple[float, float]], colour: str, width: float,
              dash: tuple[float, ...] | None) -> None:
-        if not dash:
-            self.draw.line([self.pt(x, y) for x, y in pts], fill=_rgb(colour), width=self.px(width))
-            return
-        for (x1, y1), (x2, y2) in itertools.pairwise(pts):
-            length = math.hypot(x2 - x1, y2 - y1)
-            pos, k = 0.0, 0
-            while pos < length:
-                seg = dash[k % len(dash)]
-                if k % 2 == 0:
-                    end = min(pos + seg, length)
-                    a, b = pos / length, end / length
-                    self.draw.line([self.pt(x1 + (x2 - x1) * a, y1 + (y2 - y1) * a),
-                                    self.pt(x1 + (x2 - x1) * b, y1 + (y2 - y1) * b)],
-                                   fill=_rgb(colour), width=self.px(width))
-                pos += seg
-                k += 1
+        """A polyline in mm stroked as the PDF strokes it (butt caps, miter joins), its dash
+        pattern running on across corners."""
+        runs = shapes.dash_runs(pts, dash) if dash else [pts]
+        for run in runs:
+            shapes.stroke(self.draw, [self.pt(x, y) for x, y in run], _rgb(colour),
+                          self.stroke_px(width))
 
     def dashed_rect(self, prim: p.Rect) -> None:
-        x, y, w, h = prim.x, prim.y, prim.w, prim.h
         assert prim.stroke is not None
-        self.line([(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y)], prim.stroke,
-                  prim.width, prim.dash)
+        self.line(shapes.rect_outline(prim.x, prim.y, prim.x + prim.w, prim.y + prim.h,
+                                      prim.radius), prim.stroke, prim.width, prim.dash)
 
     def text(self, prim: p.Text) -> None:
-        font = _font(prim.font, max(1, round(prim.size * fonts.PT_TO_MM * self.scale)))
-        fill = _rgb(prim.fill) if prim.fill else (0, 0, 0)
+        # Glyph by glyph at ReportLab's advances (generator/render/png_glyphs.py): Pillow's
+        # hinted advances drift from the PDF's along a line.
+        # Each run in its own font and colour (one per line for plain text, spans for rich).
+        runs = [(x, base, line, font, _rgb(fill or prim.fill) if fill or prim.fill else (0, 0, 0))
+                for x, base, line, font, fill in prim.runs()]
         if not prim.rotate:
-            for x, baseline, line in prim.lines:
-                self.draw.text(self.pt(x, baseline), line, font=font, fill=fill, anchor="ls")
+            for x, baseline, line, font, fill in runs:
+                glyphs.draw_line(self.draw, *self.pt(x, baseline), line, font, prim.size,
+                                 self.scale, fill)
+            self.inline_icons(prim)
             return
         # Turned text: draw on a transparent square centred on the pivot, rotate, composite.
         ox, oy = self.pt(prim.ox, prim.oy)
-        reach = max(math.hypot(a - ox, b - oy) for x, base, line in prim.lines
-                    for a, b in (self.pt(x, base), (self.pt(x, base)[0]
-                                 + font.getlength(line), self.pt(x, base)[1])))
-        half = math.ceil(reach + font.size * 1.5)
+        reach = max(math.hypot(a - ox, b - oy) for x, base, line, font, _ in runs
+                    for a, b in (self.pt(x, base), self.pt(x + glyphs.line_width(
+                        font, line, prim.size), base)))
+        half = math.ceil(reach + prim.size * fonts.PT_TO_MM * self.scale * 1.5)
         layer = Image.new("RGBA", (2 * half, 2 * half), (0, 0, 0, 0))
         ld = ImageDraw.Draw(layer)
-        for x, baseline, line in prim.lines:
+        for x, baseline, line, font, fill in runs:
             lx, ly = self.pt(x, baseline)
-            ld.text((lx - ox + half, ly - oy + half), line, font=font, fill=fill, anchor="ls")
+            glyphs.draw_line(ld, lx - ox + half, ly - oy + half, line, font, prim.size,
+                             self.scale, fill)
         layer = layer.rotate(prim.rotate, resample=Image.Resampling.BICUBIC)
         self.image.paste(layer, (round(ox - half), round(oy - half)), layer)
+        self.inline_icons(prim)
+
+    def inline_icons(self, prim: p.Text) -> None:
+        """Rich text's icons, already placed (and turned with the text) on the face."""
+        for icon in prim.icons:
+            self.icon(icon)
 
     def icon(self, prim: p.Icon) -> None:
         icon = load_icon(prim.name)
@@ -168,10 +189,7 @@ class PngPainter:
             return cx + dx * cos + dy * sin, cy - dx * sin + dy * cos
 
         for shape in icon.shapes:
-            fill = {"main": prim.fill, "accent": prim.accent, "none": None}.get(shape.fill,
-                                                                                  shape.fill)
-            stroke = {"main": prim.fill, "accent": prim.accent, "none": None}.get(shape.stroke,
-                                                                                    shape.stroke)
+            fill, stroke = paints(shape, prim.fill, prim.accent)
             width = shape.width * s
             if shape.circle:
                 vx, vy, r = shape.circle
@@ -180,7 +198,7 @@ class PngPainter:
                 continue
             segments = tuple((op, tuple(c for pair in zip(args[0::2], args[1::2], strict=True)
                                         for c in to_mm(*pair))) for op, args in shape.segments)
-            self.paint(p.Path(segments, fill, stroke, width))
+            self.paint(p.Path(segments, fill, stroke, width, shape.rule, shape.cap, shape.join))
 
 
 def _turn(degrees: int) -> tuple[float, float]:
