@@ -111,7 +111,7 @@ def test_text_too_long_names_the_template_line(game_file, tmp_path):
     err = fail(file, tmp_path)
     template = paths.FACES / "rules-section.yaml"  # included by rules-page.yaml per section
     assert err.file == str(template)
-    assert err.line == line_of(template, 'text: "{{ s.text }}"')
+    assert err.line == line_of(template, 'text: "{{ t(s.text) }}"')
     assert err.field == "elements[2].do[0].text.text"
     assert "'The most important task" in err.expected
     assert "does not fit a " in err.expected and "minimum size 7 pt" in err.expected
