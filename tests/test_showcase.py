@@ -102,7 +102,7 @@ def test_the_pngs_show_the_cropped_photo_and_the_named_colours(built):
     with Image.open(front) as image:
         dpi = image.info["dpi"][0]
         rgb = image.convert("RGB")
-        w, h = rgb.size
+        w = rgb.size[0]
         # The photo's sky fills the top of the card (cover: no empty band above it) ...
         top = rgb.getpixel((w // 2, round(2 * dpi / 25.4)))
         assert top[2] > 150 and top[2] > top[0]
