@@ -324,3 +324,17 @@ def test_a_glyph_missing_from_the_bold_font_only_is_refused_naming_that_font(tmp
         face_of(tmp_path, 'text: {x: 5, y: 5, w: 50, h: 12, font: symbol, text: "a **𝖠**"}',
                 name="bold")
     assert "font symbol-bold" in info.value.expected and "𝖠" in info.value.expected
+
+
+@pytest.mark.parametrize("text", ["light the lamp and score [orange]3\u00a0points[/] now",
+                                  "light the lamp and score 3\u00a0points now",
+                                  "Poids\u00a0: les petits cartons de tes cartons intacts"])
+@pytest.mark.parametrize("width", [18.0, 22.0, 26.0, 30.0, 34.0])
+def test_a_no_break_space_never_ends_a_line(text, width):
+    """U+00A0 joins its neighbours (French "Poids : 1", "3 points") in plain, marked-up and
+    hyphenated layouts alike: the joined pair is never split across two lines."""
+    placed = layout_markup(TextBox(0, 0, width, 60, text, "sans", 9, 9))
+    lines = [line for _, _, line in placed.lines]
+    joined = "3\u00a0points" if "3" in text else "Poids\u00a0:"
+    assert any(joined in line for line in lines), lines
+    assert not any(line.endswith(("3", "Poids")) for line in lines), lines

@@ -88,7 +88,7 @@ def _plain(box: TextBox, dictionary: str | None) -> Text:
         return plain_text.place(box, *whole)
     if dictionary is not None:
         piece = Piece("", box.font, box.fill)
-        paragraphs = [[(replace(piece, text=w),) for w in paragraph.split()]
+        paragraphs = [[(replace(piece, text=w),) for w in plain_text.words(paragraph)]
                       for paragraph in box.text.split("\n")]
         broken = _hyphenated(paragraphs, box, dictionary, whole[1] if whole else None)
         if broken is not None:
@@ -123,7 +123,7 @@ def _words(runs: Sequence[markup.Run], box: TextBox) -> list[list[Word]]:
         _refuse(font, run.text)
         chunk = ""
         for ch in run.text:
-            if ch.isspace():
+            if ch.isspace() and ch not in plain_text.NO_BREAK:  # a no-break space joins
                 if chunk:
                     word.append(Piece(chunk, font, fill))
                     chunk = ""

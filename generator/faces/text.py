@@ -15,7 +15,13 @@ PT = fonts.PT_TO_MM
 SIZE_STEP = 0.25
 # Lines break at white space except the no-break spaces (U+00A0, U+202F) French puts
 # before : ; ! ? and inside « »: a line never starts with the colon of "Poids : 1".
+NO_BREAK = "\u00a0\u202f"  # no-break spaces (French "Poids : 1", "3 points") join words
 _BREAK = re.compile(r"[^\S\u00a0\u202f]+")
+
+
+def words(paragraph: str) -> list[str]:
+    """A paragraph's words: split at white space, never at a no-break space."""
+    return [w for w in _BREAK.split(paragraph) if w]
 
 
 class TextDoesNotFit(ValueError):
