@@ -303,7 +303,7 @@ def write_kit(kit: Kit, target: Path, title: str, subject: str) -> None:
     PDF asks for duplex only when it is safe."""
     with output_lock(target.parent), atomic_batch():
         write_pdf(kit.pages, target, title=title, subject=subject,
-                  duplex=kit.flip if kit.duplex_safe else "none")
+                  duplex=kit.flip if kit.duplex_safe else "none", lang=i18n.lang())
         write_manifest(kit, manifest_path(target))
 
 

@@ -134,6 +134,23 @@ def recipe(summary: Summary, calibration: str) -> list[str]:
     ]
 
 
+def rules_line(rules_pages: Sequence[int], duplex: bool) -> str:
+    """Where the rules are, true for any number of pages: in a duplex kit page 2 is the back of
+    this sheet but page 3 is already the front of sheet 2, so "the back of this page" may only
+    describe a single page (the English kit used to say it of pages 2-3)."""
+    pages = ranges(rules_pages)
+    many = len(rules_pages) > 1
+    if not (duplex and rules_pages[0] == 2):
+        return message("contents.rules_many" if many else "contents.rules", pages=pages)
+    if not many:
+        return message("contents.rules_on_back", pages=pages)
+    last = max(rules_pages)
+    if last == 3:
+        return message("contents.rules_on_back_and_front", pages=pages)
+    side = message("footer.front" if last % 2 else "footer.back")
+    return message("contents.rules_from_back", pages=pages, side=side, sheet=(last + 1) // 2)
+
+
 def contents_prims(summary: Summary, frame: Frame, calibration: str,
                    touching: bool) -> list[p.Primitive]:
     x, y, w, _ = frame.area
@@ -149,9 +166,7 @@ def contents_prims(summary: Summary, frame: Frame, calibration: str,
     flow.text(message("contents.in_the_kit"), BOLD_FONT, 12, "#1f3a5f")
     duplex = summary.flip != "none"
     if summary.rules_pages:
-        on_back = summary.rules_pages[0] == 2 and duplex
-        flow.text(message("contents.rules_on_back" if on_back else "contents.rules",
-                          pages=ranges(summary.rules_pages)), BOLD_FONT, 9.5, indent=3, after=1.5)
+        flow.text(rules_line(summary.rules_pages, duplex), BOLD_FONT, 9.5, indent=3, after=1.5)
     for section in summary.sections:
         count = section.count
         flow.text(message("contents.section_one" if count == 1 else "contents.section_many",

@@ -234,8 +234,11 @@ DUPLEX_PREFERENCE = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge
 
 
 def write_pdf(pages: Sequence[Page], target: Path, title: str, subject: str = "",
-              duplex: str = "none") -> None:
+              duplex: str = "none", lang: str | None = None) -> None:
     """Render pages to ``target`` atomically; same input gives the same bytes.
+
+    ``lang`` (the kit language, e.g. "fr") goes into the document catalogue (/Lang), so
+    screen readers and hyphenating viewers read the kit in its own language.
 
     ``duplex`` is what the print dialog is asked for: "long" or "short" only for a kit whose
     sheets are duplex-safe (every front followed by its back), "none" (Simplex) otherwise."""
@@ -244,7 +247,7 @@ def write_pdf(pages: Sequence[Page], target: Path, title: str, subject: str = ""
         first = pages[0].size
         canvas = AlphaCanvas(out, pagesize=(first.w * mm, first.h * mm), invariant=1,
                         initialFontName=fonts.pdf_name("sans"), initialFontSize=8,
-                        pageCompression=1)
+                        pageCompression=1, lang=lang)
         canvas.setTitle(title)
         canvas.setSubject(subject)
         canvas.setCreator("pnp generator")
