@@ -22,6 +22,9 @@ def main() -> int:
         if (HERE / f"{name}.py").exists():
             module = __import__(name)
             module.main()
+    import whole_process  # issue 14: whole-process figures (processes, memory, watch)
+
+    whole_process.main([])
     return 0
 
 
