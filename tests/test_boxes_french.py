@@ -91,10 +91,13 @@ def test_the_rules_pages_are_in_the_rulebooks_french(french):
                   "Fin de partie : la casse, dans cet ordre", "Points et vainqueur",
                   "75 tuiles Cartons, 36 cartes Amis, 12 véhicules",
                   "26 casse-croûtes de valeur 1", "4. Casse-croûtes : leur valeur",
-                  "son icône « Fragile » est notre verre à vin", "« Verre cassé »",
+                  "l'icône « Fragile » correspond à notre verre à vin", "« Verre cassé »",
+                  "dans l'icône de poids", "de ce kit. D'abord, la casse.",
+                  "dans nos simulations, le joueur en première place commence",
+                  "si elle tient à côté de chacun des trois, place-la",
                   "(notre lecture)", "Nos lectures, là où la règle en permet plusieurs",
                   "« chaque ami possédant l'icône »", "poids du carton (1–7)",
-                  "Points (calculés par le code de jeu du kit)", "Casse-croûtes", "Voiture",
+                  "Points", "Casse-croûtes", "Voiture",
                   "Camion", "3 écrasés (étape 1)", "1 trop lourd pour les amis (étape 3)"):
         assert words in text, words
 
@@ -123,7 +126,7 @@ def test_the_aids_score_pad_and_pieces_are_in_french(french):
             "1 ami", "3 amis", "force 4", "Maladroit ! Chaque ami maladroit",
             "cette carte en abîme 2.", "AMIS",
             # vehicles
-            "SCOOTER", "VOITURE", "jusqu'à 6 amis · remplir dès la rangée 1", "Set jaune",
+            "SCOOTER", "VOITURE", "6 amis max. · de bas en haut, rangée par rangée", "Set jaune",
             "Set turquoise", "Set orange", "Set mauve"):
         assert words in text, words
 
@@ -133,7 +136,12 @@ def test_the_clumsy_rule_reads_the_same_in_french_everywhere(french, catalogue):
     the rules pages, the clumsy cards and the player aids."""
     rule = catalogue[sc.CLUMSY_RULE]
     assert rule == "Chaque ami maladroit abîme un carton fragile de son véhicule"
-    assert flat(" ".join(rules_pages(french))).count(rule) == 2  # damage, our readings
+    # After a colon French goes on in lower case (« donc : chaque ami... »): the sentence is
+    # the same but for its first letter.
+    lower = rule[0].lower() + rule[1:]
+    rules_text = flat(" ".join(rules_pages(french)))
+    assert rules_text.count(lower) == 2 and rule not in rules_text  # damage, our readings
+    assert f"2. Amis maladroits : {lower}" in rules_text.replace(NBSP, " ")
     game = load_game(GAME)
     theme = load_theme("boxes")
 
@@ -147,7 +155,7 @@ def test_the_clumsy_rule_reads_the_same_in_french_everywhere(french, catalogue):
     assert len(cards) == 9 and all(rule in c for c in cards)
     assert sum("Maladroits ! " + rule + " : cette carte en abîme" in c for c in cards) == 6
     aids = faces("aids")
-    assert len(aids) == 4 and all(f"2. {rule}." in a for a in aids)
+    assert len(aids) == 4 and all(f"2. Cassé : {lower}." in a for a in aids)
 
 
 def test_french_lines_never_start_with_closing_punctuation(french):

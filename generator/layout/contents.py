@@ -134,6 +134,12 @@ def recipe(summary: Summary, calibration: str) -> list[str]:
     ]
 
 
+def _capital(name: str) -> str:
+    """A component's name heads its line: French names are written lower-case (« cartes Amis »)
+    so that footers can say « versos des cartes Amis »; English names already start upper-case."""
+    return name[:1].upper() + name[1:]
+
+
 def rules_line(rules_pages: Sequence[int], duplex: bool) -> str:
     """Where the rules are, true for any number of pages: in a duplex kit page 2 is the back of
     this sheet but page 3 is already the front of sheet 2, so "the back of this page" may only
@@ -170,7 +176,8 @@ def contents_prims(summary: Summary, frame: Frame, calibration: str,
     for section in summary.sections:
         count = section.count
         flow.text(message("contents.section_one" if count == 1 else "contents.section_many",
-                          name=section.part.name, count=count, where=where(section, duplex)),
+                          name=_capital(section.part.name), count=count,
+                          where=where(section, duplex)),
                   BOLD_FONT, 9.5, indent=3, after=0.4)
         flow.text(assembly(section, touching, not duplex), TEXT_FONT, 8.5, "#333333", indent=8,
                   after=1.6)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ..faces.primitives import Face
+from ..i18n import message
 from ..model import Size
 from .frame import OUTER_BLEED, Frame, best_frame, frames
 from .packing import (
@@ -125,7 +126,7 @@ class Packer:
                                0.0 if tile.glue_below else OUTER_BLEED)
             placement = replace(probe, clip=probe.face_box_on_page(clip_face),
                                 component=board.component,
-                                label=f"{board.name} {tile.name}",
+                                label=message("tile.label", board=board.name, tile=tile.name),
                                 trim_override=probe.face_box_on_page(tile.outer))
             draft.front.append(placement)
             draft.blocks.append(Block(outer, [placement.trim], False, False,
