@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import paths
+from generator import paths, project
 from generator.build import BuildOptions, build_pdf
 
 GAME = "moving-target"
@@ -74,3 +74,11 @@ def game_file(tmp_path, moving_target_source):
         file.write_text(text, encoding="utf-8")
         return file, lines
     return write
+
+
+@pytest.fixture
+def in_tmp(tmp_path, monkeypatch) -> Path:
+    """Run in a fresh temporary folder; the project in use is reset to the built-ins after."""
+    monkeypatch.chdir(tmp_path)
+    yield tmp_path
+    project.use(project.Project())  # the next test starts from the built-ins

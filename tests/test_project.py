@@ -40,13 +40,6 @@ def edit(file: Path, old: str, new: str) -> None:
 
 
 @pytest.fixture
-def in_tmp(tmp_path, monkeypatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    yield tmp_path
-    project.use(project.Project())  # the next test starts from the built-ins
-
-
-@pytest.fixture
 def mygame(in_tmp, capsys) -> Path:
     assert run(capsys, "init", "mygame")[0] == 0
     return in_tmp / "mygame"

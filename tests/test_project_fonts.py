@@ -61,13 +61,6 @@ def pdf_fonts(pdf: Path) -> set[str]:
 
 
 @pytest.fixture
-def in_tmp(tmp_path, monkeypatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    yield tmp_path
-    project.use(project.Project())  # the next test starts from the built-ins
-
-
-@pytest.fixture
 def fontgame(in_tmp, capsys) -> Path:
     """The starter game with Vera in fonts/ and its theme's title and body fonts set to it
     (the body written in another case than the file: names match without regard to it)."""
