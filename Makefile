@@ -46,7 +46,8 @@ BUILD_ARGS := $(GAME) --paper $(PAPER) --flip $(FLIP) $(if $(THEME),--theme $(TH
               $(if $(filter saver,$(INK)),--ink-saver) --back-dx $(BACK_DX) --back-dy $(BACK_DY) \
               --lang $(KIT_LANG)
 
-.PHONY: all venv pdf png preview verify simulate calibration bench test lint clean
+.PHONY: all venv pdf png preview verify simulate calibration bench bench-protograf test lint \
+        clean
 
 all: pdf
 
@@ -84,6 +85,14 @@ calibration: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/run.py
+
+# Optional: protograf 0.5.2 in its own venv, for the whole-process comparison in `make bench`
+# (not a dependency of the kits: it pulls PyMuPDF and more). bench/whole_process.py finds it.
+PROTOGRAF_VENV := .venv-protograf
+bench-protograf:
+	$(PYTHON) -m venv $(PROTOGRAF_VENV)
+	$(PROTOGRAF_VENV)/bin/pip install --quiet --disable-pip-version-check protograf==0.5.2 \
+	  PyYAML==$$(sed -n 's/^PyYAML==//Ip' requirements.lock)
 
 test: $(DEV_STAMP)
 	$(VENV)/bin/ruff check generator tests bench

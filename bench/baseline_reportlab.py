@@ -1,18 +1,68 @@
 """The baseline: a plain ReportLab script drawing the same 52 Moving Target cards (fronts and
 backs, same sheets, same fonts, same suit shapes, same cut marks) with no framework at all.
-It draws every card directly, as a hand-written script would."""
+It draws every card directly, as a hand-written script would: it imports only PyYAML and
+ReportLab (not our package, whose imports would count against the baseline in the
+whole-process benchmark), reads the suit shapes from our icon files and the fonts from the
+same pinned font package."""
 from __future__ import annotations
 
+import importlib.util
 import itertools
+import re
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import yaml
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from generator import fonts
-from generator.faces.icons import load_icon
+ROOT = Path(__file__).resolve().parent.parent
+FONTS = {"sans": "AtkinsonHyperlegible-Regular.ttf", "sans-bold": "AtkinsonHyperlegible-Bold.ttf"}
+
+
+def _register_fonts() -> None:
+    spec = importlib.util.find_spec("fontpkg_atkinson_hyperlegible")
+    assert spec and spec.submodule_search_locations
+    folder = Path(next(iter(spec.submodule_search_locations))) / "files"
+    for key, name in FONTS.items():
+        pdfmetrics.registerFont(TTFont(f"plain-{key}", str(folder / name)))
+
+
+def _font(key: str) -> str:
+    return f"plain-{key}"
+
+
+@dataclass
+class _Shape:
+    circle: tuple[float, float, float] | None
+    segments: list[tuple[str, list[float]]]
+
+
+@dataclass
+class _Icon:
+    view_w: float
+    view_h: float
+    shapes: list[_Shape]
+
+
+@cache
+def load_icon(name: str) -> _Icon:
+    """A suit icon from templates/icons/<name>.yaml: circles and absolute M/L/C/Z paths."""
+    data = yaml.safe_load((ROOT / "templates" / "icons" / f"{name}.yaml").read_text())
+    shapes = []
+    for raw in data["shapes"]:
+        if "circle" in raw:
+            shapes.append(_Shape(tuple(raw["circle"]), []))
+            continue
+        segments: list[tuple[str, list[float]]] = []
+        for op, args in re.findall(r"([MLCZ])([^MLCZ]*)", raw["path"]):
+            segments.append((op, [float(v) for v in args.split()]))
+        shapes.append(_Shape(None, segments))
+    return _Icon(float(data["view"][0]), float(data["view"][1]), shapes)
 
 A4 = (210.0, 297.0)
 CARD = (63.5, 88.9)
@@ -20,7 +70,7 @@ RED, BLACK, NAVY, PATTERN, GOLD = "#c0162c", "#1b1b1b", "#1f3a5f", "#2d5283", "#
 
 
 def _cards() -> list[tuple[dict, dict]]:
-    data = yaml.safe_load(Path("card_data/moving-target.yaml").read_text())
+    data = yaml.safe_load((ROOT / "card_data" / "moving-target.yaml").read_text())
     return list(itertools.product(data["tables"]["suits"], data["tables"]["ranks"]))
 
 
@@ -59,7 +109,7 @@ def _front(c: Canvas, x: float, top: float, suit: dict, rank: dict) -> None:
     c.setFillColor(HexColor("#ffffff"))
     c.rect(x * mm, (top - h) * mm, w * mm, h * mm, stroke=0, fill=1)
     c.setFillColor(HexColor(ink))
-    c.setFont(fonts.pdf_name("sans-bold"), 19)
+    c.setFont(_font("sans-bold"), 19)
     c.drawCentredString((x + 7.2) * mm, (top - 9.5) * mm, rank["id"])
     _suit_path(c, suit["icon"], x + 3.7, top - 11.2, 7, False)
     c.saveState()
@@ -80,10 +130,10 @@ def _front(c: Canvas, x: float, top: float, suit: dict, rank: dict) -> None:
         c.roundRect((x + 13.5) * mm, (top - h + 12) * mm, (w - 27) * mm, (h - 24) * mm, 2.5 * mm,
                     stroke=1, fill=1)
         c.setFillColor(HexColor(ink))
-        c.setFont(fonts.pdf_name("sans-bold"), 64)
+        c.setFont(_font("sans-bold"), 64)
         c.drawCentredString((x + w / 2) * mm, (top - h / 2 - 8) * mm, rank["id"])
     c.setFillColor(HexColor("#6b6b6b"))
-    c.setFont(fonts.pdf_name("sans"), 6.5)
+    c.setFont(_font("sans"), 6.5)
     c.drawCentredString((x + w / 2) * mm, (top - h + 3.6) * mm, f"{rank['name']} of {suit['name']}")
 
 
@@ -107,17 +157,16 @@ def _back(c: Canvas, x: float, top: float) -> None:
     c.setStrokeColor(HexColor(GOLD))
     c.roundRect((x + 5) * mm, (top - h + 5) * mm, (w - 10) * mm, (h - 10) * mm, 3 * mm)
     c.setFillColor(HexColor(GOLD))
-    c.setFont(fonts.pdf_name("sans-bold"), 16)
+    c.setFont(_font("sans-bold"), 16)
     c.drawCentredString((x + w / 2) * mm, (top - h / 2) * mm, "MOVING TARGET")
 
 
 def build(target: Path) -> int:
     """Write the deck as 3 x 3 sheets with back pages and cut marks; returns the page count."""
-    for key in ("sans", "sans-bold"):
-        fonts.register(key)
+    _register_fonts()
     cards = _cards()
     c = Canvas(str(target), pagesize=(A4[0] * mm, A4[1] * mm), invariant=1,
-               initialFontName=fonts.pdf_name("sans"))
+               initialFontName=_font("sans"))
     left, top = (A4[0] - 3 * CARD[0]) / 2, (A4[1] - 3 * CARD[1]) / 2
     pages = 0
     for start in range(0, len(cards), 9):

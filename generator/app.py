@@ -15,18 +15,19 @@ from typing import Any
 from . import i18n, paths, project
 from .build import BuildOptions, build_pdf, verify
 from .data import check_games, load_game
-from .errors import CompositionError, DataError
+from .errors import CompositionError, DataError, ForwardedError, reported
 from .layout.sheet import LayoutError
 from .layout.sizes import PAPER_SIZES
 from .model import Game
+from .parallel import Built, build_games
 from .render.atomic import DEFAULT_LOCK_TIMEOUT, OutputError, set_lock_timeout
 from .rules.base import Finding
 
 __all__ = ["DEFAULT_LOCK_TIMEOUT", "PAPER_SIZES", "BuildOptions", "CompositionError",
-           "DataError", "LayoutError", "OutputError", "ProjectError", "build", "calibration",
-           "export_pngs", "games", "init", "languages", "load", "output_folder", "preview",
-           "reference", "schemas", "set_lock_timeout", "simulate", "untranslated",
-           "verify_report", "version", "watch"]
+           "DataError", "ForwardedError", "LayoutError", "OutputError", "ProjectError", "build",
+           "build_many", "calibration", "export_pngs", "games", "init", "languages", "load",
+           "output_folder", "preview", "reference", "reported", "schemas", "set_lock_timeout",
+           "simulate", "untranslated", "verify_report", "version", "watch"]
 
 ProjectError = project.ProjectError
 languages = i18n.languages  # the kit languages offered (templates/messages/<code>.yaml)
@@ -51,6 +52,13 @@ def output_folder(named: Sequence[str]) -> Path:
 def build(game_id: str, opts: BuildOptions) -> tuple[Path, int]:
     """One game's kit (PDF, manifest, calibration sheet): its PDF and page count."""
     return build_pdf(game_id, opts)
+
+
+def build_many(game_ids: Sequence[str], opts: BuildOptions,
+               jobs: int | None = None) -> Iterator[Built]:
+    """Several games' kits, built at once on the machine's cores (generator/parallel.py),
+    yielded in the order named; ``jobs`` caps the worker processes (default: one per core)."""
+    return build_games(build, game_ids, opts, jobs)
 
 
 def export_pngs(game_id: str, opts: BuildOptions, dpi: int | None, jobs: int,

@@ -21,9 +21,10 @@ from .app import (
     BuildOptions,
     CompositionError,
     DataError,
+    ForwardedError,
     LayoutError,
-    OutputError,
     ProjectError,
+    reported,
     set_lock_timeout,
 )
 from .progress import track
@@ -76,7 +77,7 @@ def validate(args: argparse.Namespace) -> None:
         _whole("--dpi", args.dpi, *DPI_RANGE)
     if hasattr(args, "n"):
         _whole("--n", args.n, 1)
-    if hasattr(args, "jobs"):
+    if getattr(args, "jobs", None) is not None:  # build's default (None): one per core
         _whole("--jobs", args.jobs, 1, JOBS_MAX)
     if hasattr(args, "wait"):
         _number("--wait", args.wait, 0, 86400, unit=" seconds")
@@ -130,13 +131,13 @@ def _options(args: argparse.Namespace) -> BuildOptions:
 def cmd_build(args: argparse.Namespace) -> int:
     opts = _options(args)
     games = _games(args)
-    for game_id in track(games, "building", len(games)):
-        with app.untranslated() as missing:
-            target, pages = app.build(game_id, opts)
-        print(f"{game_id}: {pages} pages -> {target}")
-        if missing:  # never silent English
-            print(f"{game_id}: {len(missing)} texts have no {opts.lang} translation and print "
-                  f"in English (pnp verify --lang {opts.lang} {game_id} lists them)")
+    built = app.build_many(games, opts, args.jobs)
+    for done in track(built, "building", len(games)):
+        print(f"{done.game_id}: {done.pages} pages -> {done.target}")
+        if done.untranslated:  # never silent English
+            print(f"{done.game_id}: {done.untranslated} texts have no {opts.lang} translation "
+                  f"and print in English (pnp verify --lang {opts.lang} {done.game_id} lists "
+                  f"them)")
     return 0
 
 
@@ -288,6 +289,8 @@ def parser() -> argparse.ArgumentParser:
 
     build = sub.add_parser("build", help="build PDF kits into output/<id>/<id>.pdf")
     layout_args(build)
+    build.add_argument("--jobs", type=int, default=None,
+                       help="games built at once, one process each (default: one per core)")
     build.set_defaults(func=cmd_build)
 
     preview = sub.add_parser("preview", help="HTML gallery of every game: output/preview/")
@@ -359,13 +362,6 @@ def parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _write_error(exc: OSError) -> str:
-    if isinstance(exc, OutputError):
-        return str(exc)
-    reason = exc.strerror or str(exc) or type(exc).__name__
-    return f"{exc.filename}: {reason}" if exc.filename else reason
-
-
 # Commands whose --out defaults to the project's output/ (the built-in output/ for built-in
 # games and data files named by path): generator/project.py decides.
 KIT_COMMANDS = ("build", "png", "preview", "simulate", "calibration", "watch")
@@ -378,18 +374,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in KIT_COMMANDS and args.out is None:  # a project's output/, or output/
             args.out = str(app.output_folder(getattr(args, "games", [])))
         return int(args.func(args))
-    except (UsageError, ProjectError) as exc:
+    except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except DataError as exc:
-        print(f"error: {exc.message()}", file=sys.stderr)
-        return 2
-    except (CompositionError, LayoutError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:  # an output that cannot be written (read-only, full, a folder...)
-        print(f"error: {_write_error(exc)}", file=sys.stderr)
-        return 1
+    except (ProjectError, DataError, CompositionError, LayoutError, ForwardedError,
+            OSError) as exc:  # OSError: an output that cannot be written (read-only, full...)
+        text, code = reported(exc) or (str(exc), 1)
+        print(f"error: {text}", file=sys.stderr)
+        return code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -34,3 +34,39 @@ class DataErrors(DataError):
 
 class CompositionError(Exception):
     """The rules module's verify() failed: the set would print incomplete or wrong."""
+
+
+class ForwardedError(Exception):
+    """A failure of a build in a worker process, as the command line prints it: ``text``
+    after ``error: `` and the exit ``code``. Exceptions with their own constructors do not
+    all survive pickling, so a worker sends what would be printed, not the exception."""
+
+    def __init__(self, text: str, code: int) -> None:
+        super().__init__(text)
+        self.text = text
+        self.code = code
+
+    def __reduce__(self) -> tuple[type, tuple[str, int]]:
+        return (ForwardedError, (self.text, self.code))
+
+
+def reported(exc: BaseException) -> tuple[str, int] | None:
+    """What the command line prints for an expected failure (the text after ``error: ``)
+    and its exit code: 2 for bad input or an impossible set, 1 for an output that cannot be
+    written; None for anything else (a bug, which keeps its traceback)."""
+    from .layout.sheet import LayoutError
+    from .project import ProjectError
+    from .render.atomic import OutputError
+
+    if isinstance(exc, ForwardedError):
+        return exc.text, exc.code
+    if isinstance(exc, DataError):
+        return exc.message(), 2
+    if isinstance(exc, (ProjectError, CompositionError, LayoutError)):
+        return str(exc), 2
+    if isinstance(exc, OutputError):
+        return str(exc), 1
+    if isinstance(exc, OSError):
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        return (f"{exc.filename}: {reason}" if exc.filename else reason), 1
+    return None
