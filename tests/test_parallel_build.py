@@ -76,3 +76,42 @@ def test_default_jobs_is_one_per_core_never_more_than_the_games(games) -> None:
 def test_jobs_out_of_range_is_a_usage_error(capsys) -> None:
     assert main(["build", "moving-target", "--jobs", "0", "--out", str(paths.OUTPUT)]) == 2
     assert "--jobs" in capsys.readouterr().err
+
+
+def _fake_build(game_id: str, opts: object) -> tuple[Path, int]:
+    """A stand-in build (inherited by the forked workers): 'bad' is bad data, 'bug' a bug."""
+    if game_id == "bad":
+        raise DataError(f"{game_id}.yaml", 4, "width", "a number")
+    if game_id == "bug":
+        raise ZeroDivisionError("a bug of ours")
+    return Path(f"/nowhere/{game_id}.pdf"), len(game_id)
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_every_game_comes_back_once_in_the_order_named(jobs) -> None:
+    from generator.parallel import build_games
+
+    names = [f"game{i}" for i in range(7)]
+    built = list(build_games(_fake_build, names, None, jobs))
+    assert [b.game_id for b in built] == names
+    assert [b.pages for b in built] == [len(n) for n in names]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_bad_data_in_any_process_stops_at_its_place_in_the_order(jobs) -> None:
+    from generator.parallel import build_games
+
+    seen = []
+    with pytest.raises((DataError, ForwardedError)) as raised:
+        for built in build_games(_fake_build, ["one", "two", "bad", "four"], None, jobs):
+            seen.append(built.game_id)
+    assert seen == ["one", "two"]
+    assert reported(raised.value) == ("bad.yaml:4: width: a number", 2)
+
+
+def test_a_bug_in_a_worker_keeps_its_traceback() -> None:
+    from generator.parallel import BuildCrashed, build_games
+
+    with pytest.raises((BuildCrashed, ZeroDivisionError)) as raised:
+        list(build_games(_fake_build, ["one", "bug", "three", "four"], None, 2))
+    assert "a bug of ours" in str(raised.value)

@@ -18,7 +18,6 @@ from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO
 
 from ..faces import primitives as p
 from ..faces.icons import IconShape, paints
-from ..faces.svg import load_art
 
 if TYPE_CHECKING:
     from .pdf import PdfRenderer
@@ -54,6 +53,8 @@ def ensure_vector_form(r: PdfRenderer, prim: p.Vector) -> None:
     """Define the form of an SVG picture (once per file), before any face form begins."""
     if prim.path in r.vector_forms:
         return
+    from ..faces.svg import load_art  # svgelements loads only for a kit with SVG art
+
     drawing = load_art(prim.path)
     name = f"svg{len(r.vector_forms)}"
     r.vector_forms[prim.path] = name
@@ -64,6 +65,8 @@ def ensure_vector_form(r: PdfRenderer, prim: p.Vector) -> None:
 
 def draw_vector(r: PdfRenderer, prim: p.Vector) -> None:
     """Place an SVG picture: its view box stretched over (x, y, w, h), clipped to ``clip``."""
+    from ..faces.svg import load_art  # svgelements loads only for a kit with SVG art
+
     drawing = load_art(prim.path)
     c = r.c
     c.saveState()
