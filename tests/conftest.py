@@ -1,6 +1,8 @@
 """Shared fixtures: the Moving Target kit built once per session, plus small helpers."""
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +28,20 @@ def _build(out_dir: Path, **options) -> Built:
     opts = BuildOptions(out_dir=out_dir, **options)
     path, pages = build_pdf(GAME, opts)
     return Built(opts, path, pages)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def pnp_cache_dir(tmp_path_factory) -> Iterator[Path]:
+    """The rules engines' on-disk cache (generator/cache.py) in a folder of this session's
+    own, so tests never write to $HOME and never read a cache another run left."""
+    old = os.environ.get("PNP_CACHE_DIR")
+    folder = tmp_path_factory.mktemp("pnp-cache")
+    os.environ["PNP_CACHE_DIR"] = str(folder)
+    yield folder
+    if old is None:
+        os.environ.pop("PNP_CACHE_DIR", None)
+    else:
+        os.environ["PNP_CACHE_DIR"] = old
 
 
 @pytest.fixture(scope="session")

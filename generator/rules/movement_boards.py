@@ -174,8 +174,12 @@ def board_findings(board: Board, sides: tuple[str, ...] = tuple(SIDES)) -> list[
     misses = []
     for side in sides:
         blocked = forbidden(board, side, sides)
+        areas: list[set[int]] = []  # a single step goes both ways: starts share their area
         for start in board.starts[side]:
-            seen = reach(board, start, blocked)
+            seen = next((area for area in areas if start in area), None)
+            if seen is None:
+                seen = reach(board, start, blocked)
+                areas.append(seen)
             reached |= seen
             misses += [(divmod(start, w), divmod(g, w))
                        for g in board.starts[ACROSS[side]] if g not in seen]

@@ -56,8 +56,8 @@ Readings where the seed allows more than one (each has a test in ``tests/rules``
 from __future__ import annotations
 
 import heapq
+import operator
 import random
-import sys
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -84,9 +84,6 @@ POINTS = False
 FAR = 10_000               # a distance standing for "unreachable"
 DEFAULTS: dict[str, Any] = {"hand_size": 3, "die_sides": 3, "tokens_per_player": 4,
                             "introduce_on": 3, "seats": {2: ["S", "N"], 4: ["S", "W", "N", "E"]}}
-# verify's playouts: the greedy policy, since random play wanders (about half its turns discard
-# the hand) and nearly always hits the turn limit, which says nothing about a board.
-VERIFY_GAMES, VERIFY_TURNS, VERIFY_POLICY, VERIFY_SEED = 200, 300, "greedy", 2
 
 
 @dataclass(frozen=True)
@@ -106,8 +103,25 @@ class Rules:
     homes: tuple[tuple[int, ...], ...]     # each seat's own starting spaces
     goals: tuple[tuple[int, ...], ...]     # the starting spaces of the player across
     is_goal: tuple[tuple[bool, ...], ...]
-    maps: dict[tuple[int, tuple[bool, ...]], tuple[int, ...]] = field(
-        default_factory=dict, compare=False)  # the greedy policy's distances, filled on demand
+    # per seat, occupied -> who stands on each of its goals (an itemgetter: the hot path)
+    standing: tuple[Any, ...] = field(default=(), compare=False)
+    maps: dict[tuple[int, tuple[bool, ...]], Plan] = field(
+        default_factory=dict, compare=False)  # the greedy policy's plans, filled on demand
+    # (seat, who stands on each of its goals) -> plan: the same plan as ``maps`` by taken
+    # goals, found without working out which goals are taken (the greedy policy's hot path)
+    seen: dict[tuple[int, Any], Plan] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The greedy policy's view of the board for one seat and set of taken goals: ``dist``
+    (see ``goal_map``) and, per direction and cell, the card moves that gain distance as
+    ``(gain, steps, end)``, best first (most gain, then fewest steps). Computed once, so
+    choosing a move reads a few short lists instead of walking every path."""
+
+    dist: tuple[int, ...]
+    gains: list[list[tuple[tuple[int, int, int], ...] | None]]  # [dir][cell], filled on demand
+    seat: int
 
 
 def _build_rules(data: Mapping[str, Any], players: int) -> Rules:
@@ -140,7 +154,13 @@ def _build_rules(data: Mapping[str, Any], players: int) -> Rules:
     return Rules(board, seats, tuple(r["direction"] for r in nav),
                  tuple(int(r["dy"]) for r in nav), deck, int(cfg["hand_size"]), die,
                  int(cfg["tokens_per_player"]), int(cfg["introduce_on"]), tuple(rays),
-                 tuple(homes), tuple(goals), tuple(is_goal))
+                 tuple(homes), tuple(goals), tuple(is_goal),
+                 tuple(operator.itemgetter(*g) if g else _nobody for g in goals))
+
+
+def _nobody(occupied: list[int]) -> tuple[int, ...]:
+    """Who stands on the goals of a seat that has none."""
+    return ()
 
 
 rules_for = per_data(_build_rules)  # (data, players) -> Rules, built once per data object
@@ -363,11 +383,36 @@ def goal_map(state: State, seat: int) -> tuple[int, ...]:
     own tokens have not taken yet, given the right cards: straight card moves of up to
     ``die_sides`` steps that may hop tokens but never stop on an arrived one. Other tokens are
     ignored (they move on). Computed once per set of taken goals and kept in the rules."""
+    return _plan(state, seat).dist
+
+
+def _plan(state: State, seat: int) -> Plan:
+    """The seat's Plan for the goals its tokens have taken now (see ``Plan``)."""
     rules = state.rules
-    taken = tuple(state.occupied[g] == seat for g in rules.goals[seat])
-    found = rules.maps.get((seat, taken))
+    standing = rules.standing[seat](state.occupied)  # one goal: a bare int, not a tuple
+    found = rules.seen.get((seat, standing))
     if found is None:
-        found = rules.maps[seat, taken] = _goal_map(rules, seat, taken)
+        taken = tuple(state.occupied[g] == seat for g in rules.goals[seat])
+        found = rules.maps.get((seat, taken))
+        if found is None:
+            found = rules.maps[seat, taken] = _make_plan(rules, seat, _goal_map(rules, seat,
+                                                                                taken))
+        rules.seen[seat, standing] = found
+    return found
+
+
+def _make_plan(rules: Rules, seat: int, dist: tuple[int, ...]) -> Plan:
+    return Plan(dist, [[None] * len(dist) for _ in rules.names], seat)
+
+
+def _gains(rules: Rules, plan: Plan, d: int, cell: int) -> tuple[tuple[int, int, int], ...]:
+    """``plan.gains[d][cell]``, worked out on first use: a game visits few of the cells."""
+    dist, here = plan.dist, plan.dist[cell]
+    moves = [(here - dist[end], steps, end)
+             for steps, end in enumerate(rules.rays[plan.seat][d][cell], 1)
+             if here - dist[end] > 0]
+    moves.sort(key=lambda m: (-m[0], m[1]))
+    found = plan.gains[d][cell] = tuple(moves)
     return found
 
 
@@ -393,24 +438,30 @@ def _goal_map(rules: Rules, seat: int, taken: tuple[bool, ...]) -> tuple[int, ..
     return tuple(dist)
 
 
-def _best_move(state: State, dist: tuple[int, ...], limit: int) -> tuple[int, int]:
+def _best_move(state: State, plan: Plan, limit: int) -> tuple[int, int]:
     """(gain, action) of the card move of at most ``limit`` steps that gains most distance,
-    fewest steps on a tie; gain 0 and ``STOP`` when no move gains."""
+    fewest steps on a tie, the first in (direction, token) order on a full tie; gain 0 and
+    ``STOP`` when no move gains. Each path's moves come best first (``Plan``), so a path is
+    left at its first free move, or as soon as the rest cannot beat the best so far."""
     seat, rules = state.player, state.rules
-    rays, arrived, occupied = rules.rays[seat], rules.is_goal[seat], state.occupied
+    arrived, occupied = rules.is_goal[seat], state.occupied
+    movable = [(token << 4, cell) for token, cell in enumerate(state.tokens[seat])
+               if cell >= 0 and not arrived[cell]]
     best, best_gain, best_steps = STOP, 0, 0
+    if not movable:
+        return best_gain, best
     for d in sorted(set(state.hands[seat])):
-        paths = rays[d]
-        for token, cell in enumerate(state.tokens[seat]):
-            if cell < 0 or arrived[cell]:
-                continue
-            here, path = dist[cell], paths[cell]
-            for k in range(min(limit, len(path))):
-                end = path[k]
-                gain = here - dist[end]
-                if occupied[end] < 0 and gain > 0 and (
-                        gain > best_gain or (gain == best_gain and k + 1 < best_steps)):
-                    best, best_gain, best_steps = d << 8 | token << 4 | (k + 1), gain, k + 1
+        by_cell = plan.gains[d]
+        for token, cell in movable:
+            moves = by_cell[cell]
+            if moves is None:
+                moves = _gains(rules, plan, d, cell)
+            for gain, steps, end in moves:
+                if gain < best_gain or (gain == best_gain and steps >= best_steps):
+                    break
+                if steps <= limit and occupied[end] < 0:
+                    best, best_gain, best_steps = d << 8 | token | steps, gain, steps
+                    break
     return best_gain, best
 
 
@@ -420,21 +471,22 @@ def greedy_action(state: State) -> int:
     set-up, put the opponent's first token farthest from its goals. Roll when some card could
     gain with the highest roll, else discard the hand; after an idle roll or an introduction
     discard the most backward card."""
-    seat, rules = state.player, state.rules
-    if state.phase == SETUP:
+    seat, rules, phase = state.player, state.rules, state.phase
+    if phase == SETUP:
         far = goal_map(state, across(state, seat))
         return max(legal_actions(state), key=lambda a: far[a - PLACE])
-    dist = goal_map(state, seat)
-    if state.phase == CHOOSE:
-        hopeful = OFF in state.tokens[seat] or _best_move(state, dist, rules.die_sides)[0] > 0
-        return ROLL if hopeful else DISCARD_HAND
-    if state.phase == PLACED:
+    if phase == PLACED:
         return _worst_discard(state)
+    plan = _plan(state, seat)
+    if phase == CHOOSE:
+        hopeful = OFF in state.tokens[seat] or _best_move(state, plan, rules.die_sides)[0] > 0
+        return ROLL if hopeful else DISCARD_HAND
     if not state.moved and state.roll == rules.introduce_on and OFF in state.tokens[seat]:
         free = [c for c in rules.homes[seat] if state.occupied[c] < 0]
         if free:
+            dist = plan.dist
             return PLACE + min(free, key=lambda c: dist[c])
-    gain, best = _best_move(state, dist, state.moves_left)
+    gain, best = _best_move(state, plan, state.moves_left)
     if gain > 0 or state.moved or not state.hands[seat]:
         return best
     return _worst_discard(state)
@@ -455,25 +507,12 @@ def examples(game: Any) -> dict[str, Any]:
     return played(game)
 
 
-def _simulate(data: Mapping[str, Any], name: str) -> Finding:
-    from .. import simulate
-    from ..simulate_stats import rate_with_interval
-
-    report = simulate.run(sys.modules[__name__], players=2, n=VERIFY_GAMES, seed=VERIFY_SEED,
-                          jobs=1, policy=VERIFY_POLICY, max_turns=VERIFY_TURNS, data=data)
-    wins, stalls, n = report.seat_wins(), report.count("stall"), report.n
-    lopsided = max(wins) > 0.6 * n or stalls > n / 10
-    detail = (f"seat 1 (first player) wins {rate_with_interval(wins[0], n)} (95 % Wilson), "
-              f"{stalls} stalls in {n} {VERIFY_POLICY} games ({VERIFY_TURNS}-turn limit)")
-    return Finding(f"board {name}: simulation, 2 players", True,
-                   ("note: " if lopsided else "") + detail)
-
-
 def verify(game: Any) -> list[Finding]:
     """What the kit prints against the reference data (``movement_reference``: the seed's cards,
     tokens and board kinds, our frozen board layouts, read back from the rendered boards), each
     board's shape and reachability, the standard-deck stand-in beside the navigation deck, and
     a quick playout per sound board."""
+    from .movement_playouts import playout_findings
     from .movement_reference import content_findings, load_reference
 
     tables = game.data["tables"]
@@ -495,6 +534,5 @@ def verify(game: Any) -> list[Finding]:
     total, want = sum(conversion.values()), load_reference(game).data["standard_deck"]["cards"]
     out.append(Finding("standard-deck conversion, total", total == sum(want.values()),
                        f"{total} vs {sum(cards.values())}", basis=RULEBOOK))
-    out += [replace(_simulate(data, name), basis=DESIGN)
-            for name, data in variants(game.data) if name in sound]
+    out += [replace(f, basis=DESIGN) for f in playout_findings(game.data, sound)]
     return out

@@ -365,10 +365,14 @@ def describe(action: int) -> str:
 
 
 def examples(game: Any) -> dict[str, Any]:
-    """The rules pages' worked example, played by this engine (moving_target_example.py)."""
+    """The rules pages' worked example, played by this engine (moving_target_example.py): up
+    to 400 seeded games, so kept in the on-disk cache (generator/cache.py) under the game's
+    data, its only input besides the engine's code."""
+    from .. import cache
     from .moving_target_example import examples as made
 
-    return made(game)
+    return cache.cached("moving-target-example", {"data": game.data}, lambda: made(game),
+                        valid=lambda v: type(v) is dict and set(v) <= {"moving_target"})
 
 
 def verify(game: Any) -> list[Finding]:

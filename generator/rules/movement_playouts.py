@@ -1,0 +1,75 @@
+"""The movement game's verify playouts: a greedy 2-player run per sound board, and its finding.
+
+Why a module of its own: the playouts are the costliest step of any build (800 games), so their
+summary (wins per seat, stalls, games) is kept in the on-disk cache (generator/cache.py) under
+everything it depends on: the game's data, the boards, the run's parameters and the engines'
+code. The finding is worked out from the summary alone, so a hit prints exactly what playing
+the games again would.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .. import cache
+from . import movement_game
+from .base import Finding
+
+# verify's playouts: the greedy policy, since random play wanders (about half its turns discard
+# the hand) and nearly always hits the turn limit, which says nothing about a board.
+VERIFY_GAMES, VERIFY_TURNS, VERIFY_POLICY, VERIFY_SEED = 200, 300, "greedy", 2
+
+
+def playout_findings(data: Mapping[str, Any], sound: Iterable[str]) -> list[Finding]:
+    """One finding per board variant (``movement_game.variants``) named in ``sound``."""
+    wanted = set(sound)
+    names = [name for name, _ in movement_game.variants(data) if name in wanted]
+    summaries = _summaries(data, list(dict.fromkeys(names))) if names else {}
+    return [_simulate(summaries[name], name) for name in names]
+
+
+def _playouts(data: Mapping[str, Any]) -> dict[str, Any]:
+    """What verify reads from one board's playouts: wins per seat, stalls, games."""
+    from .. import simulate  # imported on a miss only
+
+    report = simulate.run(movement_game, players=2, n=VERIFY_GAMES, seed=VERIFY_SEED,
+                          jobs=1, policy=VERIFY_POLICY, max_turns=VERIFY_TURNS, data=data)
+    return {"wins": report.seat_wins(), "stalls": report.count("stall"), "n": report.n}
+
+
+def _summaries(data: Mapping[str, Any], names: list[str]) -> dict[str, dict[str, Any]]:
+    """``_playouts`` of each named board (``variants``), kept in the on-disk cache
+    (generator/cache.py) under the game's data, the boards and the playouts' parameters:
+    unchanged data and code replay nothing."""
+    def compute() -> dict[str, dict[str, Any]]:
+        setups = dict(movement_game.variants(data))
+        return {name: _playouts(setups[name]) for name in names}
+
+    key = {"data": data, "boards": names, "players": 2, "games": VERIFY_GAMES,
+           "seed": VERIFY_SEED, "policy": VERIFY_POLICY, "max_turns": VERIFY_TURNS}
+    return cache.cached("movement-verify", key, compute,
+                        valid=lambda value: _sound_summaries(value, names))
+
+
+def _sound_summaries(value: Any, names: list[str]) -> bool:
+    """Whether a cached value has exactly the shape ``_summaries`` computes."""
+    def sound(s: Any) -> bool:
+        return (type(s) is dict and set(s) == {"wins", "stalls", "n"}
+                and s["n"] == VERIFY_GAMES and type(s["n"]) is int
+                and type(s["stalls"]) is int and 0 <= s["stalls"] <= VERIFY_GAMES
+                and type(s["wins"]) is list and len(s["wins"]) == 2
+                and all(type(w) is float and 0 <= w <= VERIFY_GAMES for w in s["wins"]))
+
+    return type(value) is dict and list(value) == names and all(map(sound, value.values()))
+
+
+def _simulate(summary: Mapping[str, Any], name: str) -> Finding:
+    """The finding verify prints for one board, from its summary alone."""
+    from ..simulate_stats import rate_with_interval
+
+    wins, stalls, n = summary["wins"], summary["stalls"], summary["n"]
+    lopsided = max(wins) > 0.6 * n or stalls > n / 10
+    detail = (f"seat 1 (first player) wins {rate_with_interval(wins[0], n)} (95 % Wilson), "
+              f"{stalls} stalls in {n} {VERIFY_POLICY} games ({VERIFY_TURNS}-turn limit)")
+    return Finding(f"board {name}: simulation, 2 players", True,
+                   ("note: " if lopsided else "") + detail)
