@@ -51,6 +51,16 @@ through the ``str`` type escaped them, and constant folding ran filters at compi
   are compiled to size-checked calls; ``%`` formatting is done piece by piece, each width
   and precision checked before anything is allocated.
 
+How a string is compiled (once per distinct string, ``compile_value``): a kit has ~1 000
+of them and Jinja's lexer, parser and code generator took longer than all their ~50 000
+evaluations, so the common ones skip those steps without changing what they mean.
+``sandbox_parse`` reads ``{{ name.attr }}``, arithmetic, comparisons, filters, calls and
+text around them into the very tree Jinja's parser gives (else Jinja parses); the tree is
+checked as before (``_check_tree``); ``sandbox_fast`` turns it into closures that make the
+same ``environment.getattr``/``call``/``call_binop``/... calls, in the same order, as the
+module Jinja would generate (else Jinja compiles it). tests/test_sandbox_fast.py compares
+both ways on values, errors and hostile strings (``_compile(text, fast=False)`` is Jinja's).
+
 Limits (each raises ``ExpressionError``, worded in the user's terms):
 
 =====================  ==========  ===============================================
@@ -71,6 +81,7 @@ Limits (each raises ``ExpressionError``, worded in the user's terms):
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any
@@ -81,6 +92,7 @@ from jinja2.parser import Parser
 from jinja2.runtime import Context, new_context
 from jinja2.utils import consume
 
+from . import sandbox_fast, sandbox_parse
 from .sandbox_env import ENV, BoundedSandbox
 from .sandbox_library import ENV as _ENV_WITH_LIBRARY  # noqa: F401 (fills ENV's globals)
 from .sandbox_limits import (
@@ -175,19 +187,48 @@ Compiled = Callable[[Context], Any]
 @lru_cache(maxsize=4096)
 def compile_value(text: str) -> Compiled:
     """``{{ expr }}`` alone -> the expression's native value; text with ``{{ }}`` inside -> a
-    rendered string; anything else -> itself. Compiled once per distinct string."""
+    rendered string; anything else -> itself. Compiled once per distinct string: as closures
+    (sandbox_fast.py) when every node is one they mirror, else through Jinja's compiler."""
+    return _compile(text, fast=True)
+
+
+def _compile(text: str, fast: bool) -> Compiled:
+    """compile_value without its cache; ``fast=False`` always uses Jinja's compiler (the
+    reference tests/test_sandbox_fast.py compares the closures with)."""
     whole = _WHOLE.match(text)
     if not (whole or "{{" in text or "{%" in text):
         return lambda ctx: text
+    if fast and whole and len(text) <= MAX_SOURCE and "{{" not in whole.group(1):
+        closure = _fast_expression(whole.group(1))
+        if closure is not None:
+            return closure
     try:
         if whole and "{{" not in whole.group(1):
-            root = ENV.from_string(_parse(whole.group(1), whole=True)).root_render_func
+            tree = _parse(whole.group(1), whole=True)
+            if fast:
+                try:
+                    return sandbox_fast.expression(tree.body[0].node)  # type: ignore[attr-defined]
+                except sandbox_fast.Unsupported:
+                    pass
+            root = ENV.from_string(tree).root_render_func
 
             def expression(ctx: Context) -> Any:
                 consume(root(ctx))
                 return ctx.vars.pop("result")
             return expression
-        render = ENV.from_string(_parse(text, whole=False)).root_render_func
+        checked = _text_tree(text) if fast else None  # None: Jinja's parser reads it
+        if fast and checked is not None:
+            try:
+                return _rendered(sandbox_fast.template(checked))
+            except sandbox_fast.Unsupported:
+                pass
+        tree = _parse(text, whole=False)
+        if fast and checked is None:
+            try:
+                return _rendered(sandbox_fast.template(tree))
+            except sandbox_fast.Unsupported:
+                pass
+        render = ENV.from_string(tree).root_render_func
 
         def rendered(ctx: Context) -> str:
             out = _Text()
@@ -204,17 +245,105 @@ def compile_value(text: str) -> Compiled:
                               f"{MAX_DEPTH} levels deep") from None
 
 
+# The tree of each ``{{ inner }}`` read by sandbox_parse.py, shared by names_used and
+# compile_value (both ask about every string of a template); nothing changes a tree.
+_parsed = lru_cache(maxsize=4096)(sandbox_parse.parse)
+
+
+def _fast_expression(inner: str) -> Compiled | None:
+    """The inside of a lone ``{{ }}`` as closures, when sandbox_parse.py reads it (the tree
+    Jinja's parser would give, checked as _parse checks it) and sandbox_fast.py mirrors every
+    node; None sends it the whole way through Jinja. A checked tree that fails is an error."""
+    closure = sandbox_fast.dotted(inner)  # {{ palette.ink }}: not even parsed
+    if closure is not None:
+        return closure
+    tree = _parsed(inner)
+    if tree is None:
+        return None
+    try:
+        _check_tree(tree)
+    except ExpressionError:
+        return None  # Jinja's parse and the same check say it again, in the usual words
+    try:
+        return sandbox_fast.expression(tree)
+    except (sandbox_fast.Unsupported, RecursionError):
+        return None
+
+
+def _rendered(emit: sandbox_fast.Emit) -> Compiled:
+    """Text with ``{{ }}``: the pieces joined, never longer than MAX_STRING."""
+    def rendered(ctx: Context) -> str:
+        out = _Text()
+        emit(ctx, out.add)
+        return out.value()
+    return rendered
+
+
 @lru_cache(maxsize=4096)
 def names_used(text: str) -> frozenset[str]:
     """The top-level variables an expression string reads (to know what a face depends on)."""
     if "{{" not in text and "{%" not in text:
         return frozenset()
+    whole = _WHOLE.match(text)
+    if whole and "{{" not in whole.group(1):
+        found = _names_read(whole.group(1))
+    else:  # the source _names_used parses
+        tree = _text_tree(text if not whole else "{{ " + whole.group(1) + " }}")
+        found = _names_in(tree) if tree is not None else None
+    return found if found is not None else _names_used(text, whole)
+
+
+def _names_used(text: str, whole: re.Match[str] | None) -> frozenset[str]:
+    """names_used through Jinja: the template's undeclared variables."""
     try:
-        whole = _WHOLE.match(text)
         source = text if not whole else "{{ " + whole.group(1) + " }}"
         return frozenset(meta.find_undeclared_variables(_parse(source, whole=False)))
     except (ExpressionError, TemplateError, RecursionError, SyntaxError, MemoryError):
         return frozenset()  # the expression fails, with its message, when evaluated
+
+
+def _names_read(inner: str) -> frozenset[str] | None:
+    """What ``find_undeclared_variables`` says of ``{{ inner }}``, read off the tree
+    sandbox_parse.py gives (Jinja's own): every name loaded that is not a global. None (ask
+    Jinja) when the parser does not take the string, the check refuses it (then the answer is
+    nothing, and Jinja's path says so), or a filter or test is unknown (Jinja's code
+    generator fails on it, and then the answer is nothing too)."""
+    if len(inner) + 6 > MAX_SOURCE:
+        return None
+    tree = _parsed(inner)
+    if tree is None:
+        return None
+    template = nodes.Template([nodes.Output([tree])])  # find_all: the tree's root too
+    try:
+        _check_tree(template)  # as deep as in "{{ inner }}"
+    except ExpressionError:
+        return None
+    return _names_in(template)
+
+
+def _text_tree(text: str) -> nodes.Template | None:
+    """Text with ``{{ }}`` inside as sandbox_parse.py reads it (Jinja's tree), checked as
+    _parse checks it; None: let Jinja parse it (and say what is wrong)."""
+    if len(text) > MAX_SOURCE:
+        return None
+    tree = sandbox_parse.parse_text(text)
+    if tree is None:
+        return None
+    try:
+        _check_tree(tree)
+    except ExpressionError:
+        return None
+    return tree
+
+
+def _names_in(template: nodes.Template) -> frozenset[str] | None:
+    """A checked template's undeclared variables, as Jinja finds them (None if a filter or
+    test is unknown: Jinja's code generator fails there, and its answer is nothing)."""
+    for node in template.find_all((nodes.Filter, nodes.Test)):
+        if node.name not in (ENV.filters if type(node) is nodes.Filter else ENV.tests):
+            return None
+    names = {node.name for node in template.find_all(nodes.Name) if node.ctx == "load"}
+    return frozenset(names - set(ENV.globals))
 
 
 # -- evaluating ------------------------------------------------------------------------------
@@ -248,6 +377,8 @@ def evaluate(value: Any, scope: Scope | Mapping[str, Any]) -> Any:
     if not isinstance(scope, Scope):
         scope = Scope(scope)
     if _METER.open:  # inside a face: its budget
+        if type(value) is str:  # a face's fields: mostly single strings
+            return _evaluate_text(value, scope)
         return _evaluate(value, scope)
     with face_budget():
         return _evaluate(value, scope)
@@ -298,6 +429,13 @@ def _evaluate_text(value: str, scope: Scope) -> Any:
 def _settle(result: Any) -> Any:
     """The value an expression gives, checked: bounded text, lists instead of lazy sequences,
     no undefined value inside, a total size within MAX_SIZE."""
+    kind = type(result)
+    if kind is float or kind is bool or result is None:  # most results: nothing to check
+        return result
+    if kind is int:
+        if result.bit_length() > MAX_INT_BITS:
+            raise LimitError(f"number larger than 2**{MAX_INT_BITS}")
+        return result
     if isinstance(result, str):
         if len(result) > MAX_STRING:
             raise LimitError(f"the result is a string longer than {MAX_STRING} characters")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +21,17 @@ from .. import fonts, i18n
 from ..colours import NotAColour, parse_colour
 from ..data.yamlfile import YamlDoc, format_path, load_yaml
 from ..errors import DataError, DataErrors
+from . import markup
 from . import primitives as p
-from .expressions import ExpressionError, Scope, evaluate, names_used
+from .expressions import (
+    ExpressionError,
+    Scope,
+    check_time,
+    count_loops,
+    evaluate,
+    face_budget,
+    names_used,
+)
 from .fit import fit_box
 from .icons import load_icon, parse_path
 from .rich_layout import MarkupError, layout_markup
@@ -64,6 +73,7 @@ for _spec in _FIELDS.values():
     # Game information (kept 3 mm inside a cut edge by pre-flight)? Default: text and icons.
     _spec["info"] = ("bool", None)
 INFO_BY_DEFAULT = ("text", "icon")
+_FIELD_NAMES = {kind: frozenset(spec) for kind, spec in _FIELDS.items()}
 
 
 @dataclass(frozen=True)
@@ -141,8 +151,6 @@ def render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, An
 
     A template is user input: one face gets ``FACE_SECONDS`` and ``MAX_LOOP`` repetitions of
     ``each`` (generator/faces/expressions.py); past either, a DataError names the line."""
-    from .expressions import face_budget
-
     scope = Scope(ctx)
     scope.set("W", w)
     scope.set("H", h)
@@ -165,6 +173,33 @@ def render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, An
 
 
 Face = p.Face
+
+
+def _laid_out(box: TextBox, hyphenation: bool, lang: str, accent: str | None) -> p.Text:
+    """``layout_markup``, remembered for plain text: half a kit's text elements repeat one
+    laid out before (the same label on every card), and fitting words is a text's cost.
+
+    Only where the layout is a function of the key alone: no markup (inline icons are
+    files), every glyph in the font (pre-flight lays such text out where a build refuses
+    it), and the font's registered TTFont in the key (a new file version is a new object).
+    Refusals are never remembered. watch.clear_caches forgets the layouts before a rebuild."""
+    text = box.text
+    if markup.has_markup(text):
+        return layout_markup(box, hyphenation, lang, accent)
+    try:
+        font = fonts.register(box.font)
+        missing = fonts.missing_glyphs(box.font, text)
+    except fonts.FontError:
+        missing = "?"
+    if missing:
+        return layout_markup(box, hyphenation, lang, accent)
+    return _plain_layout(box, hyphenation, lang, accent, font)
+
+
+@lru_cache(maxsize=4096)
+def _plain_layout(box: TextBox, hyphenation: bool, lang: str, accent: str | None,
+                  _font: object) -> p.Text:
+    return layout_markup(box, hyphenation, lang, accent)
 
 
 class _Run:
@@ -203,8 +238,6 @@ class _Run:
 
     def element(self, path: tuple[Hashable, ...], raw: Any, scope: Scope,
                 out: list[p.Primitive]) -> None:
-        from .expressions import check_time, count_loops
-
         if not isinstance(raw, dict):
             raise self.fail(path, "expected a mapping with one of: "
                                   f"{', '.join(PRIMITIVES)}, each, if, include")
@@ -283,21 +316,23 @@ class _Run:
 
     def fields(self, path: tuple[Hashable, ...], kind: str, raw: dict[str, Any],
                scope: Scope) -> dict[str, Any]:
-        spec = _FIELDS[kind]
-        unknown = set(raw) - set(spec)
+        spec, names = _FIELDS[kind], _FIELD_NAMES[kind]
+        unknown = raw.keys() - names
         if unknown:
             raise self.fail(path + (sorted(unknown)[0],),
                             f"unknown field for {kind}; expected some of: {', '.join(spec)}")
         args: dict[str, Any] = {}
+        text_field = kind == "text"
         for name, (typ, default) in spec.items():
             if name not in raw:
                 if default is ...:
                     raise self.fail(path + (name,), f"required field of {kind} is missing")
                 args[name] = default
                 continue
-            value = (self.text(path + (name,), raw[name], scope) if kind == "text" and
-                     name == "text" else self.value(path + (name,), raw[name], scope))
-            args[name] = self.coerce(path + (name,), typ, value)
+            where = path + (name,)
+            value = (self.text(where, raw[name], scope) if text_field and name == "text"
+                     else self.value(where, raw[name], scope))
+            args[name] = self.coerce(where, typ, value)
         return args
 
     def coerce(self, path: tuple[Hashable, ...], typ: Any, value: Any) -> Any:
@@ -389,7 +424,7 @@ class _Run:
             box = TextBox(a["x"], a["y"], a["w"], a["h"], a["text"], a["font"], size, min_size,
                           a["fill"], a["align"], a["valign"], a["line_height"], a["rotate"])
             try:  # markup, inline icons, hyphenation; missing glyphs refused per font there
-                return layout_markup(box, a["hyphenate"], i18n.lang(), a["accent"])
+                return _laid_out(box, a["hyphenate"], i18n.lang(), a["accent"])
             except (TextDoesNotFit, MarkupError) as exc:
                 raise self.fail(path + ("text",), str(exc)) from None
         if kind == "icon":

@@ -32,7 +32,15 @@ class PdfRenderer:
     def __init__(self, canvas: Canvas) -> None:
         self.c = canvas
         self.forms: dict[p.Face, str] = {}
+        # The same Face object is placed many times (a deck's shared back, a card's copies):
+        # looked up by identity first, since hashing a face hashes every primitive in it.
+        # The face is kept with its name, so its id cannot be reused while it is here.
+        self.forms_by_id: dict[int, tuple[p.Face, str]] = {}
         self.icon_forms: dict[tuple[str, str | None, str | None], str] = {}
+        # Each icon's view box (width, height) as its form was drawn, by icon name: placing
+        # it again needs only these, not a fresh look-up of its file.
+        self.icon_boxes: dict[str, tuple[float, float]] = {}
+        self.transparency_noted = False  # setFillAlpha has told the document (PDF 1.4)
         self.vector_forms: dict[str, str] = {}  # SVG art, by file: generator/render/pdf_vector.py
         self.fonts_set: set[str] = set()
 
@@ -51,9 +59,19 @@ class PdfRenderer:
     def opaque(self) -> None:
         """Back to opaque: a translucent colour (#rrggbbaa) applies to its own primitive only;
         a picture, or a form (an icon) whose drawing starts from opaque, sets no opacity of
-        its own. Writes nothing unless the opacity was changed."""
-        self.c.setFillAlpha(1)
-        self.c.setStrokeAlpha(1)
+        its own. Writes nothing unless the opacity was changed.
+
+        Once the document has been told (ReportLab then asks for PDF 1.4), a call while both
+        opacities are already 1 does nothing at all, so it is skipped: this runs before every
+        primitive."""
+        c = self.c
+        if self.transparency_noted:
+            state = getattr(getattr(c, "_extgstate", None), "_d", None)
+            if type(state) is dict and state.get("ca", 1) == 1 and state.get("CA", 1) == 1:
+                return
+        c.setFillAlpha(1)
+        c.setStrokeAlpha(1)
+        self.transparency_noted = True
 
     # -- primitives, in a frame whose origin is the top-left corner, y downwards ------------
     def draw(self, prim: p.Primitive) -> None:
@@ -138,8 +156,8 @@ class PdfRenderer:
     def icon(self, prim: p.Icon) -> None:
         """Place the icon's form: fit the view box into the element box, keep proportions."""
         name = self.icon_forms[(prim.name, prim.fill, prim.accent)]
-        icon = load_icon(prim.name)
-        scale = min(prim.w / icon.view_w, prim.h / icon.view_h) * mm
+        view_w, view_h = self.icon_boxes[prim.name]
+        scale = min(prim.w / view_w, prim.h / view_h) * mm
         c = self.c
         self.opaque()  # an inline icon may follow translucent words
         c.saveState()
@@ -147,7 +165,7 @@ class PdfRenderer:
         if prim.rotate:
             c.rotate(prim.rotate)
         c.scale(scale, scale)
-        c.translate(-icon.view_w / 2, icon.view_h / 2)
+        c.translate(-view_w / 2, view_h / 2)
         c.doForm(name)
         c.restoreState()
 
@@ -163,6 +181,7 @@ class PdfRenderer:
             if key in self.icon_forms:
                 continue
             icon = load_icon(prim.name)
+            self.icon_boxes.setdefault(prim.name, (icon.view_w, icon.view_h))
             name = f"icon{len(self.icon_forms)}"
             self.icon_forms[key] = name
             c = self.c
@@ -171,11 +190,17 @@ class PdfRenderer:
             c.endForm()
 
     def face_form(self, face: p.Face) -> str:
-        if face in self.forms:
-            return self.forms[face]
+        seen = self.forms_by_id.get(id(face))
+        if seen is not None and seen[0] is face:
+            return seen[1]
+        name = self.forms.get(face)  # an equal face drawn before: the same form
+        if name is not None:
+            self.forms_by_id[id(face)] = (face, name)
+            return name
         self.ensure_icon_forms(face.prims)
         name = f"face{len(self.forms)}"
         self.forms[face] = name
+        self.forms_by_id[id(face)] = (face, name)
         b = face.bleed
         c = self.c
         c.beginForm(name, lowerx=-b * mm, lowery=-(face.h + b) * mm, upperx=(face.w + b) * mm,
