@@ -202,8 +202,22 @@ def pdf_name(name: str) -> str:
     return register(name).fontName
 
 
+# (registered font name, text, size) -> width in mm. Text is measured word by word and the
+# same words recur on every card; the registered name carries the file's content hash for a
+# project font, so an edited font file is a new key, never a stale width.
+_WIDTHS: dict[tuple[str, str, float], float] = {}
+MAX_WIDTHS = 100_000
+
+
 def text_width_mm(key: str, text: str, size_pt: float) -> float:
-    return pdfmetrics.stringWidth(text, register(key).fontName, size_pt) * PT_TO_MM
+    name = register(key).fontName
+    found = _WIDTHS.get((name, text, size_pt))
+    if found is None:
+        found = pdfmetrics.stringWidth(text, name, size_pt) * PT_TO_MM
+        if len(_WIDTHS) >= MAX_WIDTHS:
+            _WIDTHS.clear()
+        _WIDTHS[(name, text, size_pt)] = found
+    return found
 
 
 def vertical_metrics(key: str) -> tuple[float, float]:
