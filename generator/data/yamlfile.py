@@ -14,13 +14,21 @@ hang, a traceback or an exhausted memory):
   alias may not refer to the node that contains it;
 - plain YAML only: a tag such as ``!!python/object`` is refused (the safe loader);
 - a key given twice in one mapping is refused (YAML would silently keep the last one).
+
+Speed: the text is parsed by libyaml's C parser where PyYAML has it (generator/data/
+yamlfast.py: same checks, same values and lines; any problem and the pure-Python loader below
+runs again to word the error exactly as ever), and a parse is remembered for the process by
+the file's text, so a file read twice (game discovery, then the game; a face template used by
+every game) is parsed once. Each load still gets values of its own to change.
 """
 from __future__ import annotations
 
 import os
 import re
 import stat
+from collections import OrderedDict
 from collections.abc import Hashable
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +36,7 @@ from typing import Any
 import yaml
 
 from ..errors import DataError
+from . import yamlfast
 
 Path_ = tuple[Hashable, ...]
 
@@ -148,6 +157,12 @@ class _BoundedLoader(yaml.SafeLoader):
             # A value the constructor cannot build: an int of 5000 digits, a bad date.
             reason = str(exc).split(";")[0] or type(exc).__name__
             raise _Limit(node.start_mark, f"cannot read this value ({reason})") from None
+        except (IndexError, KeyError, AttributeError):
+            # PyYAML's own slip on a tagged value it cannot read: ``!!int`` with nothing
+            # after it, ``!!bool maybe``, ``!!timestamp x`` (a traceback until now).
+            tag = str(node.tag).replace("tag:yaml.org,2002:", "!!")
+            raise _Limit(node.start_mark, f"cannot read this value (not a valid {tag} "
+                                          "value)") from None
 
 
 def _measure(root: yaml.Node, first_alias: yaml.Mark | None) -> None:
@@ -250,6 +265,80 @@ def load_yaml(file: Path) -> YamlDoc:
     """Load one YAML document, bounded as the module says; every failure is a DataError
     naming the file and, where there is one, the line (``YamlSyntaxError.column`` too)."""
     text = read_text(file)
+    known = _MEMO.get(text)
+    if known is not None:
+        with suppress(KeyError):  # another thread may just have dropped it
+            _MEMO.move_to_end(text)
+        node, aliased, lines = known
+        return YamlDoc(file, _construct(node, aliased), dict(lines))
+    parsed = _parse_fast(text)
+    if parsed is None:
+        node, data = _parse(file, text)
+        aliased = True  # not known: construct with SafeConstructor
+    else:
+        node, aliased, data = parsed
+    lines: dict[Path_, int] = {}
+    if node is not None:
+        _record_lines(node, (), lines)
+    _remember(text, (node, aliased, lines))
+    return YamlDoc(file, data, dict(lines))
+
+
+# Parses of this process, by text: (root node, whether it has aliases, lines). The node graph
+# is kept rather than the values so that each load constructs values of its own (callers may
+# change them). Bounded by the total length of the texts kept (least recently used go first).
+_Parse = tuple[yaml.Node | None, bool, dict[Path_, int]]
+_MEMO: OrderedDict[str, _Parse] = OrderedDict()
+MEMO_CHARS = 2 * 1024 * 1024
+
+
+def _remember(text: str, parse: _Parse) -> None:
+    if len(text) > MEMO_CHARS:
+        return
+    _MEMO[text] = parse
+    texts = list(_MEMO)  # one step, so another thread's change cannot break the loop
+    total = sum(map(len, texts))
+    for oldest in texts:
+        if total <= MEMO_CHARS:
+            break
+        _MEMO.pop(oldest, None)
+        total -= len(oldest)
+
+
+def forget_parses() -> None:
+    """Drop the remembered parses (tests; a long-lived process that wants the memory)."""
+    _MEMO.clear()
+
+
+def _construct(node: yaml.Node | None, aliased: bool) -> Any:
+    """The values of a node graph that passed every check (fresh objects at each call): a
+    tree by yamlfast.build where it can, else (aliases share values) by SafeConstructor."""
+    if node is None:
+        return None
+    if not aliased:
+        try:
+            return yamlfast.build(node)
+        except yamlfast.Unsupported:
+            pass
+    return yaml.constructor.SafeConstructor().construct_document(node)
+
+
+def _parse_fast(text: str) -> tuple[yaml.Node | None, bool, Any] | None:
+    """(root node, whether it has aliases, values) by libyaml, or None when libyaml is absent
+    or anything at all is wrong (the pure-Python loader then says what, in its words)."""
+    if not yamlfast.AVAILABLE:
+        return None
+    try:
+        node, aliased = yamlfast.compose(text, MAX_DEPTH, MAX_ALIASES, MAX_NODES)
+        if aliased:
+            _measure(node, None)
+        return node, aliased, _construct(node, aliased)
+    except Exception:  # every failure is reported, in its words, by the slow path
+        return None
+
+
+def _parse(file: Path, text: str) -> tuple[yaml.Node | None, Any]:
+    """The root node and values by PyYAML's pure-Python loader, or its YamlSyntaxError."""
     loader = _BoundedLoader(text)
     try:
         node = loader.get_single_node()
@@ -272,10 +361,7 @@ def load_yaml(file: Path) -> YamlDoc:
         raise YamlSyntaxError(file, None, None, f"invalid YAML: {exc}") from None
     finally:
         loader.dispose()
-    lines: dict[Path_, int] = {}
-    if node is not None:
-        _record_lines(node, (), lines)
-    return YamlDoc(file, data, lines)
+    return node, data
 
 
 def _problem(exc: yaml.MarkedYAMLError) -> str:
