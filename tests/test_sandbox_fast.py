@@ -346,3 +346,54 @@ def test_names_used_are_the_undeclared_variables_jinja_finds(source, space):
     "{{ " + "x" * 20000 + " }}"])
 def test_names_used_of_odd_strings(text):
     assert expressions.names_used.__wrapped__(text) == reference_names(text)
+
+
+# -- found by attacking the fast path (a hostile author's strings) ---------------------------
+
+MORE_HOSTILE = [
+    "{{ s['__class__'] }}", "{{ item['__class__'] }}", "{{ plain['update']({'a': 2}) }}",
+    "{{ xs['append'](1) }}", "{{ s['format'] }}", "{{ len['__call__'] }}", "{{ r.start }}",
+    "{{ (xs|map('abs')).gi_frame }}", "{{ (xs|map('abs'))['gi_frame'] }}", "{{ cycler }}",
+    "{{ lipsum }}", "{{ namespace }}", "{{ environment }}", "{{ context }}", "{{ resolve }}",
+    "{{ __builtins__ }}", "{{ s|attr('__class__') }}",
+    "{{ [plain]|map(attribute='__class__')|list }}",
+    "{{ [plain]|map(attribute='a.__class__')|list }}", "{{ [d]|map(attribute='pop')|list }}",
+    "{{ [plain]|sort(attribute='__class__') }}", "{{ [thing]|selectattr('name')|list }}",
+    "{{ d.get('__class__') }}", "{{ '%99999999s'|format(1) }}", "{{ '{0.__class__}'|format(s) }}",
+    "{{ '%(a)99999999s'|format(a=1) }}", "{{ '%(x)s' % {'x': thing} }}", "{{ '%.9999999f' % 1.0 }}",
+    "{{ '%c' % 1114112 }}", "{{ 10 ** 10 ** 10 }}", "{{ 2 ** 100000 }}", "{{ 10.0 ** 400 }}",
+    "{{ range(10 ** 12)|length }}", "{{ int('9' * 5000) }}", "{{ 'é' ~ '\\u00e9' }}", "{{ 1_000 }}",
+    "{{ 0x10 }}", "{{ 1e5 }}", "{{ .5 }}", "{{ 5. }}", "{{ '\\N{BULLET}' }}", "{{ '\\x4' }}",
+    "{{ xs[::0] }}", "{{ 1 if missing }}", "{{ result }}", "a {{ result }} b",
+    "{{ " + " if 1 else ".join(["1"] * 40) + " }}", "{{ x" + "[0]" * 40 + " }}",
+    "{{ 1" + "|abs" * 40 + " }}", "{{ " + "abs(" * 40 + "1" + ")" * 40 + " }}",
+    "{{ " + "(" * 5000 + "1" + ")" * 5000 + " }}", "{{ " + "1 + " * 2000 + "1 }}",
+]
+
+
+@pytest.mark.parametrize("text", MORE_HOSTILE)
+def test_more_hostile_strings_are_refused_the_same_way(text):
+    same(text)
+
+
+HUGE_NUMBERS = ["9" * 5000, "0x" + "f" * 4000]  # Python reads or writes neither: > 4300 digits
+
+
+@pytest.mark.parametrize("number", HUGE_NUMBERS)
+@pytest.mark.parametrize("shape", ["{{ N }}", "a {{ N }} b", "{% if N %}x{% endif %}",
+                                   "{{ N if true else 1 }}", "{{ N if y }}"])
+def test_a_number_with_too_many_digits_is_an_expression_error(number, shape):
+    """Jinja's lexer reads ``99...9`` with int(), its code generator writes a constant with
+    repr(): past 4 300 digits both raised a bare ValueError, a traceback (either path)."""
+    text = shape.replace("N", number)
+    kind, error, message = same(text)
+    assert (kind, error) == ("error", "ExpressionError")
+    assert "a number with too many digits" in message
+    assert expressions.names_used.__wrapped__(text) == frozenset()
+
+
+def test_a_big_number_constant_is_left_to_jinja():
+    """More than MAX_INT_BITS: the closures hand it back, so both paths say the same."""
+    text = "{{ 0x" + "f" * 300 + " }}"
+    assert expressions.compile_value(text).__module__ != sandbox_fast.__name__
+    assert "larger than 2**1000" in same(text)[2]

@@ -179,6 +179,19 @@ def _parse(text: str, whole: bool) -> nodes.Template:
                               lineno=1)
     except RecursionError:
         raise ExpressionError(f"nested more than {MAX_DEPTH} levels deep") from None
+    except ExpressionError:
+        raise
+    except ValueError as exc:  # Jinja's lexer: int() of more than 4 300 digits
+        raise ExpressionError(_number_error(exc)) from None
+
+
+def _number_error(exc: ValueError) -> str:
+    """Python refuses to read or write a whole number of more than 4 300 digits (Jinja's
+    lexer reads ``99...9``, its code generator writes ``0xff...f`` as decimal): a raw
+    ValueError, said in the user's terms."""
+    if "integer string conversion" in str(exc):
+        return "a number with too many digits (at most 4300)"
+    return str(exc)
 
 
 Compiled = Callable[[Context], Any]
@@ -243,6 +256,9 @@ def _compile(text: str, fast: bool) -> Compiled:
     except (RecursionError, SyntaxError, MemoryError):
         raise ExpressionError(f"invalid expression {_quote(text)}: nested more than "
                               f"{MAX_DEPTH} levels deep") from None
+    except ValueError as exc:  # ExpressionError is one, but is caught above
+        raise ExpressionError(f"invalid expression {_quote(text)}: {_number_error(exc)}") \
+            from None
 
 
 # The tree of each ``{{ inner }}`` read by sandbox_parse.py, shared by names_used and
@@ -298,7 +314,8 @@ def _names_used(text: str, whole: re.Match[str] | None) -> frozenset[str]:
     try:
         source = text if not whole else "{{ " + whole.group(1) + " }}"
         return frozenset(meta.find_undeclared_variables(_parse(source, whole=False)))
-    except (ExpressionError, TemplateError, RecursionError, SyntaxError, MemoryError):
+    except (ExpressionError, TemplateError, RecursionError, SyntaxError, MemoryError,
+            ValueError):  # ValueError: find_undeclared_variables writes every number
         return frozenset()  # the expression fails, with its message, when evaluated
 
 

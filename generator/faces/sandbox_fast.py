@@ -30,6 +30,7 @@ from jinja2.runtime import Context
 from jinja2.utils import _PassArg
 
 from .sandbox_env import ENV, REFUSED_ATTRIBUTES, BoundedSandbox
+from .sandbox_limits import MAX_INT_BITS
 
 Closure = Callable[[Context], Any]
 Emit = Callable[[Context, Callable[[str], None]], None]
@@ -197,6 +198,8 @@ def _const(node: nodes.Const) -> Closure:
         raise Unsupported  # the parser makes no other constant
     if type(value) is float and not math.isfinite(value):
         raise Unsupported  # Jinja writes ``inf`` into its module: a NameError when run
+    if type(value) is int and value.bit_length() > MAX_INT_BITS:
+        raise Unsupported  # ``0xff...f``: Jinja may fail to write it, and must say so
     return lambda ctx: value
 
 
