@@ -18,6 +18,7 @@ checks that every tree it gives equals Jinja's for the same string.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from jinja2 import nodes
 
@@ -181,12 +182,18 @@ class _Parser:
                 break
         return nodes.Compare(expr, ops, lineno=1) if ops else expr
 
-    def math1(self) -> nodes.Expr:
-        left = self.concat()
-        while self.current[0] in _MATH1:
-            cls = _MATH1[self.next()[0]]
-            left = cls(left, self.concat(), lineno=1)
+    def _left_binary(self, table: dict[str, type[nodes.BinExpr]],
+                     operand: Callable[[], nodes.Expr]) -> nodes.Expr:
+        """``operand (op operand)*`` folded to the left, ``op`` a key of ``table`` (Jinja's
+        parse_math1 and parse_math2 both have this shape)."""
+        left = operand()
+        while self.current[0] in table:
+            cls = table[self.next()[0]]
+            left = cls(left, operand(), lineno=1)
         return left
+
+    def math1(self) -> nodes.Expr:
+        return self._left_binary(_MATH1, self.concat)
 
     def concat(self) -> nodes.Expr:
         args = [self.math2()]
@@ -196,11 +203,7 @@ class _Parser:
         return args[0] if len(args) == 1 else nodes.Concat(args, lineno=1)
 
     def math2(self) -> nodes.Expr:
-        left = self.pow_()
-        while self.current[0] in _MATH2:
-            cls = _MATH2[self.next()[0]]
-            left = cls(left, self.pow_(), lineno=1)
-        return left
+        return self._left_binary(_MATH2, self.pow_)
 
     def pow_(self) -> nodes.Expr:
         left = self.unary()
