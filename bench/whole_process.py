@@ -21,7 +21,10 @@ bound) and of their proportional sets (PSS: shared pages split between their pro
 
 Children run as a user's would: with .pyc files (PYTHONDONTWRITEBYTECODE is removed from
 their environment, and every contender has one untimed warm-up run first) and with the
-build's on-disk cache (generator/cache.py) in a folder of this run, warmed up the same way.
+build's on-disk cache (generator/cache.py: playouts, worked examples and drawn faces) in a
+folder of this run, warmed up the same way: "warm" is a build after a build of the same files.
+The same five-kit build with ``PNP_CACHE=0`` is printed beside it (no target): what a build
+costs with nothing remembered, e.g. the first after an install.
 
 protograf is an optional comparison: found in this venv, in ``.venv-protograf/`` beside the
 repository (``make bench-protograf`` makes it) or at ``$PROTOGRAF_PYTHON``. Its deck takes
@@ -111,14 +114,16 @@ MEMORY_HOW = "child max RSS, /usr/bin/time -f %M" if USE_TIME else \
 CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def run_timed(argv: Sequence[str], tree: TreePeak | None = None) -> tuple[float, float]:
+def run_timed(argv: Sequence[str], tree: TreePeak | None = None,
+              env: dict[str, str] | None = None) -> tuple[float, float]:
     """Run a command to completion; (wall seconds, the child's peak RSS in MiB). With
-    ``tree``, the process tree's memory is sampled into it while the command runs."""
+    ``tree``, the process tree's memory is sampled into it while the command runs; ``env``
+    is added to the children's environment."""
     with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
         wrapped = [str(GNU_TIME), "-f", "%M", "-o", rss.name, *argv] if USE_TIME else list(argv)
         start = time.perf_counter()
         proc = subprocess.Popen(wrapped, cwd=ROOT, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE, env=CHILD_ENV)
+                                stderr=subprocess.PIPE, env={**CHILD_ENV, **(env or {})})
         sampler = TreeSampler(proc.pid) if tree is not None else None
         if sampler:
             with sampler as peak:
@@ -207,15 +212,21 @@ def measure_processes(rounds: int, five: bool, out: Path,
             protograf, str(BENCH / "protograf_deck.py"), str(out / "protograf" / "deck.pdf")])
     else:
         print(PROTOGRAF_NOTE)
+    envs: dict[str, dict[str, str]] = {}
     if five:
         commands["five"] = (f"all five kits ({os.cpu_count()} cores)",
                             [PY, "-m", "generator", "build", "--out", str(out / "five")])
+        # The same build with nothing from earlier runs (no faces, no playouts): what the
+        # first build after installing, or after editing every game, costs.
+        commands["cold"] = ("all five kits, PNP_CACHE=0",
+                            [PY, "-m", "generator", "build", "--out", str(out / "cold")])
+        envs["cold"] = {"PNP_CACHE": "0"}
     runs = {key: Runs(label) for key, (label, _) in commands.items()}
     for key, (_, argv) in commands.items():  # untimed: .pyc files and the cache exist
         if key == "protograf":
             continue
         try:
-            run_timed(argv)
+            run_timed(argv, env=envs.get(key))
         except RuntimeError as exc:
             runs[key].failed = f"warm-up: {exc}"
     for round_ in range(rounds):
@@ -224,7 +235,7 @@ def measure_processes(rounds: int, five: bool, out: Path,
                 continue
             tree = runs[key].tree if key == "five" and available() else None
             try:
-                seconds, mib = run_timed(argv, tree)
+                seconds, mib = run_timed(argv, tree, envs.get(key))
             except RuntimeError as exc:
                 runs[key].failed = str(exc)
                 continue
@@ -338,6 +349,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             results.append(("five kits", ok))
             print(f"all five kits, warm, both cores: {five.median:.2f} s "
                   f"(target <= {FIVE_KITS_MAX_S} s) {verdict(ok)}")
+        cold = runs.get("cold")
+        if cold and not cold.failed:
+            print(f"all five kits, cold (PNP_CACHE=0: every face drawn, every playout "
+                  f"played; no target): {cold.median:.2f} s")
         memory = five if five and not five.failed else kit
         if not memory.failed:
             largest = max(memory.peak_mib)

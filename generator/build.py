@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from . import i18n, paths, rules
+from . import face_cache, i18n, paths, rules
 from .data import load_game
 from .data.yamlfile import load_yaml
 from .errors import CompositionError, DataError
@@ -156,10 +156,27 @@ _EXAMPLES: dict[tuple[int, str], tuple[Game, dict[str, Any]]] = {}
 
 
 @in_kit_language
-def render_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions
-                 ) -> tuple[list[Face], list[Face] | None]:
-    """Evaluate the component's face (and back) template once per printed copy."""
+def render_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions,
+                 shared: str | None = None) -> tuple[list[Face], list[Face] | None]:
+    """Evaluate the component's face (and back) template once per printed copy. With
+    ``shared`` (``faces_key``: the game's part of the key), faces an earlier run drew from
+    the same inputs come from the face cache (generator/face_cache.py)."""
     size = face_size(comp, opts)
+    return face_cache.drawn(shared, comp, size, lambda: _draw_faces(game, comp, theme, opts,
+                                                                    size))
+
+
+def faces_key(game: Game, theme: Theme, opts: BuildOptions) -> str | None:
+    """The key part every component of this build shares, or None: nothing cached."""
+    if not face_cache.usable():
+        return None
+    options = {f.name: getattr(opts, f.name) for f in fields(opts) if f.name != "force"}
+    options["out_dir"] = str(opts.out_dir)
+    return face_cache.game_key(game, theme.context(), options)
+
+
+def _draw_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions, size: Size
+                ) -> tuple[list[Face], list[Face] | None]:
     front_t = load_template(comp.face)
     back_t = load_template(comp.back) if comp.back else None
     base: dict[str, Any] = {
@@ -195,9 +212,10 @@ def render_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions
     return fronts, backs
 
 
-def component_part(game: Game, comp: Component, theme: Theme, opts: BuildOptions) -> Part:
+def component_part(game: Game, comp: Component, theme: Theme, opts: BuildOptions,
+                   shared: str | None = None) -> Part:
     """A component's rendered pieces (or its board), as the layout stage takes them."""
-    fronts, backs = render_faces(game, comp, theme, opts)
+    fronts, backs = render_faces(game, comp, theme, opts, shared)
     name = kit_name(game, comp)
     assembly = i18n.data_text(comp.assembly, lambda: at(game, "components", comp.id,
                                                         "assembly"))
@@ -226,13 +244,14 @@ def _lang_suffix(lang: str) -> str:
 def render_parts(game: Game, opts: BuildOptions) -> tuple[list[Part], list[Face]]:
     """Every component rendered: the parts to lay out, and the rules summary's pages."""
     theme = game_theme(game, opts)
+    shared = faces_key(game, theme, opts)
     parts: list[Part] = []
     rules: list[Face] = []
     for comp in game.components:
         if comp.kind == "rules":
-            rules += render_faces(game, comp, theme, opts)[0]
+            rules += render_faces(game, comp, theme, opts, shared)[0]
             continue
-        parts.append(component_part(game, comp, theme, opts))
+        parts.append(component_part(game, comp, theme, opts, shared))
     return parts, rules
 
 
@@ -257,11 +276,12 @@ def build_kit(game: Game, opts: BuildOptions,
 def single_kit(game: Game, opts: BuildOptions) -> Kit:
     """One piece per page for print shops: every front, then its back, each on its own page."""
     theme = game_theme(game, opts)
+    shared = faces_key(game, theme, opts)
     sheets: list[Sheet] = []
     for comp in game.components:
         if comp.kind in ("rules", "board") or comp.size == PAGE:
             continue
-        fronts, backs = render_faces(game, comp, theme, opts)
+        fronts, backs = render_faces(game, comp, theme, opts, shared)
         for page in single_pages(fronts, backs, opts.bleed or 3.175, kit_name(game, comp),
                                  comp.id):
             sheets.append(Sheet(page, None))

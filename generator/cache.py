@@ -164,30 +164,34 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not plain JSON")
 
 
-def _read(path: Path) -> Any:
-    """The parsed JSON of a regular file of at most MAX_ENTRY bytes (never blocking on a
-    FIFO, never following a symbolic link), or raise."""
+def _read(path: Path, limit: int | None = None) -> Any:
+    """The parsed JSON of a regular file of at most ``limit`` (MAX_ENTRY) bytes (never
+    blocking on a FIFO, never following a symbolic link), or raise."""
+    limit = MAX_ENTRY if limit is None else limit
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
     with os.fdopen(fd, "rb") as file:
         info = os.fstat(file.fileno())
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY:
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
             raise ValueError("not a cache entry")
-        raw = file.read(MAX_ENTRY + 1)
-    if len(raw) > MAX_ENTRY:
+        raw = file.read(limit + 1)
+    if len(raw) > limit:
         raise ValueError("not a cache entry")
     return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
 
 
 def lookup(folder: Path, kind: str, key: str,
-           valid: Callable[[Any], bool] = is_plain) -> tuple[bool, Any]:
-    """(True, value) for a sound entry, else (False, None): anything wrong is a miss."""
+           valid: Callable[[Any], bool] = is_plain, limit: int | None = None,
+           plain: bool = True) -> tuple[bool, Any]:
+    """(True, value) for a sound entry, else (False, None): anything wrong is a miss.
+    ``plain=False`` leaves the plain-values walk to ``valid`` (a decoder checking every
+    value itself: a large entry is not walked twice)."""
     path = folder / f"{kind}-{key}.json"
     try:
-        envelope = _read(path)
+        envelope = _read(path, limit)
         if (type(envelope) is dict and envelope.get("format") == FORMAT
                 and envelope.get("kind") == kind and envelope.get("key") == key
-                and "value" in envelope and is_plain(envelope["value"])
+                and "value" in envelope and (not plain or is_plain(envelope["value"]))
                 and valid(envelope["value"])):
             with contextlib.suppress(OSError):
                 os.utime(path)  # recently used: evicted last
@@ -197,15 +201,15 @@ def lookup(folder: Path, kind: str, key: str,
     return False, None
 
 
-def store(folder: Path, kind: str, key: str, value: Any) -> bool:
+def store(folder: Path, kind: str, key: str, value: Any, limit: int | None = None) -> bool:
     """Write one entry atomically; False (and nothing written) when the value is not plain,
-    too large, or the folder is not writable."""
+    larger than ``limit`` (MAX_ENTRY) bytes, or the folder is not writable."""
     if not is_plain(value):
         return False
     text = json.dumps({"format": FORMAT, "kind": kind, "key": key, "value": value},
                       ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     data = text.encode("utf-8")
-    if len(data) > MAX_ENTRY:
+    if len(data) > (MAX_ENTRY if limit is None else limit):
         return False
     temp = None
     try:

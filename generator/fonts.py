@@ -249,6 +249,11 @@ def glyphs_reported() -> Iterator[None]:
         _REPORTING.reset(token)
 
 
+def reporting() -> bool:
+    """Whether text is drawn for pre-flight's report (``glyphs_reported``), not for a kit."""
+    return _REPORTING.get()
+
+
 def glyph_refusal(key: str, text: str) -> str | None:
     """Why ``text`` may not be drawn in font ``key``, or None. A character the font has no
     glyph for prints as an empty box, which a designer must never print by accident: build

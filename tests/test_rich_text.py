@@ -310,6 +310,7 @@ def test_built_in_kits_lay_out_every_text_as_before(monkeypatch):
         return made
 
     monkeypatch.setattr(template_module, "layout_markup", recording)
+    monkeypatch.setenv("PNP_CACHE", "0")  # every face drawn now, none from the face cache
     for game_id in game_ids():
         render_parts(load_game(game_id), BuildOptions())
     assert len(seen) > 500

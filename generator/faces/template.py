@@ -21,6 +21,7 @@ from .. import fonts, i18n
 from ..colours import NotAColour, parse_colour
 from ..data.yamlfile import YamlDoc, format_path, load_yaml
 from ..errors import DataError, DataErrors
+from ..face_cache import note_image
 from . import markup
 from . import primitives as p
 from .expressions import (
@@ -440,6 +441,7 @@ class _Run:
             image = resolve.image_file(a["path"])
         except resolve.Refused as exc:
             raise self.fail(path + ("path",), str(exc)) from None
+        note_image(image)  # a cached face is used only while the picture is unchanged
         if image.suffix.lower() == ".svg":  # drawn as vectors: generator/faces/svg.py
             from .svg import SvgRefused, vector_art
 

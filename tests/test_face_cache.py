@@ -1,0 +1,251 @@
+"""The face cache (generator/face_cache.py, generator/face_codec.py): a warm build draws
+nothing it drew before from the same inputs and prints the very same bytes; any edit of
+what a face is drawn from (template, data, image, theme) draws it again; a tampered cache
+file is a miss, never a crash or a wrong card."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image
+
+from generator import build, face_cache, face_codec, project, watch
+from generator.build import BuildOptions, build_pdf
+from generator.faces import primitives as p
+
+
+def pdf_text(pdf: Path) -> str:
+    with pdfplumber.open(pdf) as doc:
+        return "\n".join(page.extract_text() or "" for page in doc.pages)
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PNP_CACHE_DIR", str(folder))
+    monkeypatch.delenv("PNP_CACHE", raising=False)
+    return folder
+
+
+@pytest.fixture
+def drawn(monkeypatch) -> list[str]:
+    """The ids of the components whose faces were drawn (not taken from the cache)."""
+    seen: list[str] = []
+    real = build._draw_faces
+
+    def counting(game, comp, *args):
+        seen.append(comp.id)
+        return real(game, comp, *args)
+
+    monkeypatch.setattr(build, "_draw_faces", counting)
+    return seen
+
+
+@pytest.fixture
+def game(tmp_path) -> Path:
+    folder = tmp_path / "mygame"
+    with project.using(project.Project()):
+        project.init_project(folder)
+    return folder / "game.yaml"
+
+
+def built(game: Path, out: Path, **options) -> bytes:
+    target, _ = build_pdf(str(game), BuildOptions(out_dir=out, **options))
+    return target.read_bytes()
+
+
+def entries(folder: Path) -> list[Path]:
+    return sorted(folder.glob("faces-*.json"))
+
+
+def edit(file: Path, old: str, new: str) -> None:
+    text = file.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{old!r} must occur once in {file}"
+    file.write_text(text.replace(old, new), encoding="utf-8")
+
+
+# -- whole builds -------------------------------------------------------------------------------
+
+def test_a_warm_build_draws_nothing_and_prints_the_same_bytes(game, tmp_path, cache_dir, drawn,
+                                                            monkeypatch):
+    cold = built(game, tmp_path / "a")
+    assert sorted(set(drawn)) == ["deck", "tokens"]
+    assert entries(cache_dir), "the cold build stored its faces"
+    drawn.clear()
+    warm = built(game, tmp_path / "b")
+    assert drawn == []
+    assert warm == cold
+    monkeypatch.setenv("PNP_CACHE", "0")
+    assert built(game, tmp_path / "c") == cold  # and the same as with no cache at all
+    assert drawn
+
+
+def test_a_built_in_kit_warm_is_byte_identical(tmp_path, cache_dir, drawn):
+    cold, _ = build_pdf("moving-target", BuildOptions(out_dir=tmp_path / "a"))
+    count = len(drawn)
+    assert count
+    warm, _ = build_pdf("moving-target", BuildOptions(out_dir=tmp_path / "b"))
+    assert len(drawn) == count
+    assert warm.read_bytes() == cold.read_bytes()
+
+
+def test_an_edited_template_is_drawn_again_even_at_the_same_size_and_time(
+        game, tmp_path, cache_dir, drawn):
+    built(game, tmp_path / "a")
+    face = game.parent / "faces" / "card.yaml"
+    before = os.stat(face)
+    edit(face, "text: \"{{ suit.name }}\"", "text: \"{{ suit.id   }}\"")  # same length
+    os.utime(face, ns=(before.st_atime_ns, before.st_mtime_ns))  # and the same mtime
+    watch.clear_caches()  # what this process read is forgotten, as in a new process
+    drawn.clear()
+    built(game, tmp_path / "b")
+    assert "deck" in drawn
+    text = pdf_text(tmp_path / "b" / "mygame" / "mygame.pdf")
+    assert "sun" in text.split() and "Sun" not in text.split()
+
+
+def test_an_edited_card_and_theme_are_drawn_again(game, tmp_path, cache_dir, drawn):
+    built(game, tmp_path / "a")
+    edit(game, "{name: Dawn, suit: sun, value: 1}", "{name: Daybreak, suit: sun, value: 1}")
+    drawn.clear()
+    built(game, tmp_path / "b")
+    assert "deck" in drawn
+    assert "Daybreak" in pdf_text(tmp_path / "b" / "mygame" / "mygame.pdf")
+    theme = game.parent / "themes" / "starter.yaml"
+    theme.write_text(theme.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    drawn.clear()
+    built(game, tmp_path / "c")
+    assert "deck" in drawn
+
+
+def test_an_image_replaced_by_one_of_other_proportions_is_fitted_again(game, tmp_path,
+                                                                      cache_dir, drawn):
+    art = game.parent / "art"
+    art.mkdir()
+    Image.new("RGB", (40, 20), "red").save(art / "pic.png")
+    face = game.parent / "faces" / "token.yaml"
+    face.write_text(face.read_text(encoding="utf-8") + (
+        "  - image: {path: art/pic.png, x: 2, y: 2, w: 10, h: 10, fit: contain}\n"),
+        encoding="utf-8")
+    built(game, tmp_path / "a")
+    Image.new("RGB", (20, 40), "blue").save(art / "pic.png")
+    drawn.clear()
+    built(game, tmp_path / "b")
+    assert "tokens" in drawn
+
+
+def test_a_tampered_entry_is_a_miss_and_the_kit_is_still_right(game, tmp_path, cache_dir,
+                                                             drawn):
+    cold = built(game, tmp_path / "a")
+    for entry in entries(cache_dir):
+        envelope = json.loads(entry.read_text(encoding="utf-8"))
+        faces = envelope["value"]["faces"]
+        faces[0][4][0][1] = "not a number"  # the first primitive's x
+        entry.write_text(json.dumps(envelope), encoding="utf-8")
+    drawn.clear()
+    assert built(game, tmp_path / "b") == cold
+    assert sorted(set(drawn)) == ["deck", "tokens"]
+
+
+def test_a_french_kit_is_not_cached(game, tmp_path, cache_dir, drawn):
+    built(game, tmp_path / "a", lang="fr")
+    assert entries(cache_dir) == []
+
+
+def test_a_folder_with_too_many_files_is_drawn_every_time(game, tmp_path, cache_dir, drawn,
+                                                        monkeypatch):
+    monkeypatch.setattr(face_cache, "MAX_FILES", 3)
+    built(game, tmp_path / "a")
+    assert entries(cache_dir) == []
+
+
+def test_the_listing_sees_a_new_file_and_skips_the_output(tmp_path):
+    (tmp_path / "a.yaml").write_text("x", encoding="utf-8")
+    first = face_cache.listing(tmp_path, [tmp_path / "output"])
+    (tmp_path / "output").mkdir()
+    (tmp_path / "output" / "kit.pdf").write_bytes(b"%PDF")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "index").write_bytes(b"x")
+    assert face_cache.listing(tmp_path, [tmp_path / "output"]) == first
+    (tmp_path / "b.yaml").write_text("y", encoding="utf-8")
+    assert face_cache.listing(tmp_path, [tmp_path / "output"]) != first
+
+
+# -- the codec ----------------------------------------------------------------------------------
+
+def test_every_primitive_field_type_is_known_and_none_has_a_post_init():
+    for cls in (p.Rect, p.Circle, p.Line, p.Path, p.Text, p.Icon, p.Image, p.Vector, p.Origin,
+                p.Face):
+        face_codec._layout(cls.__name__)  # raises Unencodable for an unknown annotation
+        assert not hasattr(cls, "__post_init__")  # decode fills the fields directly
+        assert dataclasses.is_dataclass(cls) and not hasattr(cls, "__slots__")
+
+
+numbers = st.one_of(st.integers(-10_000, 10_000),
+                    st.floats(-1e4, 1e4, allow_nan=False, allow_infinity=False))
+colours = st.one_of(st.none(), st.sampled_from(["#000000", "#ff8800"]))
+texts = st.text(max_size=12)
+icons = st.builds(p.Icon, texts, numbers, numbers, numbers, numbers, colours, colours,
+                  st.sampled_from([0, 90, 180, 270]))
+prims = st.one_of(
+    st.builds(p.Rect, numbers, numbers, numbers, numbers, colours, colours, numbers, numbers,
+              st.one_of(st.none(), st.tuples(numbers, numbers))),
+    st.builds(p.Circle, numbers, numbers, numbers, colours, colours, numbers),
+    st.builds(p.Line, numbers, numbers, numbers, numbers, colours, numbers),
+    st.builds(p.Path, st.lists(st.tuples(st.sampled_from("MLCZ"),
+                                         st.lists(numbers, max_size=6).map(tuple)),
+                               max_size=4).map(tuple), colours, colours, numbers),
+    st.builds(p.Text, st.lists(st.tuples(numbers, numbers, texts), max_size=3).map(tuple),
+              texts, numbers, colours, st.sampled_from([0, 90]), numbers, numbers,
+              st.lists(st.tuples(numbers, numbers, texts, texts, colours),
+                       max_size=2).map(tuple),
+              st.lists(icons, max_size=2).map(tuple)),
+    icons,
+    st.builds(p.Image, texts, numbers, numbers, numbers, numbers,
+              st.one_of(st.none(), st.tuples(numbers, numbers, numbers, numbers))),
+    st.builds(p.Vector, texts, numbers, numbers, numbers, numbers, st.none()),
+)
+faces = st.builds(
+    lambda ps, label, lines: p.Face(63.5, 88.9, 3.0, tuple(ps), label,
+                                    tuple(p.Origin(line, True) for line in lines[:len(ps)])),
+    st.lists(prims, max_size=5), texts, st.lists(st.one_of(st.none(), st.integers(1, 99)),
+                                                 max_size=5))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(faces, max_size=3))
+def test_faces_come_back_exactly_as_written(drawn_faces):
+    again = face_codec.decode(json.loads(json.dumps(face_codec.encode(drawn_faces))))
+    assert again is not None
+    assert [repr(f) for f in again] == [repr(f) for f in drawn_faces]
+    assert again == drawn_faces
+
+
+@pytest.mark.parametrize("tamper", [
+    lambda v: v[0].__setitem__(0, "Evil"),  # an unknown class
+    lambda v: v[0].__setitem__(1, "63.5"),  # a width that is text
+    lambda v: v[0].__setitem__(1, True),  # a boolean where a number belongs
+    lambda v: v[0].__setitem__(1, 1e999),  # infinity (JSON's 1e999)
+    lambda v: v[0].pop(),  # a field missing
+    lambda v: v[0][4].append(["Face", 1, 1, 0, [], "", [], ""]),  # a face among primitives
+    lambda v: v[0][4][0].__setitem__(0, "Origin"),  # a primitive of another class
+    lambda v: v.append("x"),
+])
+def test_a_tampered_value_is_refused(tamper):
+    face = p.Face(10, 20, 3.0, (p.Rect(1, 2, 3, 4, "#000000"),), "x", (p.Origin(3, True),))
+    value = face_codec.encode([face])
+    tamper(value)
+    assert face_codec.decode(value) is None
+
+
+def test_a_value_that_would_not_come_back_is_not_encoded():
+    with pytest.raises(face_codec.Unencodable):
+        face_codec.encode([p.Face(10, 20, 3.0, (p.Rect(float("inf"), 2, 3, 4),))])
+    with pytest.raises(face_codec.Unencodable):
+        face_codec.encode([p.Face(10, 20, 3.0, (p.Rect([1], 2, 3, 4),))])
