@@ -153,10 +153,12 @@ def _name(cell: Cell) -> str:
 def board_findings(game: Any, ref: YamlDoc) -> list[Finding]:
     """Each printed board, read from its rendered face, against the reference layout; the
     board kinds and starting spaces per side against the seed."""
-    from ..build import BuildOptions, game_theme, render_faces
+    from ..build import BuildOptions, faces_key, game_theme, render_faces
 
     kinds, boards = ref.data["board_kinds"], ref.data["boards"]
-    theme = game_theme(game, BuildOptions())
+    opts = BuildOptions()
+    theme = game_theme(game, opts)
+    shared = faces_key(game, theme, opts)  # the faces a default build draws: cached alike
     palette, sides = theme.palette, theme.labels["sides"]
     colour_side = {palette[f"player_{v['colour']}"]: side for side, v in sides.items()}
     tables = game.data["tables"]["boards"]
@@ -166,7 +168,7 @@ def board_findings(game: Any, ref: YamlDoc) -> list[Finding]:
     printed: dict[str, tuple[set[Cell], dict[str, set[Cell]]]] = {}
     for comp in game.components:
         if comp.kind == "board" and comp.face == "movement-board":
-            fronts, _ = render_faces(game, comp, theme, BuildOptions())
+            fronts, _ = render_faces(game, comp, theme, opts, shared)
             name = str(comp.items[0].data.get("name"))
             printed[name] = read_board(fronts[0], palette, colour_side)
     for name, spec in boards["layouts"].items():
