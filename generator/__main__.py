@@ -1,6 +1,6 @@
 """``python -m generator``: see generator/cli.py."""
 import sys
 
-from .cli import main
+from .cli import run
 
-sys.exit(main())
+sys.exit(run())

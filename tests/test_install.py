@@ -73,7 +73,7 @@ def test_the_wheel_ships_the_built_in_data(wheel):
 def test_the_wheel_declares_the_command_and_the_runtime_dependencies(wheel):
     archive = zipfile.ZipFile(wheel)
     (entry,) = [n for n in archive.namelist() if n.endswith(".dist-info/entry_points.txt")]
-    assert "pnp = generator.cli:main" in archive.read(entry).decode()
+    assert "pnp = generator.cli:run" in archive.read(entry).decode()
     (meta,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
     text = archive.read(meta).decode()
     requires = [line.split(":", 1)[1].strip() for line in text.splitlines()
