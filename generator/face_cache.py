@@ -45,8 +45,10 @@ MAX_FILES = 5000  # files listed under one folder before the folder is deemed to
 MAX_ENTRY = 16 << 20  # bytes: one component's faces (a large deck's are a few MB at most)
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".venv", "node_modules",
                           ".mypy_cache", ".pytest_cache", ".ruff_cache"})
-LIBRARIES = ("reportlab", "PIL", "jinja2", "markupsafe", "yaml", "pydantic", "pydantic_core",
-             "svgelements", "openpyxl")
+# What faces are drawn with besides our code (pyproject.toml's dependencies): an upgrade of
+# any rewrites its package's __init__ (or extension module), so its stamp changes the key.
+LIBRARIES = ("reportlab", "_rl_accel", "PIL", "jinja2", "markupsafe", "yaml", "pydantic",
+             "pydantic_core", "svgelements", "openpyxl", "pyphen")
 
 _IMAGES: ContextVar[list[Path] | None] = ContextVar("face_cache_images", default=None)
 
