@@ -20,6 +20,9 @@ class DataError(Exception):
         return f"{where}:{field} {self.expected}"
 
 
+SHOWN = 50  # problems listed one per line before the rest are counted
+
+
 class DataErrors(DataError):
     """Several independent problems found in one pass, reported together."""
 
@@ -29,7 +32,15 @@ class DataErrors(DataError):
         super().__init__(first.file, first.line, first.field, first.expected)
 
     def message(self) -> str:
-        return "\n".join(e.message() for e in self.errors)
+        """Every problem, one per line, up to ``SHOWN``; past that a count of the rest (a
+        file with a thousand bad rows usually has one mistake repeated: the first lines say
+        which, and 60,000 lines would bury it)."""
+        lines = [e.message() for e in self.errors[:SHOWN]]
+        if len(self.errors) > SHOWN:
+            lines.append(f"... and {len(self.errors) - SHOWN} more problems in "
+                         f"{len({str(e.file) for e in self.errors[SHOWN:]})} file(s) (fix "
+                         "these first: the rest are often the same mistake)")
+        return "\n".join(lines)
 
 
 class CompositionError(Exception):

@@ -210,3 +210,15 @@ def test_write_pdf_failing_mid_render_leaves_no_trace(tmp_path):
         write_pdf([page], target, title="t")
     assert target.read_bytes() == b"good"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kit.pdf", "picture.png"]
+
+
+def test_thousands_of_problems_list_the_first_fifty_then_count_the_rest():
+    errors = [DataError("cards.yaml", 10 + i, f"tables.cards[{i}]", "a mapping") for i in
+              range(1000)] + [DataError("other.yaml", 3, "x", "a number")]
+    lines = DataErrors(errors).message().splitlines()
+    assert len(lines) == 51
+    assert lines[0].startswith("cards.yaml:10: tables.cards[0]")
+    assert lines[49].startswith("cards.yaml:59: tables.cards[49]")
+    assert lines[50] == ("... and 951 more problems in 2 file(s) (fix these first: the rest "
+                         "are often the same mistake)")
+    assert DataErrors(errors[:50]).message().count("\n") == 49  # fifty: all listed
