@@ -44,6 +44,15 @@ def pnp_cache_dir(tmp_path_factory) -> Iterator[Path]:
         os.environ["PNP_CACHE_DIR"] = old
 
 
+@pytest.fixture
+def fresh_cache(tmp_path, monkeypatch) -> Path:
+    """An empty, enabled cache folder for one test (PNP_CACHE unset whatever the shell says)."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PNP_CACHE_DIR", str(folder))
+    monkeypatch.delenv("PNP_CACHE", raising=False)
+    return folder
+
+
 @pytest.fixture(scope="session")
 def kit_a4(tmp_path_factory) -> Built:
     return _build(tmp_path_factory.mktemp("kit-a4"), paper="a4")

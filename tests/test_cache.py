@@ -33,12 +33,9 @@ PINNED = [
 
 
 @pytest.fixture
-def folder(tmp_path, monkeypatch) -> Path:
+def folder(fresh_cache) -> Path:
     """A fresh, enabled cache folder for one test."""
-    where = tmp_path / "cache"
-    monkeypatch.setenv("PNP_CACHE_DIR", str(where))
-    monkeypatch.delenv("PNP_CACHE", raising=False)
-    return where
+    return fresh_cache
 
 
 @pytest.fixture

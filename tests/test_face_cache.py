@@ -26,11 +26,8 @@ def pdf_text(pdf: Path) -> str:
 
 
 @pytest.fixture
-def cache_dir(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("PNP_CACHE_DIR", str(folder))
-    monkeypatch.delenv("PNP_CACHE", raising=False)
-    return folder
+def cache_dir(fresh_cache) -> Path:
+    return fresh_cache
 
 
 @pytest.fixture
