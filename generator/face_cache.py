@@ -8,19 +8,27 @@ faces are kept in the on-disk cache (generator/cache.py: plain JSON, atomic writ
 - the component as loaded (its items' data and counts, size, face and back names, params,
   label), the game's loaded data, id, title and credit, the theme's values, the face size
   and the build options (all but where the kit goes and ``--force``);
-- the files a face may read, listed with their size and modification and change times:
-  the built-in templates (faces, icons, themes, messages), art and games folders, the game's
-  own folder (its project's faces, icons, art, fonts...), and the built-in font files;
+- the game data file's path (symlinks resolved), its rules module, players and theme name;
+- the files a face may read, each listed with the file it leads to (device and inode), its
+  size, its modification and change times, and where it points when it is a symlink: the
+  built-in templates (faces, icons, themes, messages), art and games folders, the game's
+  own folder (the project in use: its faces, icons, art, fonts...), and the built-in font
+  files. Output folders inside those roots are left out unless they sit in an input folder
+  (``faces/``, ``fonts/``...), so writing a kit does not change the key;
 - the generator's own source files and the drawing libraries it runs on (listed the same
   way), and the Python version (generator/cache.py adds it);
 - the raster or SVG images a face drew (their size, modification and change times are kept
   in the entry and compared before it is used).
 
-A file's change time moves whenever its content is written, so an edit (even one that keeps
-the size and the modification time) is a new key: an entry is never stale. A copy or a
-``git checkout`` that leaves the content alone is a new key too, which only costs one cold
-build. Listing is bounded: a game folder with more than ``MAX_FILES`` files (say, a
-project kept in a home folder) is not cached, only drawn.
+A file's change time moves whenever it is written, so an edit (even one that keeps the size
+and the modification time) is a new key, and a file replaced by another (a save by rename, a
+symlink pointed elsewhere) has another inode: an entry is not used once its inputs changed.
+A copy or a ``git checkout`` that leaves the content alone is a new key too, which only costs
+one cold build. Listing is bounded: a game folder with more than ``MAX_FILES`` files (say, a
+project kept in a home folder), or with a folder that cannot be read, is not cached, only
+drawn. The one write the times miss is the operating system's own blind spot: a program
+writing into a file through a shared memory map, again, before the kernel writes the page
+back (editors and tools write files; ``PNP_CACHE=0`` draws everything when in doubt).
 
 Only English kits are cached: a kit in another language records, while it draws, which
 texts have no translation (generator/i18n.py), and that record must not be skipped. Nor is
@@ -37,7 +45,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from . import cache, face_codec, fonts, i18n, paths
+from . import cache, face_codec, fonts, i18n, paths, project
 from .faces.primitives import Face
 
 KIND = "faces"
@@ -57,18 +65,29 @@ class TooMany(Exception):
     """A folder with more files than MAX_FILES: its games are drawn, never cached."""
 
 
+class Unlistable(Exception):
+    """A folder under a listed root that cannot be read: its games are drawn, never cached."""
+
+
 def _stamp(path: Path) -> list[Any] | None:
-    """What identifies a file's version: size, modification and change times (None: gone)."""
+    """What identifies a file's version (None: gone): the file it leads to (device, inode),
+    its size, and its modification and change times. The inode tells apart two files whose
+    size and times match to the tick, as when a symlink is pointed at the other one."""
     try:
         st = os.stat(path)
     except OSError:
         return None
-    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+    return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+
+
+STAMP_LENGTH = 5
 
 
 def listing(root: Path, skip: Sequence[Path] = ()) -> str:
-    """sha256 of every file under ``root`` (relative name, size, times), folders sorted, the
-    version-control and tool folders and ``skip`` left out; TooMany past MAX_FILES."""
+    """sha256 of every file under ``root`` (path, where a symlink points, the stamp of the
+    file it leads to), folders sorted, the version-control and tool folders and ``skip``
+    left out. TooMany past MAX_FILES; Unlistable for a folder that cannot be read (its
+    files could still be opened by name, so a constant line would hide their edits)."""
     digest = hashlib.sha256()
     skipped = {str(s) for s in skip}
     count = 0
@@ -79,21 +98,25 @@ def listing(root: Path, skip: Sequence[Path] = ()) -> str:
             with os.scandir(folder) as found:
                 entries = sorted(found, key=lambda e: e.name)
         except OSError:
-            digest.update(f"?{folder}\0".encode("utf-8", "surrogateescape"))
-            continue
+            raise Unlistable(folder) from None
         for entry in entries:
             count += 1
             if count > MAX_FILES:
                 raise TooMany(str(root))
             try:
+                link = os.readlink(entry.path) if entry.is_symlink() else ""
                 if entry.is_dir(follow_symlinks=True):
                     if entry.name not in SKIPPED_DIRS and entry.path not in skipped:
                         stack.append(entry.path)
+                        digest.update(f"{entry.path}/\0{link}\n".encode(
+                            "utf-8", "surrogateescape"))
                     continue
                 st = entry.stat(follow_symlinks=True)
             except OSError:
+                digest.update(f"?{entry.path}\n".encode("utf-8", "surrogateescape"))
                 continue
-            line = f"{entry.path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\n"
+            line = (f"{entry.path}\0{link}\0{st.st_dev}\0{st.st_ino}\0{st.st_size}"
+                    f"\0{st.st_mtime_ns}\0{st.st_ctime_ns}\n")
             digest.update(line.encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 
@@ -127,15 +150,39 @@ _code: str | None = None
 
 
 def files_digest(game_folder: Path, out_dir: Path) -> str:
-    """The folders a face may read from, listed now (see the module docstring)."""
+    """The folders a face may read from, listed now (see the module docstring).
+
+    ``game_folder`` is the project in use: the folder of the game data file with its
+    symlinks resolved, as generator/project.py's ``use_for`` takes it."""
     builtin = [paths.TEMPLATES, paths.ART, paths.CARD_DATA]
     folder = game_folder.resolve()
     roots = [r.resolve() for r in builtin if r.is_dir()]
-    skip = [out_dir.resolve(), (folder / "output").resolve()]
-    parts = [listing(root, skip) for root in roots]
     if not any(folder == r or r in folder.parents for r in roots):
-        parts.append(listing(folder, skip))
+        roots.append(folder)
+    outputs = [out_dir.resolve(), (folder / project.OUTPUT).resolve()]
+    parts = [listing(root, skippable(root, outputs)) for root in roots]
     return hashlib.sha256("\n".join([str(folder), *parts]).encode()).hexdigest()
+
+
+# A root's folders whose files faces read by name (generator/project.py's kinds and the
+# translations); an output folder inside one of them is listed like any other input.
+INPUT_FOLDERS = frozenset({*project.KINDS, "messages"})
+
+
+def skippable(root: Path, outputs: Sequence[Path]) -> list[Path]:
+    """The output folders that may be left out of ``root``'s listing: those strictly inside
+    it and outside its input folders. What the build writes there (kits, calibration
+    sheets, previews) must not change the key, or every build would miss the one before;
+    an output folder given as, say, ``faces/out`` must not hide ``faces/`` edits either."""
+    found = []
+    for out in outputs:
+        try:
+            inside = out.relative_to(root).parts
+        except ValueError:
+            continue
+        if inside and inside[0] not in INPUT_FOLDERS and inside[0] not in SKIPPED_DIRS:
+            found.append(out)
+    return found
 
 
 def usable() -> bool:
@@ -148,11 +195,13 @@ def game_key(game: Any, theme_context: Any, options: Any) -> str | None:
     """The part of every component's key that the whole game shares, or None when the game
     cannot be cached (a folder too big to list, a value the key cannot hold)."""
     try:
-        files = files_digest(Path(game.source).parent, Path(options["out_dir"]))
+        source = Path(game.source).resolve()
+        files = files_digest(source.parent, Path(options["out_dir"]))
         rest = {k: v for k, v in options.items() if k != "out_dir"}
-        return cache.fingerprint([code_digest(), files, rest, game.id, game.title,
-                                  game.credit, game.data, theme_context])
-    except (TooMany, cache.Uncacheable, OSError, RecursionError):
+        return cache.fingerprint([code_digest(), files, rest, str(source), game.id,
+                                  game.title, game.credit, game.rules, list(game.players),
+                                  game.theme, game.data, theme_context])
+    except (TooMany, Unlistable, cache.Uncacheable, OSError, RecursionError):
         return None
 
 
@@ -241,7 +290,8 @@ def _decode(value: Any) -> Rendered | None:
     if type(images) is not list:
         return None
     for stamp in images:  # a picture drawn then has changed since: draw again
-        if (type(stamp) is not list or len(stamp) != 4 or type(stamp[0]) is not str
+        if (type(stamp) is not list or len(stamp) != 1 + STAMP_LENGTH
+                or type(stamp[0]) is not str
                 or _stamp(Path(stamp[0])) != stamp[1:]):
             return None
     faces = face_codec.decode(value["faces"])

@@ -17,6 +17,7 @@ from PIL import Image
 
 from generator import build, face_cache, face_codec, project, watch
 from generator.build import BuildOptions, build_pdf
+from generator.data.loader import load_game
 from generator.faces import primitives as p
 
 
@@ -172,6 +173,102 @@ def test_the_listing_sees_a_new_file_and_skips_the_output(tmp_path):
     assert face_cache.listing(tmp_path, [tmp_path / "output"]) == first
     (tmp_path / "b.yaml").write_text("y", encoding="utf-8")
     assert face_cache.listing(tmp_path, [tmp_path / "output"]) != first
+
+
+# -- what the key must see (each case was a stale kit once: warm differed from PNP_CACHE=0) ---
+
+def cold(game: Path | str, out: Path, monkeypatch, **options) -> bytes:
+    """The kit as a build with the cache off prints it."""
+    with monkeypatch.context() as m:
+        m.setenv("PNP_CACHE", "0")
+        target, _ = build_pdf(str(game), BuildOptions(out_dir=out, **options))
+        return target.read_bytes()
+
+
+def shrink_card_title(game_folder: Path) -> None:
+    edit(game_folder / "faces" / "card.yaml", "size: 13, min_size: 7", "size: 9, min_size: 7")
+    watch.clear_caches()
+
+
+def test_an_output_folder_inside_faces_does_not_hide_their_edits(game, tmp_path, cache_dir,
+                                                                 drawn, monkeypatch):
+    out = game.parent / "faces"  # the kit is written into faces/mygame/
+    built(game, out)
+    shrink_card_title(game.parent)
+    drawn.clear()
+    assert built(game, out) == cold(game, tmp_path / "cold", monkeypatch)
+    assert "deck" in drawn
+
+
+def test_a_symlinked_data_file_keys_the_folder_its_faces_come_from(game, tmp_path, cache_dir,
+                                                                   drawn, monkeypatch):
+    """generator/project.py uses the folder the link leads to; the key must list that one."""
+    linked = tmp_path / "elsewhere"
+    linked.mkdir()
+    (linked / "game.yaml").symlink_to(game)
+    built(linked / "game.yaml", tmp_path / "a")
+    shrink_card_title(game.parent)
+    drawn.clear()
+    warm = built(linked / "game.yaml", tmp_path / "b")
+    assert "deck" in drawn
+    assert warm == cold(linked / "game.yaml", tmp_path / "cold", monkeypatch)
+
+
+def test_the_game_settings_outside_its_data_are_in_the_key(game, tmp_path, cache_dir):
+    """The rules module, players, theme name and data file are not part of ``game.data``;
+    two data files in one folder that differ only there must not share faces."""
+    loaded = load_game(str(game))
+    options = {"paper": "a4", "out_dir": str(tmp_path)}
+    key = face_cache.game_key(loaded, {}, options)
+    assert key is not None and key == face_cache.game_key(loaded, {}, options)
+    other = game.parent / "other.yaml"
+    other.write_text(game.read_text(encoding="utf-8"), encoding="utf-8")
+    changed = [dataclasses.replace(loaded, rules="moving_target"),
+               dataclasses.replace(loaded, players=(3, 5)),
+               dataclasses.replace(loaded, theme="classic"),
+               dataclasses.replace(loaded, source=other)]
+    keys = {face_cache.game_key(g, {}, options) for g in changed}
+    assert len(keys) == 4 and key not in keys
+
+
+def test_a_symlink_pointed_at_another_file_changes_the_listing(tmp_path):
+    (tmp_path / "faces").mkdir()
+    one, two = tmp_path / "one.txt", tmp_path / "two.txt"
+    one.write_text("size: 13", encoding="utf-8")
+    two.write_text("size: 10", encoding="utf-8")
+    same = os.stat(one)
+    os.utime(two, ns=(same.st_atime_ns, same.st_mtime_ns))  # same size, same mtime
+    link = tmp_path / "faces" / "card.yaml"
+    link.symlink_to(one)
+    first = face_cache.listing(tmp_path)
+    link.unlink()
+    link.symlink_to(two)
+    assert face_cache.listing(tmp_path) != first
+    stamp = face_cache._stamp(link)
+    assert stamp is not None and stamp[:2] == [os.stat(two).st_dev, os.stat(two).st_ino]
+
+
+def test_a_folder_that_cannot_be_read_is_never_cached(game, tmp_path, cache_dir, drawn,
+                                                      monkeypatch):
+    """Its files can still be opened by name, so its edits would be invisible to the key."""
+    faces = str(game.parent / "faces")
+    real = os.scandir
+
+    def refusing(path="."):
+        if os.fspath(path) == faces:
+            raise PermissionError(13, "Permission denied", faces)
+        return real(path)
+
+    monkeypatch.setattr(face_cache.os, "scandir", refusing)
+    built(game, tmp_path / "a")
+    assert entries(cache_dir) == []
+
+
+def test_only_output_folders_outside_input_folders_are_skipped(tmp_path):
+    outputs = [tmp_path / "output", tmp_path / "faces" / "out", tmp_path, tmp_path / "x" / "y",
+               tmp_path.parent / "elsewhere"]
+    assert face_cache.skippable(tmp_path, outputs) == [tmp_path / "output",
+                                                        tmp_path / "x" / "y"]
 
 
 # -- the codec ----------------------------------------------------------------------------------
