@@ -218,6 +218,33 @@ def test_bounds_hold_on_the_fast_path(tmp_path, monkeypatch, text, line, message
     assert info.value.message().startswith(f"{file}:{line}: invalid YAML: ")
 
 
+def test_too_many_values_are_refused_where_the_limit_is_passed_without_a_second_parse(
+        tmp_path, monkeypatch):
+    """A flat list of 200,000 items made the pure-Python loader compose all 2 MB (7 s) to say
+    "an alias bomb?" of a file without aliases; the fast path now stops at the value past
+    the limit and says what it is."""
+    monkeypatch.setattr(yamlfile, "MAX_NODES", 1000)
+    file = tmp_path / "doc.yaml"
+    file.write_text("items:\n" + "  - 1\n" * 1500, encoding="utf-8")
+
+    def slow(*args):
+        raise AssertionError("the pure-Python loader ran")
+
+    with monkeypatch.context() as m:
+        m.setattr(yamlfile, "_parse", slow)
+        with pytest.raises(DataError) as info:
+            yamlfile.load_yaml(file)
+    # values: the mapping, its key, the list, then item k is value 3 + k (on line 1 + k)
+    assert info.value.message() == (
+        f"{file}:999: invalid YAML: more than 1,000 values (keys, items and texts) in one "
+        "file; split the data into several files")
+    monkeypatch.setattr(yamlfast, "AVAILABLE", False)
+    with pytest.raises(DataError) as info:
+        yamlfile.load_yaml(file)
+    assert "more than 1,000 values (keys, items and texts)" in info.value.message()
+    assert "alias" not in info.value.message()
+
+
 @pytest.mark.parametrize(("text", "expected"), [
     ("a: 1\nb: !!int\n", "2: invalid YAML: cannot read this value (not a valid !!int value)"),
     ("a: !!bool maybe\n", "1: invalid YAML: cannot read this value (not a valid !!bool value)"),

@@ -6,11 +6,14 @@ module composes the node graph from libyaml's events with exactly the checks of
 ``yamlfile._BoundedLoader`` (nesting depth, alias count, duplicate anchors and keys, one
 document), then measures, constructs and records lines with yamlfile's own code.
 
-It never reports a problem itself: on *any* failure it raises ``Fallback`` and yamlfile runs
-the pure-Python loader on the same text, which gives the error exactly as before (libyaml
-words its syntax errors differently). So a file is accepted here only when every check the
-pure-Python path makes passes on an event stream that libyaml and PyYAML agree on (the
-tests compare both parsers on the repository's files and on generated documents).
+It reports one problem itself: more than ``max_nodes`` values spelled out, which the
+pure-Python loader would refuse too, but only after composing all of a 2 MB file (7 s);
+``Refused`` stops there, at the first value past the limit. On any other failure it raises
+``Fallback`` and yamlfile runs the pure-Python loader on the same text, which gives the error
+exactly as before (libyaml words its syntax errors differently). So a file is accepted here
+only when every check the pure-Python path makes passes on an event stream that libyaml and
+PyYAML agree on (the tests compare both parsers on the repository's files and on generated
+documents).
 
 Why not ``yaml.compose(text, Loader=CSafeLoader)``: libyaml's own composer recurses in C
 without a depth limit (a 2 MB file of ``[`` crashes the process), and it does not count
@@ -55,13 +58,22 @@ class Fallback(Exception):
     """The fast path did not accept the text: load it the pure-Python way."""
 
 
+class Refused(Exception):
+    """The text spells out more than ``max_nodes`` values (at ``mark``): whatever else it
+    holds, yamlfile's ``_measure`` would refuse it, so the pure-Python loader is not run."""
+
+    def __init__(self, mark: yaml.Mark) -> None:
+        super().__init__(mark)
+        self.mark = mark
+
+
 def compose(text: str, max_depth: int, max_aliases: int, max_nodes: int
             ) -> tuple[Node | None, bool]:
     """The node graph of ``text`` (None for an empty stream), composed as PyYAML's Composer
     does, with the checks of ``yamlfile._BoundedLoader``, and whether it uses aliases;
-    ``Fallback`` (or libyaml's own error) when any check fails. Without aliases the graph is
-    a tree no deeper than ``max_depth``, so ``yamlfile._measure`` would only count its nodes:
-    that is done here (more than ``max_nodes`` is a Fallback)."""
+    ``Fallback`` (or libyaml's own error) when any check fails. Every value spelled out is
+    one node of the graph ``yamlfile._measure`` walks, so the count is kept here: past
+    ``max_nodes`` is ``Refused``; without aliases, that count is all _measure would check."""
     if CParser is None or any(char in text for char in _DIFFERENT) \
             or _BLOCK_HEADER_COMMENT.search(text):
         raise Fallback
@@ -103,6 +115,8 @@ def compose(text: str, max_depth: int, max_aliases: int, max_nodes: int
                 # comma in [..], makes ``- !`` a string...); data files have none.
                 raise Fallback
             count += 1
+            if count > max_nodes:
+                raise Refused(event.start_mark)
             if kind is ScalarEvent:
                 value = event.value
                 if stack and event.style == "" and "?" in value and stack[-1][0].flow_style:
@@ -153,8 +167,6 @@ def compose(text: str, max_depth: int, max_aliases: int, max_nodes: int
         raise Fallback  # more than one document
     if type(root) is ScalarNode and root.value == "":
         raise Fallback  # ``---`` alone: libyaml puts the empty document a line lower
-    if not aliases and count > max_nodes:
-        raise Fallback  # _measure would refuse it
     return root, aliases > 0
 
 

@@ -190,8 +190,9 @@ def _measure(root: yaml.Node, first_alias: yaml.Mark | None) -> None:
             size += child_size
             depth = max(depth, child_depth)
             if size > MAX_NODES:
-                raise _Limit(node.start_mark, f"aliases expand this to more than {MAX_NODES:,} "
-                                              "values (an alias bomb?)")
+                raise _Limit(node.start_mark, _too_many() if first_alias is None else
+                             f"aliases expand this to more than {MAX_NODES:,} values (an "
+                             "alias bomb?)")
         depth += 1
         if depth > MAX_DEPTH:
             raise _Limit(node.start_mark, f"aliases nest this deeper than {MAX_DEPTH} levels")
@@ -256,6 +257,11 @@ def read_text(file: Path) -> str:
     return text
 
 
+def _too_many() -> str:
+    return (f"more than {MAX_NODES:,} values (keys, items and texts) in one file; split the "
+            "data into several files")
+
+
 def _too_big(size: int) -> str:
     return (f"file is {size / 1048576:.1f} MB; the limit is {MAX_FILE_BYTES // 1048576} MB "
             "for a YAML file")
@@ -271,7 +277,11 @@ def load_yaml(file: Path) -> YamlDoc:
             _MEMO.move_to_end(text)
         node, aliased, lines = known
         return YamlDoc(file, _construct(node, aliased), dict(lines))
-    parsed = _parse_fast(text)
+    try:
+        parsed = _parse_fast(text)
+    except yamlfast.Refused as exc:
+        raise YamlSyntaxError(file, exc.mark.line + 1, exc.mark.column + 1,
+                              f"invalid YAML: {_too_many()}") from None
     if parsed is None:
         node, data = _parse(file, text)
         aliased = True  # not known: construct with SafeConstructor
@@ -333,7 +343,9 @@ def _parse_fast(text: str) -> tuple[yaml.Node | None, bool, Any] | None:
         if aliased:
             _measure(node, None)
         return node, aliased, _construct(node, aliased)
-    except Exception:  # every failure is reported, in its words, by the slow path
+    except yamlfast.Refused:
+        raise
+    except Exception:  # every other failure is reported, in its words, by the slow path
         return None
 
 
