@@ -357,7 +357,10 @@ def test_contents_page_states_the_real_kit(kits, game, paper, flip):
     text = " ".join(PdfReader(kit.pdf).pages[0].extract_text().split())
     n = len(m["pages"])
     odd, even = range(1, n + 1, 2), range(2, n + 1, 2)
-    assert f"{n} pages = {m['sheets']} sheets of {paper.upper()}" in text
+    label = {"a4": "A4", "letter": "Letter"}[paper]  # as print dialogs name them
+    assert f"{n} pages = {m['sheets']} sheets of {label}, printed on both sides." in text
+    assert ("Odd pages are fronts, each followed by its back: pages 1-2 are sheet 1, pages 3-4 "
+            "sheet 2, and so on.") in text
     assert f"pass 1, print pages {', '.join(map(str, odd))}." in text
     assert f"Pass 2, print pages {', '.join(map(str, even))};" in text
     assert f"Flip on {flip} edge" in text

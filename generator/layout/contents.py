@@ -16,6 +16,7 @@ from ..i18n import message, number
 from .assemble import Section, Summary
 from .frame import Frame
 from .furniture import BOLD_FONT, TEXT_FONT
+from .sizes import PAPER_LABELS
 
 INCH_PUNCHES = {"3/4": 19.05, "7/8": 22.2, "1": 25.4, "1 1/8": 28.6, "1 1/4": 31.75,
                 "1 1/2": 38.1, "2": 50.8}
@@ -119,7 +120,8 @@ class _Flow:
 
 def recipe(summary: Summary, calibration: str) -> list[str]:
     """The print-dialog recipe: what to choose, and the single-sided alternative."""
-    n, sheets, paper = summary.pages, summary.sheets, summary.paper_name.upper()
+    n, sheets = summary.pages, summary.sheets
+    paper = PAPER_LABELS.get(summary.paper_name, summary.paper_name.upper())
     if summary.flip == "none":
         turned = (message("contents.landscape", pages=ranges(summary.landscape_pages))
                   if summary.landscape_pages else message("contents.portrait"))

@@ -9,6 +9,9 @@ PAPER_SIZES: dict[str, Size] = {
     "a3": Size(297.0, 420.0),
 }
 
+# How a print dialog names each paper: the ISO sizes in capitals, the US one capitalised.
+PAPER_LABELS: dict[str, str] = {"a4": "A4", "letter": "Letter", "a3": "A3"}
+
 CARD_SIZES: dict[str, Size] = {
     "poker": Size(63.5, 88.9),
     "bridge": Size(57.15, 88.9),
