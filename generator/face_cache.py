@@ -30,10 +30,12 @@ drawn. The one write the times miss is the operating system's own blind spot: a 
 writing into a file through a shared memory map, again, before the kernel writes the page
 back (editors and tools write files; ``PNP_CACHE=0`` draws everything when in doubt).
 
-Only English kits are cached: a kit in another language records, while it draws, which
-texts have no translation (generator/i18n.py), and that record must not be skipped. Nor is
-pre-flight's drawing (it reports missing glyphs instead of refusing them). A face that
-fails to draw is never cached: its error is raised as before.
+A kit in another language records, while it draws, which texts have no translation
+(generator/i18n.py): an entry keeps what the drawing told the language session, in order,
+and a hit tells it again (whether a printed value counts as untranslated depends on the
+words translated before it, so that check is made again, not copied). Pre-flight's drawing
+is not cached (it reports missing glyphs instead of refusing them). A face that fails to
+draw is never cached: its error is raised as before.
 """
 from __future__ import annotations
 
@@ -186,9 +188,8 @@ def skippable(root: Path, outputs: Sequence[Path]) -> list[Path]:
 
 
 def usable() -> bool:
-    """Whether faces drawn now may be cached: English, a build (not pre-flight), cache on."""
-    return (cache.enabled() and cache.cache_dir() is not None
-            and not i18n.current().translating and not fonts.reporting())
+    """Whether faces drawn now may be cached: a build (not pre-flight), cache on."""
+    return cache.enabled() and cache.cache_dir() is not None and not fonts.reporting()
 
 
 def game_key(game: Any, theme_context: Any, options: Any) -> str | None:
@@ -233,7 +234,7 @@ def drawn(shared: str | None, comp: Any, size: Any, draw: Callable[[], Rendered]
         key = cache.entry_key(KIND, component_key(shared, comp, size))
     except (cache.Uncacheable, RecursionError):
         return draw()
-    decoded: list[Rendered] = []
+    decoded: list[tuple[Rendered, list[list[Any]]]] = []
 
     def valid(value: Any) -> bool:
         found = _decode(value)
@@ -241,22 +242,27 @@ def drawn(shared: str | None, comp: Any, size: Any, draw: Callable[[], Rendered]
             decoded.append(found)
         return found is not None
 
+    session = i18n.current()
     hit, _ = cache.lookup(folder, KIND, key, valid, limit=MAX_ENTRY, plain=False)
     if hit and decoded:
-        return decoded[0]
+        rendered, told = decoded[0]
+        session.replay(told)  # the untranslated texts drawing would have recorded
+        return rendered
     images: list[Path] = []
     token = _IMAGES.set(images)
     try:
-        fronts, backs = draw()
+        with session.recording() as told:
+            fronts, backs = draw()
     finally:
         _IMAGES.reset(token)
-    value = _encode(fronts, backs, images)
+    value = _encode(fronts, backs, images, told)
     if value is not None:
         cache.store(folder, KIND, key, value, limit=MAX_ENTRY)
     return fronts, backs
 
 
-def _encode(fronts: list[Face], backs: list[Face] | None, images: list[Path]) -> Any:
+def _encode(fronts: list[Face], backs: list[Face] | None, images: list[Path],
+            told: list[list[Any]]) -> Any:
     """The entry's value: each distinct face once, then which face each copy is; None when
     a face would not come back exactly as drawn."""
     unique: dict[int, int] = {}
@@ -280,11 +286,12 @@ def _encode(fronts: list[Face], backs: list[Face] | None, images: list[Path]) ->
         stamps.append([str(image), *stamp])
     return {"faces": written, "fronts": [unique[id(f)] for f in fronts],
             "backs": None if backs is None else [unique[id(f)] for f in backs],
-            "images": stamps}
+            "images": stamps, "i18n": told}
 
 
-def _decode(value: Any) -> Rendered | None:
-    if type(value) is not dict or set(value) != {"faces", "fronts", "backs", "images"}:
+def _decode(value: Any) -> tuple[Rendered, list[list[Any]]] | None:
+    if type(value) is not dict or set(value) != {"faces", "fronts", "backs", "images", "i18n"} \
+            or not i18n.valid_events(value["i18n"]):
         return None
     images = value["images"]
     if type(images) is not list:
@@ -301,7 +308,7 @@ def _decode(value: Any) -> Rendered | None:
     backs = None if value["backs"] is None else _pick(faces, value["backs"])
     if fronts is None or (value["backs"] is not None and backs is None):
         return None
-    return fronts, backs
+    return (fronts, backs), value["i18n"]
 
 
 def _pick(faces: list[Face], indexes: Any) -> list[Face] | None:

@@ -83,6 +83,9 @@ class Session:
     game: Any = None
     flagged: set[tuple[str, int | None]] = field(default_factory=set)  # "value" lines reported
     _strings: dict[str, str] | None = None  # the game's data texts -> "file:line"
+    # While a component's faces are drawn for the face cache: what the drawing told this
+    # session, in order (see ``recording`` and ``replay``).
+    events: list[list[Any]] | None = None
 
     @property
     def translating(self) -> bool:
@@ -116,9 +119,51 @@ class Session:
         return found
 
     def miss(self, file: str, line: int | None, text: str, how: str) -> None:
+        if self.events is not None:
+            self.events.append(["miss", file, line, text, how])
+        self._missing(file, line, text, how)
+
+    def _missing(self, file: str, line: int | None, text: str, how: str) -> None:
         key = (file, line, collapse(text)[:300])
         if key not in self.missing and len(self.missing) < 10_000:
             self.missing[key] = Missing(file, line, collapse(text), how)
+
+    def check_words(self, file: str, line: int | None, value: str) -> None:
+        """``checked``'s test, against what this session has translated so far."""
+        if self.events is not None:
+            self.events.append(["checked", file, line, value])
+        words = _WORD.findall(_ICON.sub(" ", value))
+        if any(w.casefold() not in self.words for w in words):
+            site = (file, line)
+            if site not in self.flagged:  # once per template line (a deck prints it per card)
+                self.flagged.add(site)
+                self._missing(file, line, value, "value")
+
+    # -- the face cache (generator/face_cache.py) --------------------------------------------
+    @contextmanager
+    def recording(self) -> Iterator[list[list[Any]]]:
+        """Within the block, every ``note``, ``miss`` and ``check_words`` is also listed, so
+        faces taken from the cache later can tell a session what drawing them would have."""
+        outer = self.events
+        self.events = found = []
+        try:
+            yield found
+        finally:
+            self.events = outer
+            if outer is not None:
+                outer.extend(found)
+
+    def replay(self, events: list[list[Any]]) -> None:
+        """What ``recording`` listed, told again in order (``valid_events`` first). Whether a
+        printed value is flagged depends on the words translated before it, so checks are
+        made again against this session, not copied."""
+        for event in events:
+            if event[0] == "note":
+                self.note(event[1])
+            elif event[0] == "miss":
+                self.miss(event[1], event[2], event[3], event[4])
+            else:
+                self.check_words(event[1], event[2], event[3])
 
     def data_where(self, text: str) -> str | None:
         """Where the game's data files hold ``text`` ("file:line"), when they do: a value a
@@ -129,6 +174,8 @@ class Session:
 
     def note(self, text: str) -> None:
         """Words that went through translation (found or reported): not reported again."""
+        if self.events is not None:
+            self.events.append(["note", text])
         self.words.update(w.casefold() for w in _WORD.findall(_CODE.sub(" ", text)))
 
     def message(self, key: str, values: dict[str, Any]) -> str:
@@ -299,12 +346,24 @@ def checked(value: Any, doc: Any, path: tuple[Hashable, ...]) -> None:
     s = current()
     if not isinstance(value, str) or not s.translating:
         return
-    words = _WORD.findall(_ICON.sub(" ", value))
-    if any(w.casefold() not in s.words for w in words):
-        site = (str(doc.file), doc.line_of(path))
-        if site not in s.flagged:  # once per template line (a deck prints it per card)
-            s.flagged.add(site)
-            s.miss(*site, value, "value")
+    s.check_words(str(doc.file), doc.line_of(path), value)
+
+
+def valid_events(events: Any) -> bool:
+    """Whether ``events`` (read back from a cache file) is a list ``Session.replay`` takes."""
+    if type(events) is not list or len(events) > 1_000_000:
+        return False
+    shapes = {"note": (str,), "miss": (str, (int, type(None)), str, str),
+              "checked": (str, (int, type(None)), str)}
+    for event in events:
+        if type(event) is not list or not event or event[0] not in shapes:
+            return False
+        types = shapes[event[0]]
+        if len(event) != 1 + len(types) or not all(
+                type(value) is not bool and isinstance(value, kind)
+                for value, kind in zip(event[1:], types, strict=True)):
+            return False
+    return True
 
 
 def _data_strings(docs: Any) -> dict[str, str]:

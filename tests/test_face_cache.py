@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from generator import build, face_cache, face_codec, project, watch
+from generator import build, face_cache, face_codec, i18n, project, watch
 from generator.build import BuildOptions, build_pdf
 from generator.data.loader import load_game
 from generator.faces import primitives as p
@@ -151,9 +151,78 @@ def test_a_tampered_entry_is_a_miss_and_the_kit_is_still_right(game, tmp_path, c
     assert sorted(set(drawn)) == ["deck", "tokens"]
 
 
-def test_a_french_kit_is_not_cached(game, tmp_path, cache_dir, drawn):
-    built(game, tmp_path / "a", lang="fr")
-    assert entries(cache_dir) == []
+def french_build(game: Path | str, out: Path) -> tuple[bytes, list[i18n.Missing]]:
+    """A French kit and the texts it printed in English (what ``build`` counts and ``verify
+    --lang fr`` lists)."""
+    with i18n.collect() as missing:
+        target, _ = build_pdf(str(game), BuildOptions(out_dir=out, lang="fr"))
+    return target.read_bytes(), missing
+
+
+def test_a_french_kit_warm_draws_nothing_and_reports_the_same_untranslated_texts(
+        tmp_path, cache_dir, drawn):
+    cold, cold_missing = french_build("moving-target", tmp_path / "a")
+    assert cold_missing, "Moving Target's faces have no French yet: the build says so"
+    count = len(drawn)
+    warm, warm_missing = french_build("moving-target", tmp_path / "b")
+    assert len(drawn) == count, "nothing drawn again"
+    assert warm == cold
+    assert warm_missing == cold_missing
+
+
+def test_a_french_project_edit_of_its_catalogue_is_drawn_again(game, tmp_path, cache_dir,
+                                                               drawn, monkeypatch):
+    edit(game.parent / "faces" / "card.yaml", 'text: "{{ suit.name }}"',
+         'text: "{{ t(suit.name) }}"')
+    messages = game.parent / "messages"
+    messages.mkdir()
+    catalogue = messages / "fr.yaml"
+    catalogue.write_text('strings:\n  "Sun": "Soleil"\n', encoding="utf-8")
+
+    def suits(missing: list[i18n.Missing]) -> list[str]:
+        return sorted(m.text for m in missing if m.how == "t()")
+
+    _, before = french_build(game, tmp_path / "a")
+    assert suits(before) == ["Leaf", "Moon"]
+    catalogue.write_text('strings:\n  "Moon": "Lune"\n', encoding="utf-8")
+    watch.clear_caches()
+    drawn.clear()
+    pdf, after = french_build(game, tmp_path / "b")
+    assert "deck" in drawn
+    assert suits(after) == ["Leaf", "Sun"]
+    drawn.clear()
+    warm, again = french_build(game, tmp_path / "c")
+    assert drawn == [] and warm == pdf and again == after
+    with monkeypatch.context() as m:
+        m.setenv("PNP_CACHE", "0")
+        assert french_build(game, tmp_path / "d") == (pdf, after)
+
+
+def test_replayed_checks_are_made_against_the_session_not_copied():
+    """Whether a value printed without t() is untranslated depends on the words translated
+    before it: a check replayed after other faces translated its words is not a miss."""
+    drawing = i18n.Session("fr")
+    with drawing.recording() as told:
+        drawing.check_words("card.yaml", 3, "Dawn")
+    assert [m.text for m in drawing.missing.values()] == ["Dawn"]
+    later = i18n.Session("fr")
+    later.note("Dawn")  # an earlier component translated the word this time
+    later.replay(told)
+    assert later.missing == {}
+    fresh = i18n.Session("fr")
+    fresh.replay(told)
+    assert [(m.file, m.line, m.text, m.how) for m in fresh.missing.values()] == [
+        ("card.yaml", 3, "Dawn", "value")]
+
+
+@pytest.mark.parametrize("events", [
+    None, [["note"]], [["miss", "f", 1, "t"]], [["checked", "f", True, "t"]],
+    [["run", "rm -rf /"]], [["note", 5]], ["note"],
+])
+def test_tampered_language_events_are_a_miss(events):
+    assert not i18n.valid_events(events)
+    assert i18n.valid_events([["note", "x"], ["miss", "f", None, "t", "text"],
+                              ["checked", "f", 2, "v"]])
 
 
 def test_a_folder_with_too_many_files_is_drawn_every_time(game, tmp_path, cache_dir, drawn,
