@@ -44,6 +44,14 @@ def test_every_language_has_every_key_with_the_same_placeholders():
             assert placeholders(other[key]) == placeholders(text), f"{lang}.yaml {key}"
 
 
+def test_french_furniture_keeps_its_punctuation_on_its_word():
+    """French sets a space before : ; ! ? » and after «, and between a number and %: a
+    no-break space, or a narrow page could start a line with « : » (the single-sided recipe
+    did, on the Fløe contents sheet)."""
+    for key, text in messages("fr").items():
+        assert not re.search(r" [:;!?»]|« |\d %", text), key
+
+
 @pytest.mark.parametrize("font", ["condensed", "condensed-bold", "sans", "sans-bold"])
 def test_the_furniture_fonts_draw_every_french_message(font):
     """Contents sheet and footers use the condensed fonts, the calibration sheet sans."""

@@ -364,6 +364,11 @@ def test_contents_page_states_the_real_kit(kits, game, paper, flip):
     assert f"pass 1, print pages {', '.join(map(str, odd))}." in text
     assert f"Pass 2, print pages {', '.join(map(str, even))};" in text
     assert f"Flip on {flip} edge" in text
+    # A second pass puts the blank sides in the tray: the same edge first turns the sheets
+    # over their long edge; a short-edge kit's backs are upside down, so the other edge.
+    refeed = {"long": "the same edge leading;",
+              "short": "the other edge leading (turn the stack end over end:"}[flip]
+    assert f"so the blank sides get printed, {refeed}" in text
     calibration = kit.pdf.with_name(f"{game}-calibration.pdf")
     assert f"Print {calibration.name} " in text
     assert len(PdfReader(calibration).pages) == 2

@@ -131,7 +131,8 @@ def recipe(summary: Summary, calibration: str) -> list[str]:
     return [
         message("contents.recipe_duplex", pages=n, sheets=sheets, paper=paper),
         message(f"contents.printer_{summary.flip}"),
-        message("contents.single_sided_printer", odd=odd, even=even),
+        message("contents.single_sided_printer", odd=odd, even=even,
+                refeed=message(f"contents.refeed_{summary.flip}")),
         message("contents.calibration", file=calibration),
     ]
 
