@@ -379,6 +379,41 @@ def test_contents_page_states_the_real_kit(kits, game, paper, flip):
         assert f"use a {size:g} mm circle punch" in text
 
 
+@pytest.mark.parametrize(("game", "paper", "flip"), [
+    k for k in KITS if components(k[0], "kind", "board")])
+def test_every_board_tile_has_a_mark_at_both_ends_of_each_cut(kits, game, paper, flip):
+    """A tile has no hairlines and its art bleeds past its cut, so page 1's "cut each tile
+    out on its marks" needs two marks on each of its four cut lines, one beyond each end.
+    Where there is no room outside (the ruler's band, pieces packed beside it: Moving Day's
+    mat tile 1 and its tokens), the mark crosses the tile's own bleed. Every mark is inside
+    the printer's 5 mm margin, or a home printer would leave it off."""
+    kit = kits(game, paper, flip)
+    boards = components(game, "kind", "board")
+    paper_w, paper_h = PAPER_MM[paper]
+    margin = 5.0
+    with pdfplumber.open(kit.pdf) as pdf:
+        for page in kit.manifest["pages"]:
+            tiles = [box(pc) for pc in page["pieces"] if pc["component"] in boards]
+            if not tiles:
+                continue
+            marks = [(ln["x0"] / PT, ln["top"] / PT, ln["x1"] / PT, ln["bottom"] / PT)
+                     for ln in pdf.pages[page["page"] - 1].lines
+                     if abs(ln["linewidth"] / PT - 0.18) < 0.01]
+            marks = [m for m in marks if margin - 0.01 <= min(m[0], m[2])
+                     and max(m[0], m[2]) <= paper_w - margin + 0.01
+                     and margin - 0.01 <= min(m[1], m[3])
+                     and max(m[1], m[3]) <= paper_h - margin + 0.01]
+            for x, y, w, h in tiles:
+                for edge in (x, x + w):  # vertical cuts: a mark above and one below
+                    on = [m for m in marks if abs(m[0] - edge) < 0.05 and abs(m[2] - edge) < 0.05]
+                    assert any(m[3] <= y + 0.01 for m in on), (page["page"], "above", edge)
+                    assert any(m[1] >= y + h - 0.01 for m in on), (page["page"], "below", edge)
+                for edge in (y, y + h):  # horizontal cuts: a mark left and one right
+                    on = [m for m in marks if abs(m[1] - edge) < 0.05 and abs(m[3] - edge) < 0.05]
+                    assert any(m[2] <= x + 0.01 for m in on), (page["page"], "left", edge)
+                    assert any(m[0] >= x + w - 0.01 for m in on), (page["page"], "right", edge)
+
+
 def test_gutterfold_is_single_sided_by_design(kits):
     """The gutterfold kit asks for no duplex: flip none, one page per sheet, all fronts,
     /Simplex; each back lies beside its front, mirrored about the page's centre fold."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..faces import primitives as p
 from ..i18n import message
-from .frame import Frame
+from .frame import OUTER_BLEED, Frame
 from .furniture import GREY, footer, glue_strip, lines, ruler
 from .kit import Block, SheetDraft, TileInfo
 from .page import Box, Page, Placement
@@ -19,6 +19,7 @@ from .tiling import GLUE
 MARK_OFFSET = 0.5  # cut marks start this far outside a block's bleed
 MARK_LENGTH = 3.5
 MARK_MIN = 1.5  # a mark shortened below this by a neighbour is dropped
+BLEED_MARK_STOP = 0.5  # a mark drawn across a tile's bleed stops this far from the trim
 
 Segment = tuple[float, float, float, float]
 
@@ -48,9 +49,13 @@ def _clear_length(start: tuple[float, float], step: tuple[int, int], length: flo
     return best
 
 
-def cut_marks(block: Block, obstacles: list[Box], paper_w: float, paper_h: float
-              ) -> list[Segment]:
-    """Short lines in line with every trim edge of the block, outside its bleed."""
+def cut_marks(block: Block, obstacles: list[Box], paper_w: float, paper_h: float,
+              in_bleed: bool = False, keep_in: float = -0.5) -> list[Segment]:
+    """Short lines in line with every trim edge of the block, outside its bleed, at least
+    ``keep_in`` mm inside the paper's edges (-0.5: anywhere on the paper). With ``in_bleed``,
+    a mark with no room outside (a neighbour, the ruler's band, the printer's margin) is
+    drawn across the block's own bleed instead, stopping short of the trim: a board tile has
+    no hairlines, so its marks are the only guide to where its edges are."""
     ox, oy, ow, oh = block.outer
     top = min(y for _, y, _, _ in block.trims)
     bottom = max(y + h for _, y, _, h in block.trims)
@@ -74,12 +79,17 @@ def cut_marks(block: Block, obstacles: list[Box], paper_w: float, paper_h: float
     for y in edges([t for t in block.trims if abs(t[0] + t[2] - right) < eps], False):
         starts.append(((ox + ow + MARK_OFFSET, y), (1, 0)))
     marks = []
-    paper = [(-1e3, -1e3, 1e3 - 0.5, 2e3 + paper_h), (paper_w + 0.5, -1e3, 1e3, 2e3 + paper_h),
-             (-1e3, -1e3, 2e3 + paper_w, 1e3 - 0.5), (-1e3, paper_h + 0.5, 2e3 + paper_w, 1e3)]
+    k = keep_in
+    paper = [(-1e3, -1e3, 1e3 + k, 2e3 + paper_h), (paper_w - k, -1e3, 1e3, 2e3 + paper_h),
+             (-1e3, -1e3, 2e3 + paper_w, 1e3 + k), (-1e3, paper_h - k, 2e3 + paper_w, 1e3)]
     for (sx, sy), (dx, dy) in starts:
         length = _clear_length((sx, sy), (dx, dy), MARK_LENGTH, obstacles + paper)
         if length >= MARK_MIN:
             marks.append((sx, sy, sx + dx * length, sy + dy * length))
+        elif in_bleed:  # from the bleed's outer edge to BLEED_MARK_STOP short of the trim
+            ex, ey = sx - dx * MARK_OFFSET, sy - dy * MARK_OFFSET
+            inward = OUTER_BLEED - BLEED_MARK_STOP
+            marks.append((ex, ey, ex - dx * inward, ey - dy * inward))
     return marks
 
 
@@ -133,7 +143,9 @@ def front_furniture(draft: SheetDraft, text: str, paper_w: float, paper_h: float
         if block.round:
             continue  # cut round pieces on their hairline circle, or with a punch
         others = [b.outer for b in draft.blocks] + reserved
-        prims += lines(cut_marks(block, others, paper_w, paper_h))
+        tile = block.tile is not None  # marks that must print: inside the printer's margin
+        prims += lines(cut_marks(block, others, paper_w, paper_h, in_bleed=tile,
+                                 keep_in=frame.margin if tile else -0.5))
     prims += page_furniture(frame, text)
     return prims
 
