@@ -414,6 +414,24 @@ def test_every_board_tile_has_a_mark_at_both_ends_of_each_cut(kits, game, paper,
                     assert any(m[0] >= x + w - 0.01 for m in on), (page["page"], "right", edge)
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_each_front_footer_names_what_is_on_its_page(kits, game):
+    """"sheet k of n, front · what is on it": every component with a piece on the page, a
+    board tile's sheet included (it named the tile alone, not the tokens or cards packed
+    beside it). A list too long for one line is shortened, and then ends with "…"."""
+    kit = kits(game)
+    names = {c.id: c.name for c in load_game(game).components}
+    with pdfplumber.open(kit.pdf) as pdf:
+        for page in kit.manifest["pages"]:
+            if page["side"] != "front" or not page["pieces"]:
+                continue
+            text = " ".join((pdf.pages[page["page"] - 1].extract_text() or "").split())
+            footer = text[text.index(f"sheet {page['sheet']} of "):]
+            what = footer.split(" · ")[1]
+            for component in {pc["component"] for pc in page["pieces"]}:
+                assert names[component] in what or what.endswith("…"), (page["page"], what)
+
+
 def test_gutterfold_is_single_sided_by_design(kits):
     """The gutterfold kit asks for no duplex: flip none, one page per sheet, all fronts,
     /Simplex; each back lies beside its front, mirrored about the page's centre fold."""

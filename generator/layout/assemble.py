@@ -172,9 +172,10 @@ def _draft_sheet(draft: SheetDraft, parts: Sequence[Part], title: str, credit: s
                  n: int, duplex: bool, spec: SheetSpec) -> Sheet:
     names = _names(draft.front, parts)
     what = names
-    if draft.content == "tile":
+    if draft.content == "tile":  # the tile by name, then whatever shares its sheet
         tile_pl = draft.front[0]
-        what = tile_pl.label
+        others = _names(draft.front[1:], parts)
+        what = ", ".join(filter(None, (tile_pl.label, others)))
     front = make_page(draft.frame, draft.front, front_furniture(
         draft, _footer(title, credit, k, n, "front", what), spec.paper.w, spec.paper.h),
         "front", draft.content)
