@@ -178,6 +178,22 @@ def test_icon_colours_unset_and_currentcolor_take_fill_accent_class_takes_accent
             f"{name}: {colours}"
 
 
+@pytest.mark.parametrize("rotate", [0, 90])
+def test_an_icon_drawing_past_its_view_box_is_cut_to_it_in_both_renderers(folder, rotate):
+    """The PDF's icon form shows its view box only (a browser cuts an SVG to its viewport
+    too); the PNG drew the overflow, so the two renderers disagreed."""
+    (folder / "icons").mkdir()
+    (folder / "icons" / "spill.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+        '<rect x="-4" y="-4" width="18" height="18"/></svg>', encoding="utf-8")
+    face = face_from(folder, "  - icon: {name: spill, x: 20, y: 10, w: 20, h: 20, "
+                             f"fill: '#c02020', rotate: {rotate}}}\n")
+    for name, image in both(face, folder).items():
+        assert near(image.getpixel((mm_px(30), mm_px(20))), RED), (name, "centre")
+        for x, y in ((17, 20), (30, 7), (43, 20), (30, 33)):  # 3 mm past each side
+            assert near(image.getpixel((mm_px(x), mm_px(y))), PAPER), (name, x, y)
+
+
 def test_svg_art_keeps_its_colours_black_where_unset(folder):
     (folder / "gems.svg").write_text(ICON_SVG, encoding="utf-8")
     face = face_from(folder, "  - image: {path: gems.svg, x: 10, y: 10, w: 40, h: 10}\n")

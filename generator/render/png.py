@@ -7,6 +7,7 @@ stage; ``Layout.BASIC`` (no kerning) keeps Pillow's line widths close to ReportL
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 from .. import fonts
 from ..faces import primitives as p
-from ..faces.icons import flatten, load_icon, paints
+from ..faces.icons import IconDef, flatten, load_icon, paints
 from . import png_alpha
 from . import png_glyphs as glyphs
 from . import png_paths as paths
@@ -188,6 +189,8 @@ class PngPainter:
             # Counter-clockwise on the page (y down), matching the PDF's rotate().
             return cx + dx * cos + dy * sin, cy - dx * sin + dy * cos
 
+        region = None if _inside_view_box(icon) else self._icon_region(icon, to_mm, s)
+        before = self.image.crop(region) if region is not None else None
         for shape in icon.shapes:
             fill, stroke = paints(shape, prim.fill, prim.accent)
             width = shape.width * s
@@ -199,6 +202,62 @@ class PngPainter:
             segments = tuple((op, tuple(c for pair in zip(args[0::2], args[1::2], strict=True)
                                         for c in to_mm(*pair))) for op, args in shape.segments)
             self.paint(p.Path(segments, fill, stroke, width, shape.rule, shape.cap, shape.join))
+        if before is not None and region is not None:
+            # The PDF's icon form shows its view box only: what the shapes drew past it, in
+            # the region they could reach, is put back as it was.
+            left, top = region[0], region[1]
+            corners = [(px - left, py - top) for px, py in (
+                self.pt(*to_mm(vx, vy)) for vx, vy in
+                ((0, 0), (icon.view_w, 0), (icon.view_w, icon.view_h), (0, icon.view_h)))]
+            outside = Image.new("L", before.size, 255)
+            ImageDraw.Draw(outside).polygon(corners, fill=0)
+            self.image.paste(before, (left, top), outside)
+
+    def _icon_region(self, icon: IconDef, to_mm: Callable[[float, float], tuple[float, float]],
+                     s: float) -> tuple[int, int, int, int] | None:
+        """The canvas pixels an icon's shapes may paint (their points, radii and strokes),
+        or None when that is nowhere on the canvas."""
+        points: list[tuple[float, float]] = []
+        reach = 0.0
+        for shape in icon.shapes:
+            reach = max(reach, shape.width / 2 * 4.0)
+            if shape.circle:
+                vx, vy, r = shape.circle
+                points += [(vx - r, vy - r), (vx + r, vy + r), (vx - r, vy + r), (vx + r, vy - r)]
+            else:
+                coords = [c for _, args in shape.segments for c in args]
+                points += list(zip(coords[0::2], coords[1::2], strict=False))
+        if not points:
+            return None
+        pixels = [self.pt(*to_mm(vx, vy)) for vx, vy in points]
+        pad = reach * s * self.scale + 2 * self.ss
+        w, h = self.image.size
+        box = (max(0, math.floor(min(x for x, _ in pixels) - pad)),
+               max(0, math.floor(min(y for _, y in pixels) - pad)),
+               min(w, math.ceil(max(x for x, _ in pixels) + pad)),
+               min(h, math.ceil(max(y for _, y in pixels) + pad)))
+        return box if box[0] < box[2] and box[1] < box[3] else None
+
+
+def _inside_view_box(icon: IconDef) -> bool:
+    """Whether every shape of the icon, half its stroke included, lies inside its view box
+    (nearly always: then nothing needs cutting off). A mitre's spike past a stroke's half
+    width at a corner on the very edge is not counted: a sliver, not worth a cut per icon."""
+    eps = 1e-9
+    for shape in icon.shapes:
+        reach = shape.width / 2 if shape.stroke != "none" else 0.0
+        if shape.circle:
+            vx, vy, r = shape.circle
+            xs, ys = (vx - r, vx + r), (vy - r, vy + r)
+        else:
+            coords = [c for _, args in shape.segments for c in args]
+            xs, ys = coords[0::2], coords[1::2]
+            if not xs:
+                continue
+        if (min(xs) - reach < -eps or min(ys) - reach < -eps
+                or max(xs) + reach > icon.view_w + eps or max(ys) + reach > icon.view_h + eps):
+            return False
+    return True
 
 
 def _turn(degrees: int) -> tuple[float, float]:
