@@ -311,6 +311,7 @@ def test_built_in_kits_lay_out_every_text_as_before(monkeypatch):
 
     monkeypatch.setattr(template_module, "layout_markup", recording)
     monkeypatch.setenv("PNP_CACHE", "0")  # every face drawn now, none from the face cache
+    template_module._plain_layout.cache_clear()  # nor laid out by an earlier test's memo
     for game_id in game_ids():
         render_parts(load_game(game_id), BuildOptions())
     assert len(seen) > 500
