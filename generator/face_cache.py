@@ -76,13 +76,13 @@ def _stamp(path: Path) -> list[Any] | None:
     its size, and its modification and change times. The inode tells apart two files whose
     size and times match to the tick, as when a symlink is pointed at the other one."""
     try:
-        st = os.stat(path)
+        return _version(os.stat(path))
     except OSError:
         return None
+
+
+def _version(st: os.stat_result) -> list[Any]:
     return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
-
-
-STAMP_LENGTH = 5
 
 
 def listing(root: Path, skip: Sequence[Path] = ()) -> str:
@@ -117,8 +117,7 @@ def listing(root: Path, skip: Sequence[Path] = ()) -> str:
             except OSError:
                 digest.update(f"?{entry.path}\n".encode("utf-8", "surrogateescape"))
                 continue
-            line = (f"{entry.path}\0{link}\0{st.st_dev}\0{st.st_ino}\0{st.st_size}"
-                    f"\0{st.st_mtime_ns}\0{st.st_ctime_ns}\n")
+            line = f"{entry.path}\0{link}\0{_version(st)}\n"
             digest.update(line.encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 
@@ -182,7 +181,7 @@ def skippable(root: Path, outputs: Sequence[Path]) -> list[Path]:
             inside = out.relative_to(root).parts
         except ValueError:
             continue
-        if inside and inside[0] not in INPUT_FOLDERS and inside[0] not in SKIPPED_DIRS:
+        if inside and inside[0] not in INPUT_FOLDERS:
             found.append(out)
     return found
 
@@ -297,8 +296,7 @@ def _decode(value: Any) -> tuple[Rendered, list[list[Any]]] | None:
     if type(images) is not list:
         return None
     for stamp in images:  # a picture drawn then has changed since: draw again
-        if (type(stamp) is not list or len(stamp) != 1 + STAMP_LENGTH
-                or type(stamp[0]) is not str
+        if (type(stamp) is not list or not stamp or type(stamp[0]) is not str
                 or _stamp(Path(stamp[0])) != stamp[1:]):
             return None
     faces = face_codec.decode(value["faces"])

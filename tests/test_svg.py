@@ -186,6 +186,8 @@ def test_an_icon_drawing_past_its_view_box_is_cut_to_it_in_both_renderers(folder
     (folder / "icons" / "spill.svg").write_text(
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
         '<rect x="-4" y="-4" width="18" height="18"/></svg>', encoding="utf-8")
+    spill = load_icon("spill")
+    assert spill.extent == (-4, -4, 14, 14) and not spill.fits_view_box
     face = face_from(folder, "  - icon: {name: spill, x: 20, y: 10, w: 20, h: 20, "
                              f"fill: '#c02020', rotate: {rotate}}}\n")
     for name, image in both(face, folder).items():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 from .. import resolve
@@ -46,6 +46,34 @@ class IconDef:
     view_w: float
     view_h: float
     shapes: tuple[IconShape, ...]
+
+    @cached_property
+    def extent(self) -> tuple[float, float, float, float] | None:
+        """(x0, y0, x1, y1) in view-box units that the shapes cover, half of every stroke
+        included (a mitre's spike at a corner is not), or None for an icon of no points.
+        Computed once per loaded icon (load_icon is cached per file)."""
+        xs: list[float] = []
+        ys: list[float] = []
+        for shape in self.shapes:
+            reach = shape.width / 2 if shape.stroke != "none" else 0.0
+            if shape.circle:
+                cx, cy, r = shape.circle
+                sx, sy = [cx - r, cx + r], [cy - r, cy + r]
+            else:
+                coords = [c for _, args in shape.segments for c in args]
+                sx, sy = coords[0::2], coords[1::2]
+            if sx:
+                xs += [min(sx) - reach, max(sx) + reach]
+                ys += [min(sy) - reach, max(sy) + reach]
+        return (min(xs), min(ys), max(xs), max(ys)) if xs else None
+
+    @property
+    def fits_view_box(self) -> bool:
+        """Whether everything the shapes paint lies in the view box (nearly always), so a
+        renderer need not cut anything off."""
+        box, eps = self.extent, 1e-9
+        return box is None or (box[0] >= -eps and box[1] >= -eps
+                               and box[2] <= self.view_w + eps and box[3] <= self.view_h + eps)
 
 
 def paints(shape: IconShape, main: str | None, accent: str | None

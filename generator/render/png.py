@@ -189,7 +189,7 @@ class PngPainter:
             # Counter-clockwise on the page (y down), matching the PDF's rotate().
             return cx + dx * cos + dy * sin, cy - dx * sin + dy * cos
 
-        region = None if _inside_view_box(icon) else self._icon_region(icon, to_mm, s)
+        region = None if icon.fits_view_box else self._icon_region(icon, to_mm, s)
         before = self.image.crop(region) if region is not None else None
         for shape in icon.shapes:
             fill, stroke = paints(shape, prim.fill, prim.accent)
@@ -215,49 +215,20 @@ class PngPainter:
 
     def _icon_region(self, icon: IconDef, to_mm: Callable[[float, float], tuple[float, float]],
                      s: float) -> tuple[int, int, int, int] | None:
-        """The canvas pixels an icon's shapes may paint (their points, radii and strokes),
-        or None when that is nowhere on the canvas."""
-        points: list[tuple[float, float]] = []
-        reach = 0.0
-        for shape in icon.shapes:
-            reach = max(reach, shape.width / 2 * 4.0)
-            if shape.circle:
-                vx, vy, r = shape.circle
-                points += [(vx - r, vy - r), (vx + r, vy + r), (vx - r, vy + r), (vx + r, vy - r)]
-            else:
-                coords = [c for _, args in shape.segments for c in args]
-                points += list(zip(coords[0::2], coords[1::2], strict=False))
-        if not points:
+        """The canvas pixels an icon's shapes may paint (with room for mitre spikes), or None
+        when that is nowhere on the canvas."""
+        if icon.extent is None:
             return None
-        pixels = [self.pt(*to_mm(vx, vy)) for vx, vy in points]
-        pad = reach * s * self.scale + 2 * self.ss
+        x0, y0, x1, y1 = icon.extent
+        pixels = [self.pt(*to_mm(vx, vy)) for vx, vy in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
+        pad = max((shape.width for shape in icon.shapes), default=0.0) * 2 * s * self.scale \
+            + 2 * self.ss
         w, h = self.image.size
         box = (max(0, math.floor(min(x for x, _ in pixels) - pad)),
                max(0, math.floor(min(y for _, y in pixels) - pad)),
                min(w, math.ceil(max(x for x, _ in pixels) + pad)),
                min(h, math.ceil(max(y for _, y in pixels) + pad)))
         return box if box[0] < box[2] and box[1] < box[3] else None
-
-
-def _inside_view_box(icon: IconDef) -> bool:
-    """Whether every shape of the icon, half its stroke included, lies inside its view box
-    (nearly always: then nothing needs cutting off). A mitre's spike past a stroke's half
-    width at a corner on the very edge is not counted: a sliver, not worth a cut per icon."""
-    eps = 1e-9
-    for shape in icon.shapes:
-        reach = shape.width / 2 if shape.stroke != "none" else 0.0
-        if shape.circle:
-            vx, vy, r = shape.circle
-            xs, ys = (vx - r, vx + r), (vy - r, vy + r)
-        else:
-            coords = [c for _, args in shape.segments for c in args]
-            xs, ys = coords[0::2], coords[1::2]
-            if not xs:
-                continue
-        if (min(xs) - reach < -eps or min(ys) - reach < -eps
-                or max(xs) + reach > icon.view_w + eps or max(ys) + reach > icon.view_h + eps):
-            return False
-    return True
 
 
 def _turn(degrees: int) -> tuple[float, float]:
