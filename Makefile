@@ -21,7 +21,7 @@ BACK_DY ?= 0
 KIT_LANG ?= en
 
 # Settings with a fixed set of values stop here, before anything is built, naming the allowed
-# values (PAPERS must match generator/layout/sizes.py; a test checks it).
+# values (PAPERS must match generator/core/sizes.py; a test checks it).
 PAPERS := a3 a4 letter
 FLIPS := long short
 LAYOUTS := sheets gutterfold single

@@ -3,7 +3,7 @@
 In the checkout the built-in templates, themes, icons, fonts, the starter project and the five
 games stay where the project layout wants them (``templates/``, ``card_data/`` at the root).
 A wheel (``pip install .``) carries them as ``generator/builtin/templates`` and
-``generator/builtin/card_data``, where generator/paths.py finds them. An editable install
+``generator/builtin/card_data``, where generator/core/paths.py finds them. An editable install
 copies nothing: it runs from the checkout, whose folders paths.py finds directly.
 """
 from __future__ import annotations

@@ -10,8 +10,9 @@ from pathlib import Path
 import yaml
 from PIL import Image, ImageDraw, ImageFont
 
-from generator import fonts
-from generator.faces.icons import flatten, load_icon
+from generator.core.vector import flatten
+from generator.data import fonts
+from generator.data.icons import load_icon
 
 DPI, SS, BLEED = 300, 3, 3.175
 CARD = (63.5, 88.9)

@@ -9,12 +9,12 @@ from pathlib import Path
 
 from baseline_reportlab import build as baseline_build
 
-from generator.build import BuildOptions, component_part, game_theme
 from generator.data import load_game
 from generator.faces.template import load_template
 from generator.layout.assemble import Part
 from generator.layout.furnish import front_furniture, make_page
 from generator.layout.kit import Packer, centre_sheet
+from generator.orchestration.build import BuildOptions, component_part, game_theme
 from generator.render.pdf import write_pdf
 
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import os
 
-from generator import rules, simulate
+from generator import rules
 from generator.data import game_ids, load_game
+from generator.orchestration import simulate
 
 SECONDS = 5.0
 PROBE_GAMES = 100

@@ -21,7 +21,7 @@ bound) and of their proportional sets (PSS: shared pages split between their pro
 
 Children run as a user's would: with .pyc files (PYTHONDONTWRITEBYTECODE is removed from
 their environment, and every contender has one untimed warm-up run first) and with the
-build's on-disk cache (generator/cache.py: playouts, worked examples and drawn faces) in a
+build's on-disk cache (generator/core/cache.py: playouts, worked examples and drawn faces) in a
 folder of this run, warmed up the same way: "warm" is a build after a build of the same files.
 The same five-kit build with ``PNP_CACHE=0`` is printed beside it (no target): what a build
 costs with nothing remembered, e.g. the first after an install.

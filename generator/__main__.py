@@ -1,6 +1,6 @@
-"""``python -m generator``: see generator/cli.py."""
+"""``python -m generator``: see generator/frontends/cli.py."""
 import sys
 
-from .cli import run
+from generator.frontends.cli import run
 
 sys.exit(run())

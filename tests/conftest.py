@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from generator import paths, project
-from generator.build import BuildOptions, build_pdf
+from generator.core import paths
+from generator.data import project
+from generator.orchestration.build import BuildOptions, build_pdf
 
 GAME = "moving-target"
 MOVING_TARGET_YAML = paths.CARD_DATA / f"{GAME}.yaml"
@@ -32,7 +33,7 @@ def _build(out_dir: Path, **options) -> Built:
 
 @pytest.fixture(scope="session", autouse=True)
 def pnp_cache_dir(tmp_path_factory) -> Iterator[Path]:
-    """The rules engines' on-disk cache (generator/cache.py) in a folder of this session's
+    """The rules engines' on-disk cache (generator/core/cache.py) in a folder of this session's
     own, so tests never write to $HOME and never read a cache another run left."""
     old = os.environ.get("PNP_CACHE_DIR")
     folder = tmp_path_factory.mktemp("pnp-cache")

@@ -51,9 +51,9 @@ from pathlib import Path
 import pypdfium2 as pdfium
 from PIL import Image, ImageChops, ImageFilter
 
-from generator.faces import primitives as p
+from generator.core import primitives as p
+from generator.core.model import Size
 from generator.layout.page import Page, Placement
-from generator.model import Size
 from generator.render.pdf import write_pdf
 from generator.render.png import MM_PER_INCH, render_png
 

@@ -1,4 +1,4 @@
-"""Translucent colours (#rgba, #rrggbbaa): parsed and normalised (generator/colours.py), drawn
+"""Translucent colours (#rgba, #rrggbbaa): parsed and normalised (generator/core/colours.py), drawn
 blended over what lies beneath in the PDF (fill/stroke opacity, generator/render/pdf.py and
 pdf_alpha.py) and in the PNG (generator/render/png_alpha.py), the two agreeing; opaque kits
 keep their bytes; pre-flight judges translucent colours as printed over white."""
@@ -13,12 +13,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
 
-from generator import colours
-from generator.colours import NotAColour, parse_colour
-from generator.faces import primitives as p
+from generator.core import colours
+from generator.core import primitives as p
+from generator.core.colours import NotAColour, parse_colour
+from generator.core.sizes import Size
 from generator.layout.page import Page, Placement
-from generator.layout.sizes import Size
-from generator.preflight import colour as cvd
+from generator.orchestration.preflight import colour as cvd
 from generator.render.pdf import write_pdf
 from generator.render.png import render_png
 
@@ -173,10 +173,10 @@ def test_forms_carry_their_opacity_states_and_opaque_pdfs_have_none(tmp_path):
 # -- where colours are read: templates, themes, icons, pre-flight -------------------------------
 
 def test_templates_themes_and_icons_accept_translucent_colours(tmp_path):
-    from generator import project
-    from generator.faces.icons import load_icon
+    from generator.data import project
+    from generator.data.icons import load_icon
+    from generator.data.themes import load_theme
     from generator.faces.template import load_template, render_face
-    from generator.themes import load_theme
 
     folder = tmp_path / "game"
     for kind in ("faces", "themes", "icons"):

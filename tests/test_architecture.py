@@ -1,20 +1,123 @@
-"""The command line talks only to the application layer (generator/app.py), never straight
-to the data, layout, render or rules stages: a second front end then behaves the same."""
+"""The walls of docs/architecture.md, held by tests.
+
+- the layer, ground-floor and command-line contracts of ``[tool.importlinter]`` in
+  pyproject.toml (import-linter, which counts every import form: top-level, deferred inside a
+  function, and ``if TYPE_CHECKING:``);
+- no import cycles, between modules or between packages (grimp's graph, the same one);
+- no module imports another module's ``_private`` names.
+
+A wall here fails with the import that breaks it, so a newcomer sees which line to move.
+"""
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable, Mapping
 
-from generator import paths
+import grimp
+import pytest
+from importlinter.application.use_cases import lint_imports
 
-ALLOWED = {"app", "progress"}  # the application layer, and the terminal's progress bar
+from generator.core import paths
+
+PACKAGE = paths.ROOT / "generator"
 
 
-def test_the_cli_imports_only_the_application_layer():
-    tree = ast.parse((paths.ROOT / "generator" / "cli.py").read_text(encoding="utf-8"))
-    imported = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            imported |= {node.module} if node.module else {a.name for a in node.names}
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("generator"):
-            imported.add(node.module)
-    assert imported and imported <= ALLOWED, imported - ALLOWED
+@pytest.fixture(scope="module")
+def graph() -> grimp.ImportGraph:
+    return grimp.build_graph("generator", include_external_packages=False)
+
+
+def test_the_import_contracts_hold(capsys):
+    kept = lint_imports(config_filename=str(paths.ROOT / "pyproject.toml"), cache_dir=None,
+                        no_logo=True)
+    assert kept, capsys.readouterr().out
+
+
+def cycles(edges: Mapping[str, Iterable[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one node (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges.get(root, ()))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(edges.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    top = stack.pop()
+                    on_stack.discard(top)
+                    component.append(top)
+                    if top == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_cycles_finds_a_cycle_and_nothing_else():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_module_imports_itself_back(graph):
+    edges = {m: graph.find_modules_directly_imported_by(m) for m in graph.modules}
+    # A package's __init__ importing its own submodules is how it offers its interface;
+    # a submodule importing its package back is then the cycle this test is about.
+    assert cycles(edges) == []
+
+
+def package_of(module: str) -> str:
+    """The package a module belongs to: the module itself for a package, else its parent."""
+    path = PACKAGE.parent.joinpath(*module.split("."))
+    return module if path.is_dir() else module.rpartition(".")[0]
+
+
+def test_no_package_imports_itself_back(graph):
+    edges: dict[str, set[str]] = {}
+    for module in graph.modules:
+        source = package_of(module)
+        for target in graph.find_modules_directly_imported_by(module):
+            target_package = package_of(target)
+            # a package may use its own subpackages, and they the package's modules
+            related = (target_package.startswith(source + ".")
+                       or source.startswith(target_package + ".") or target_package == source)
+            if not related:
+                edges.setdefault(source, set()).add(target_package)
+    assert cycles(edges) == []
+
+
+def private_imports() -> list[str]:
+    """``from x import _name`` across modules, anywhere in generator/."""
+    found = []
+    for file in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+                for alias in node.names:
+                    if alias.name.startswith("_") and not alias.name.startswith("__"):
+                        found.append(f"{file.relative_to(paths.ROOT)}:{node.lineno} {alias.name}")
+    return found
+
+
+def test_no_module_imports_another_modules_private_names():
+    assert private_imports() == []

@@ -16,13 +16,13 @@ import pdfplumber
 import pytest
 import yaml
 
-from generator import i18n, paths
-from generator.app import verify_report
-from generator.build import BuildOptions, build_kit, build_pdf, render_faces
-from generator.data import load_game
-from generator.i18n_files import collapse
+from generator.core import paths
+from generator.data import i18n, load_game
+from generator.data.i18n_files import collapse
+from generator.data.themes import load_theme
+from generator.frontends.app import verify_report
+from generator.orchestration.build import BuildOptions, build_kit, build_pdf, render_faces
 from generator.rules import moving_day_boxes_scoring as sc
-from generator.themes import load_theme
 
 GAME = "moving-day-boxes"
 CATALOGUE = paths.CARD_DATA / "messages" / f"{GAME}.fr.yaml"

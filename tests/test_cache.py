@@ -1,4 +1,4 @@
-"""The rules engines' on-disk cache (generator/cache.py): a warm build replays nothing and
+"""The rules engines' on-disk cache (generator/core/cache.py): a warm build replays nothing and
 prints the same findings; any change to the data, the parameters or the code recomputes; a
 corrupt, hostile or unwritable cache is only ever a miss."""
 from __future__ import annotations
@@ -13,8 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator import cache, simulate
+from generator.core import cache
 from generator.data import load_game
+from generator.orchestration import simulate
 from generator.rules import decktet_moving_day, movement_game, movement_playouts, moving_target
 
 GAME = load_game("movement-game")

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator import paths
+from generator.core import paths
+from generator.core.errors import DataError
 from generator.data import load_game
 from generator.data.columns import parse_type
-from generator.errors import DataError
 
 
 @pytest.mark.parametrize(("old", "new", "field", "expected"), [

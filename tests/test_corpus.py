@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import cli, paths
+from generator.core import paths
+from generator.frontends import cli
 
 GAMES = ["moving-target", "monster-day", "moving-day", "moving-day-boxes", "movement-game"]
 INCLUDES = {"monster-day": ["decktet.yaml", "decktet-moving-day.yaml"],

@@ -16,12 +16,12 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator import paths
-from generator.build import BuildOptions, build_pdf, verify
-from generator.cli import main
+from generator.core import paths
+from generator.core.errors import CompositionError, DataError
+from generator.core.model import Component, Game, Item, Size
 from generator.data import load_game
-from generator.errors import CompositionError, DataError
-from generator.model import Component, Game, Item, Size
+from generator.frontends.cli import main
+from generator.orchestration.build import BuildOptions, build_pdf, verify
 from generator.rules.declarative import findings
 
 SUITS = [{"id": "M", "name": "Moons", "icon": "spade", "colour": "suit_spades"},
@@ -365,7 +365,7 @@ def test_simulate_every_game_skips_one_without_engine(tmp_path, capsys, monkeypa
 
 
 def test_preview_shows_the_kit_without_simulation(tmp_path):
-    from generator.preview import write_preview
+    from generator.orchestration.preview import write_preview
 
     file = write(tmp_path, GAME)
     page = write_preview(BuildOptions(out_dir=tmp_path / "out"), n_games=5,

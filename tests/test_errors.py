@@ -7,14 +7,14 @@ import sys
 
 import pytest
 
-from generator import paths
-from generator.build import BuildOptions, build_pdf
+from generator.core import paths
+from generator.core.atomic import atomic_path
+from generator.core.errors import CompositionError, DataError, DataErrors
+from generator.core.model import Size
+from generator.core.primitives import Face, Image
 from generator.data import load_game
-from generator.errors import CompositionError, DataError, DataErrors
-from generator.faces.primitives import Face, Image
 from generator.layout.page import Page, Placement
-from generator.model import Size
-from generator.render.atomic import atomic_path
+from generator.orchestration.build import BuildOptions, build_pdf
 from generator.render.pdf import write_pdf
 
 LONG_TIPS = ("to fill the gaps. Avoid unblocking moves when you remove cards.",

@@ -7,14 +7,14 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from generator.build import BuildOptions, build_pdf
-from generator.export import export_pngs
-from generator.faces import primitives as p
+from generator.core import primitives as p
+from generator.core.progress import Progress, track
+from generator.core.sizes import PAPER_SIZES
 from generator.layout.calibration import calibration_pages
 from generator.layout.gutterfold import gutterfold_pages
 from generator.layout.kit import Piece
-from generator.layout.sizes import PAPER_SIZES
-from generator.progress import Progress, track
+from generator.orchestration.build import BuildOptions, build_pdf
+from generator.orchestration.export import export_pngs
 
 MM = 72 / 25.4
 

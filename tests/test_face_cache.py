@@ -1,4 +1,4 @@
-"""The face cache (generator/face_cache.py, generator/face_codec.py): a warm build draws
+"""The face cache (generator/faces/face_cache.py, generator/faces/face_codec.py): a warm build draws
 nothing it drew before from the same inputs and prints the very same bytes; any edit of
 what a face is drawn from (template, data, image, theme) draws it again; a tampered cache
 file is a miss, never a crash or a wrong card."""
@@ -15,10 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from generator import build, face_cache, face_codec, i18n, project, watch
-from generator.build import BuildOptions, build_pdf
+from generator.core import primitives as p
+from generator.data import i18n, project
 from generator.data.loader import load_game
-from generator.faces import primitives as p
+from generator.faces import face_cache, face_codec
+from generator.frontends import watch
+from generator.orchestration import build
+from generator.orchestration.build import BuildOptions, build_pdf
 
 
 def pdf_text(pdf: Path) -> str:
@@ -271,7 +274,7 @@ def test_an_output_folder_inside_faces_does_not_hide_their_edits(game, tmp_path,
 
 def test_a_symlinked_data_file_keys_the_folder_its_faces_come_from(game, tmp_path, cache_dir,
                                                                    drawn, monkeypatch):
-    """generator/project.py uses the folder the link leads to; the key must list that one."""
+    """generator/data/project.py uses the folder the link leads to; the key must list that one."""
     linked = tmp_path / "elsewhere"
     linked.mkdir()
     (linked / "game.yaml").symlink_to(game)

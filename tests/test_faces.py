@@ -8,15 +8,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator import fonts, paths
-from generator.data import game_ids, load_game
-from generator.errors import DataError
-from generator.faces import primitives as p
+from generator.core import paths
+from generator.core import primitives as p
+from generator.core.errors import DataError
+from generator.core.vector import flatten
+from generator.data import fonts, game_ids, load_game
+from generator.data.icons import load_icon, parse_path
+from generator.data.themes import load_theme
 from generator.faces.expressions import ExpressionError, evaluate
-from generator.faces.icons import flatten, load_icon, parse_path
 from generator.faces.template import dependencies, load_template, render_face
 from generator.faces.text import TextBox, TextDoesNotFit, fit, layout, wrap
-from generator.themes import load_theme
 
 # Timing varies (first font load, a big grid): no per-example deadline, so no flaky runs.
 NO_DEADLINE = settings(deadline=None)

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from generator import i18n
-from generator.app import verify_report
-from generator.build import BuildOptions, build_kit
-from generator.data import load_game
-from generator.faces import primitives as p
+from generator.core import primitives as p
+from generator.data import i18n, load_game
+from generator.frontends.app import verify_report
 from generator.layout.contents import rules_line
+from generator.orchestration.build import BuildOptions, build_kit
 
 NBSP = "\u00a0"  # French puts a no-break space before : ; ! ? » (compared as a space here)
 KITS = ["moving-target", "monster-day", "moving-day", "moving-day-boxes", "movement-game"]

@@ -4,8 +4,8 @@ Each case mutates copies of the real files in a temporary folder (the game's dat
 includes; where needed a copy of templates/faces/, templates/icons/ or templates/themes/, put
 in place of the real folder) and runs ``build`` and ``verify`` on it. Every case must exit 2
 with one ``error:`` line naming the right file and field, print no traceback, write nothing
-to the output folder, and finish quickly: the limits of generator/data/yamlfile.py,
-generator/resolve.py and generator/data/loader.py act before anything expensive runs.
+to the output folder, and finish quickly: the limits of generator/core/yamlfile.py,
+generator/data/resolve.py and generator/data/loader.py act before anything expensive runs.
 """
 from __future__ import annotations
 
@@ -21,10 +21,12 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from generator import cli, paths, resolve
+from generator.core import paths
+from generator.data import resolve
+from generator.data.icons import load_icon
 from generator.data.schema import MAX_COMPONENT_PIECES, MAX_GAME_PIECES
-from generator.faces.icons import load_icon
 from generator.faces.template import load_template
+from generator.frontends import cli
 
 INCLUDES = {"monster-day": ["decktet.yaml", "decktet-moving-day.yaml"],
             "moving-day": ["decktet.yaml", "decktet-moving-day.yaml"],

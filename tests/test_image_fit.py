@@ -9,11 +9,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
-from generator.faces import primitives as p
-from generator.faces.fit import fit_box
+from generator.core import primitives as p
+from generator.core.fit import fit_box
+from generator.core.model import Size
 from generator.faces.template import load_template, render_face
 from generator.layout.page import Page, Placement
-from generator.model import Size
 from generator.render.pdf import write_pdf
 from generator.render.png import render_png
 
@@ -50,7 +50,7 @@ def test_stretch_is_the_box():
 @pytest.fixture
 def circle_art(tmp_path, monkeypatch):
     """A 400 x 300 picture of a black circle on white, in a game folder the resolver allows."""
-    from generator import resolve
+    from generator.data import resolve
 
     art = tmp_path / "circle.png"
     img = Image.new("RGB", (400, 300), "white")

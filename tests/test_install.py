@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import paths
+from generator.core import paths
 from generator.data import game_ids
 
 SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "generator",
@@ -66,14 +66,14 @@ def test_the_wheel_ships_the_built_in_data(wheel):
     for file in ("game.yaml", "faces/card.yaml", "faces/card-back.yaml", "faces/token.yaml",
                  "themes/starter.yaml", "icons/sun.yaml", "README.md"):
         assert f"{base}templates/starter/{file}" in names, file
-    assert "generator/cli.py" in names and "generator/rules/moving_target.py" in names
+    assert "generator/frontends/cli.py" in names and "generator/rules/moving_target.py" in names
     assert not any("__pycache__" in n for n in names)
 
 
 def test_the_wheel_declares_the_command_and_the_runtime_dependencies(wheel):
     archive = zipfile.ZipFile(wheel)
     (entry,) = [n for n in archive.namelist() if n.endswith(".dist-info/entry_points.txt")]
-    assert "pnp = generator.cli:run" in archive.read(entry).decode()
+    assert "pnp = generator.frontends.cli:run" in archive.read(entry).decode()
     (meta,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
     text = archive.read(meta).decode()
     requires = [line.split(":", 1)[1].strip() for line in text.splitlines()

@@ -21,8 +21,8 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from generator.build import BuildOptions, build_pdf
 from generator.data import load_game
+from generator.orchestration.build import BuildOptions, build_pdf
 
 GAMES = ("moving-target", "monster-day", "moving-day", "moving-day-boxes", "movement-game")
 KITS = [(g, p, f) for g in GAMES for p in ("a4", "letter") for f in ("long", "short")]

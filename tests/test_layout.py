@@ -6,15 +6,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.faces.primitives import Face
+from generator.core.model import Size
+from generator.core.primitives import Face
+from generator.core.sizes import CARD_SIZES, PAPER_SIZES
 from generator.layout.frame import BAND, FURNITURE, OUTER_BLEED, Frame, best_frame
 from generator.layout.furnish import MARK_LENGTH, cut_marks
 from generator.layout.kit import Board, Packer, Piece, centre_sheet
 from generator.layout.packing import back_rotation, mirror_box
 from generator.layout.sheet import LayoutError, SheetSpec
-from generator.layout.sizes import CARD_SIZES, PAPER_SIZES
 from generator.layout.tiling import GLUE, plan_board, plan_tiles
-from generator.model import Size
 
 EPS = 1e-6
 NO_DEADLINE = settings(deadline=None, max_examples=60)

@@ -21,12 +21,8 @@ import pytest
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
-from generator import cli, paths
-from generator.data import check_games, game_ids
-from generator.errors import DataError
-from generator.layout.sizes import PAPER_SIZES
-from generator.render import atomic
-from generator.render.atomic import (
+from generator.core import atomic, paths
+from generator.core.atomic import (
     LITTER,
     OutputBusy,
     OutputError,
@@ -36,6 +32,10 @@ from generator.render.atomic import (
     output_lock,
     sweep,
 )
+from generator.core.errors import DataError
+from generator.core.sizes import PAPER_SIZES
+from generator.data import check_games, game_ids
+from generator.frontends import cli
 
 GAME = "moving-target"
 KING = "    - {id: K, name: King, value: 13, pips: [], court: true}\n"
@@ -312,7 +312,7 @@ def test_ctrl_c_while_the_kit_is_written_keeps_pdf_manifest_and_calibration(
         out, monkeypatch, capsys):
     """Interrupted after the new PDF is complete, before the calibration sheet's manifest:
     none of the four files is replaced (they are replaced together)."""
-    import generator.build as build
+    import generator.orchestration.build as build
 
     real = build.write_manifest
 
@@ -330,7 +330,7 @@ def test_ctrl_c_while_the_kit_is_written_keeps_pdf_manifest_and_calibration(
 
 
 def test_ctrl_c_in_process_png_keeps_the_old_set(out, monkeypatch, capsys):
-    import generator.export as export
+    import generator.orchestration.export as export
 
     real, calls = export._job, []
 

@@ -1,4 +1,5 @@
-"""Several games built at once (generator/parallel.py): the kits are byte-identical to ones
+"""Several games built at once (generator/orchestration/parallel.py): the kits are byte-identical
+to ones
 built one by one, the report keeps the order named, and a failing game is reported as the
 command line reports it (same text, exit 2), after the games named before it."""
 from __future__ import annotations
@@ -8,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from generator import paths
-from generator.cli import main
-from generator.errors import DataError, DataErrors, ForwardedError, reported
-from generator.parallel import MAX_JOBS, default_jobs
+from generator.core import paths
+from generator.core.errors import DataError, DataErrors, ForwardedError, reported
+from generator.frontends.cli import main
+from generator.orchestration.parallel import MAX_JOBS, default_jobs
 
 GAMES = ("moving-target", "monster-day")
 
@@ -89,7 +90,7 @@ def _fake_build(game_id: str, opts: object) -> tuple[Path, int]:
 
 @pytest.mark.parametrize("jobs", [1, 2, 3])
 def test_every_game_comes_back_once_in_the_order_named(jobs) -> None:
-    from generator.parallel import build_games
+    from generator.orchestration.parallel import build_games
 
     names = [f"game{i}" for i in range(7)]
     built = list(build_games(_fake_build, names, None, jobs))
@@ -99,7 +100,7 @@ def test_every_game_comes_back_once_in_the_order_named(jobs) -> None:
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_bad_data_in_any_process_stops_at_its_place_in_the_order(jobs) -> None:
-    from generator.parallel import build_games
+    from generator.orchestration.parallel import build_games
 
     seen = []
     with pytest.raises((DataError, ForwardedError)) as raised:
@@ -110,7 +111,7 @@ def test_bad_data_in_any_process_stops_at_its_place_in_the_order(jobs) -> None:
 
 
 def test_a_bug_in_a_worker_keeps_its_traceback() -> None:
-    from generator.parallel import BuildCrashed, build_games
+    from generator.orchestration.parallel import BuildCrashed, build_games
 
     with pytest.raises((BuildCrashed, ZeroDivisionError)) as raised:
         list(build_games(_fake_build, ["one", "bug", "three", "four"], None, 2))

@@ -10,7 +10,7 @@ import pypdf
 import pytest
 import yaml
 
-from generator import paths
+from generator.core import paths
 from generator.layout.furnish import MARK_LENGTH
 from generator.layout.manifest import manifest_path
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pypdf import PdfReader
 
-from generator.cli import main
+from generator.frontends.cli import main
 
 
 def test_each_kit_pdf_declares_its_language(tmp_path):

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from generator import build, cli
+from generator.core import primitives as p
 from generator.data import loader
-from generator.faces import primitives as p
 from generator.faces.template import load_template, render_face
-from generator.preflight.checks import bounds, edge_distance, face_issues, furniture_issues
-from generator.preflight.colour import DEFAULT_THRESHOLD
+from generator.frontends import cli
+from generator.orchestration import build
+from generator.orchestration.preflight.checks import (
+    bounds,
+    edge_distance,
+    face_issues,
+    furniture_issues,
+)
+from generator.orchestration.preflight.colour import DEFAULT_THRESHOLD
 
 CARD = """\
 elements:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.preflight.colour import (
+from generator.orchestration.preflight.colour import (
     DEFAULT_THRESHOLD,
     MODES,
     Pair,

@@ -10,8 +10,8 @@ import shutil
 import pytest
 from PIL import Image, ImageStat
 
-from generator.build import BuildOptions
-from generator.preview import write_preview
+from generator.orchestration.build import BuildOptions
+from generator.orchestration.preview import write_preview
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")

@@ -1,5 +1,5 @@
 """Project folders: `pnp init`, the README's "Your first game" steps, and the locator
-(generator/project.py): a project's own faces, themes, icons and art first, the built-ins
+(generator/data/project.py): a project's own faces, themes, icons and art first, the built-ins
 second, every folder confined."""
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ import pdfplumber
 import pytest
 from PIL import Image
 
-from generator import paths, project, resolve
-from generator.cli import main
-from generator.themes import load_theme
+from generator.core import paths
+from generator.data import project, resolve
+from generator.data.themes import load_theme
+from generator.frontends.cli import main
 
 CARD_NAMES = ["Dawn", "Noon", "Eclipse", "New Moon", "Blue Moon", "Seed", "Forest"]
 
@@ -235,8 +236,8 @@ def test_a_symlinked_face_leading_out_of_the_project_is_refused(mygame, tmp_path
 
 
 def test_a_theme_file_named_in_the_data_file_resolves_beside_it(mygame):
+    from generator.core.yamlfile import load_yaml
     from generator.data.loader import theme_of
-    from generator.data.yamlfile import load_yaml
 
     doc = load_yaml(mygame / "game.yaml")
     assert theme_of(doc, "themes/starter.yaml") == str(mygame.resolve() / "themes" / "starter.yaml")

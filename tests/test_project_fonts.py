@@ -1,4 +1,5 @@
-"""A project's own fonts (generator/fonts.py, generator/project_fonts.py): a TTF in fonts/ is
+"""A project's own fonts (generator/data/fonts.py, generator/data/project_fonts.py): a TTF in
+fonts/ is
 named by its file name, embedded in the PDF and drawn in the PNGs; its coverage is checked
 (a missing glyph is a pre-flight finding and build refuses it); hostile font files are
 refused with messages naming the file and the line that uses it.
@@ -16,10 +17,10 @@ import reportlab
 from PIL import ImageChops
 from reportlab.pdfbase import pdfmetrics
 
-from generator import fonts, project, project_fonts
-from generator.cli import main
-from generator.errors import DataError
-from generator.faces import primitives as p
+from generator.core import primitives as p
+from generator.core.errors import DataError
+from generator.data import fonts, project, project_fonts
+from generator.frontends.cli import main
 from generator.render.png import render_png
 
 VERA = Path(reportlab.__file__).parent / "fonts"
@@ -193,7 +194,7 @@ def test_two_projects_in_one_process_keep_their_own_fonts(in_tmp):
 
 
 def test_a_font_added_while_watching_is_found_after_the_caches_are_cleared(in_tmp):
-    from generator import watch
+    from generator.frontends import watch
 
     folder = in_tmp / "later"
     (folder / "fonts").mkdir(parents=True)

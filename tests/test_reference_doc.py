@@ -1,6 +1,7 @@
 """The authoring reference and the JSON Schemas: current, valid, and they catch bad files.
 
-docs/authoring.md is generated (generator/reference_doc.py); a change to the models, the
+docs/authoring.md is generated (generator/orchestration/reference_doc.py); a change to the models,
+the
 primitive table, the column types, sizes or fonts must be followed by regenerating it.
 """
 from __future__ import annotations
@@ -14,12 +15,12 @@ import jsonschema
 import pytest
 import yaml
 
-from generator import paths
-from generator.cli import main
-from generator.faces.template import _FIELDS
-from generator.layout.sizes import CARD_SIZES
-from generator.reference_doc import default_target, reference_text
-from generator.schema_export import FILES, SCHEMAS
+from generator.core import paths
+from generator.core.sizes import CARD_SIZES
+from generator.faces.template import PRIMITIVE_FIELDS
+from generator.frontends.cli import main
+from generator.orchestration.reference_doc import default_target, reference_text
+from generator.orchestration.schema_export import FILES, SCHEMAS
 
 REGENERATE = "python -m generator reference"
 
@@ -47,7 +48,7 @@ def test_committed_reference_is_current() -> None:
 def test_reference_covers_every_primitive_field_preset_and_check(tmp_path: Path,
                                                                  capsys: Any) -> None:
     text = reference_text()
-    for kind, fields in _FIELDS.items():
+    for kind, fields in PRIMITIVE_FIELDS.items():
         section = text.split(f"#### {kind}\n", 1)[1].split("####", 1)[0]
         for field in fields:
             assert f"| `{field}` |" in section, (kind, field)

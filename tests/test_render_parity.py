@@ -55,9 +55,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import BuildOptions, game_theme, render_faces
+from generator.core import primitives as p
 from generator.data import load_game
-from generator.faces import primitives as p
+from generator.orchestration.build import BuildOptions, game_theme, render_faces
 from tests import parity
 
 KITS = ("moving-target", "monster-day", "moving-day", "moving-day-boxes", "movement-game")
@@ -236,7 +236,7 @@ def test_rich_text_runs_and_inline_icons_agree(tmp_path):
 def test_a_project_font_agrees(tmp_path):
     import reportlab
 
-    from generator import project
+    from generator.data import project
     (tmp_path / "fonts").mkdir()
     vera = Path(reportlab.__file__).parent / "fonts" / "VeraBd.ttf"
     (tmp_path / "fonts" / "Vera-Bold.ttf").write_bytes(vera.read_bytes())

@@ -13,8 +13,8 @@ import io
 import pytest
 from reportlab.lib.units import mm
 
-from generator import fonts
-from generator.faces import primitives as p
+from generator.core import primitives as p
+from generator.data import fonts
 from generator.faces import template
 from generator.faces.rich_layout import MarkupError, layout_markup
 from generator.faces.text import TextBox
@@ -81,7 +81,7 @@ def test_a_missing_glyph_is_refused_even_after_pre_flight_drew_it():
 
 
 def test_watch_forgets_remembered_layouts():
-    from generator import watch
+    from generator.frontends import watch
 
     template._laid_out(box("Draw two cards"), True, "en", "#ffffff")
     watch.clear_caches()

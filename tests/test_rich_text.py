@@ -16,20 +16,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
-from generator import fonts
-from generator.build import BuildOptions, render_parts
-from generator.data import game_ids, load_game
-from generator.errors import DataError
+from generator.core import primitives as p
+from generator.core.errors import DataError
+from generator.core.model import Size
+from generator.data import fonts, game_ids, load_game
 from generator.faces import hyphenate, markup
-from generator.faces import primitives as p
 from generator.faces import template as template_module
 from generator.faces.markup import Run, parse
 from generator.faces.rich_layout import KEEP_WHOLE, layout_markup
 from generator.faces.template import load_template, render_face
 from generator.faces.text import TextBox, layout
 from generator.layout.page import Page, Placement
-from generator.model import Size
-from generator.preflight.checks import missing_by_font
+from generator.orchestration.build import BuildOptions, render_parts
+from generator.orchestration.preflight.checks import missing_by_font
 from generator.render.pdf import write_pdf
 from generator.render.png import render_png
 

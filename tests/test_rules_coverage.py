@@ -14,9 +14,9 @@ from functools import cache
 import pdfplumber
 import pytest
 
-from generator import paths
-from generator.build import BuildOptions, build_pdf, engine_examples, verify
+from generator.core import paths
 from generator.data import load_game
+from generator.orchestration.build import BuildOptions, build_pdf, engine_examples, verify
 from generator.rules.coverage import coverage_findings, lines_of, normalise
 
 GAMES = ["moving-target", "monster-day", "moving-day", "moving-day-boxes", "movement-game"]

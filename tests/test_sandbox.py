@@ -63,8 +63,8 @@ import tracemalloc
 import pytest
 from jinja2.sandbox import SandboxedEnvironment
 
-from generator import paths
-from generator.errors import DataError
+from generator.core import paths
+from generator.core.errors import DataError
 from generator.faces import expressions, sandbox_limits
 from generator.faces.expressions import ENV, ExpressionError, compile_value, evaluate, names_used
 from generator.faces.template import load_template, render_face

@@ -17,8 +17,9 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from generator import paths, project
-from generator.cli import main
+from generator.core import paths
+from generator.data import project
+from generator.frontends.cli import main
 
 from .parity import compare_face
 
@@ -115,8 +116,8 @@ def test_the_pngs_show_the_cropped_photo_and_the_named_colours(built):
 
 
 def test_both_renderers_agree_on_every_showcase_face():
-    from generator.build import BuildOptions, game_theme, render_faces
     from generator.data import load_game
+    from generator.orchestration.build import BuildOptions, game_theme, render_faces
 
     try:
         game = load_game(str(SHOWCASE / "game.yaml"))  # its folder becomes the project

@@ -8,8 +8,9 @@ from pathlib import Path
 
 from PIL import Image
 
-from generator import rules, simulate
+from generator import rules
 from generator.data import load_game
+from generator.orchestration import simulate, simulate_chart
 
 
 def test_run_variants_gives_one_report_per_board_and_skips_refused_counts():
@@ -96,9 +97,9 @@ def _pixels(path: Path) -> Image.Image:
 
 def test_chart_is_byte_identical_for_the_same_results(tmp_path):
     report = _report([362, 338, 300], points=True)
-    first = simulate.write_chart(report, tmp_path / "a.png").read_bytes()
+    first = simulate_chart.write_chart(report, tmp_path / "a.png").read_bytes()
     report.seconds = 12.5  # timing never reaches the picture
-    assert simulate.write_chart(report, tmp_path / "b.png").read_bytes() == first
+    assert simulate_chart.write_chart(report, tmp_path / "b.png").read_bytes() == first
 
 
 def test_seeded_runs_draw_the_same_chart(tmp_path):
@@ -107,15 +108,16 @@ def test_seeded_runs_draw_the_same_chart(tmp_path):
     charts = []
     for jobs, name in ((1, "one.png"), (2, "two.png")):
         report = simulate.run(module, 2, n=40, seed=5, jobs=jobs, data=game.data)
-        charts.append(simulate.write_chart(report, tmp_path / name).read_bytes())
+        charts.append(simulate_chart.write_chart(report, tmp_path / name).read_bytes())
     assert charts[0] == charts[1]
 
 
 def test_constant_length_chart_draws_no_histogram_bars(tmp_path):
-    from generator import simulate_chart as chart
+    from generator.orchestration import simulate_chart as chart
 
-    image = _pixels(simulate.write_chart(_report([10, 10], lengths=[30] * 20), tmp_path / "c.png"))
-    varied = _pixels(simulate.write_chart(_report([10, 10]), tmp_path / "v.png"))
+    image = _pixels(simulate_chart.write_chart(_report([10, 10], lengths=[30] * 20),
+                                               tmp_path / "c.png"))
+    varied = _pixels(simulate_chart.write_chart(_report([10, 10]), tmp_path / "v.png"))
     base = chart.TOP + chart.PLOT_H - 3  # just above the histogram's x axis
     row = range(chart.LEFT_X + 2, chart.LEFT_X + chart.PANEL_W - 2)
     assert not any(image.getpixel((x, base)) == chart.BAR for x in row)
@@ -124,9 +126,9 @@ def test_constant_length_chart_draws_no_histogram_bars(tmp_path):
 
 
 def test_win_rate_bars_carry_error_bars_from_the_wilson_interval(tmp_path):
-    from generator import simulate_chart as chart
+    from generator.orchestration import simulate_chart as chart
 
-    image = _pixels(simulate.write_chart(_report([500, 500]), tmp_path / "w.png"))
+    image = _pixels(simulate_chart.write_chart(_report([500, 500]), tmp_path / "w.png"))
     slot = chart.PANEL_W / 3  # two seats and the draw/stall bar
     middle = round(chart.RIGHT_X + slot / 2)
     top = chart.TOP
@@ -136,7 +138,7 @@ def test_win_rate_bars_carry_error_bars_from_the_wilson_interval(tmp_path):
 
 
 def test_nice_steps():
-    from generator.simulate_chart import nice_step
+    from generator.orchestration.simulate_chart import nice_step
 
     assert nice_step(300) == 100
     assert nice_step(0.39) == 0.1
@@ -146,7 +148,7 @@ def test_nice_steps():
 
 
 def test_cli_simulate_prints_the_intervals(tmp_path, capsys):
-    from generator.cli import main
+    from generator.frontends.cli import main
 
     code = main(["simulate", "moving-target", "--n", "60", "--players", "2", "--jobs", "1",
                  "--out", str(tmp_path)])

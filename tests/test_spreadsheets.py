@@ -18,11 +18,11 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator import paths
-from generator.build import BuildOptions, build_pdf
+from generator.core import paths
+from generator.core.errors import DataError
 from generator.data import load_game, spreadsheet
 from generator.data.columns import parse_cell, parse_type
-from generator.errors import DataError
+from generator.orchestration.build import BuildOptions, build_pdf
 
 MOVING_TARGET = paths.CARD_DATA / "moving-target.yaml"
 RANK_HEADER = ["id", "name", "value", "pips", "ace", "court"]

@@ -1,4 +1,4 @@
-"""SVG art and SVG icons (generator/faces/svg.py, svg_scan.py; render/pdf_vector.py,
+"""SVG art and SVG icons (generator/data/svg.py, svg_scan.py; render/pdf_vector.py,
 png_paths.py): full path syntax, holes by the fill rule in both renderers, vectors (not
 pictures) in the PDF, fit and clip like raster art, the colour convention, a project's own
 icons/*.svg, and hostile files refused with the template's line."""
@@ -15,15 +15,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from generator import project, resolve
-from generator.cli import main
-from generator.errors import DataError
-from generator.faces import primitives as p
-from generator.faces.icons import load_icon
-from generator.faces.svg import parse_d
+from generator.core import primitives as p
+from generator.core.errors import DataError
+from generator.core.model import Size
+from generator.data import project, resolve
+from generator.data.icons import load_icon
+from generator.data.svg import parse_d
 from generator.faces.template import load_template, render_face
+from generator.frontends.cli import main
 from generator.layout.page import Page, Placement
-from generator.model import Size
 from generator.render.pdf import write_pdf
 from generator.render.png import render_png
 

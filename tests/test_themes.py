@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from generator import paths
-from generator.errors import DataError
-from generator.faces.primitives import Rect
+from generator.core import paths
+from generator.core.errors import DataError
+from generator.core.primitives import Rect
+from generator.data.themes import load_theme, merge
 from generator.faces.template import load_template, render_face
-from generator.themes import load_theme, merge
 
 WHITE = "#ffffff"
 BUILT_IN = sorted(f.stem for f in paths.THEMES.glob("*.yaml"))

@@ -20,11 +20,11 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from generator import paths
-from generator.build import BuildOptions
-from generator.cli import main
-from generator.errors import DataError
-from generator.watch import Target, build_with, find_target, ignored, watch
+from generator.core import paths
+from generator.core.errors import DataError
+from generator.frontends.cli import main
+from generator.frontends.watch import Target, build_with, find_target, ignored, watch
+from generator.orchestration.build import BuildOptions
 
 DEADLINE = 120.0  # seconds: the first build of a 24-page kit on a slow, busy machine
 

@@ -1,4 +1,4 @@
-"""YAML read by libyaml (generator/data/yamlfast.py) gives exactly what PyYAML's pure-Python
+"""YAML read by libyaml (generator/core/yamlfast.py) gives exactly what PyYAML's pure-Python
 loader gave: the same values, the same line of every key and item, the same errors; parses
 are remembered per text, each load still gets values of its own; game discovery no longer
 parses a game twice.
@@ -17,9 +17,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator import paths
-from generator.data import check_games, load_game, yamlfast, yamlfile
-from generator.errors import DataError
+from generator.core import paths, yamlfast, yamlfile
+from generator.core.errors import DataError
+from generator.data import check_games, load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 REPO_YAML = sorted(p for folder in ("card_data", "templates", "generator")

@@ -1,7 +1,7 @@
 """Loading and validating game data files, and finding the games in card_data/.
 
 A game is named by its id (a built-in game of card_data/), by the path of its data file, or
-by its project folder (generator/project.py); the last two are "by path" below.
+by its project folder (generator/data/project.py); the last two are "by path" below.
 
 A game's kit goes to ``output/<id>/``, so two data files with one ``id`` would overwrite each
 other's kits: game discovery refuses that (exit 2, naming both files). ``paths.CARD_DATA`` is
@@ -14,17 +14,19 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from .. import paths, project
-from ..errors import DataError
-from ..model import Game
+from generator.core import paths
+from generator.core.errors import DataError
+from generator.core.model import Game
+from generator.core.yamlfile import load_yaml
+from generator.data import project
+
 from . import loader
-from .yamlfile import load_yaml
 
 __all__ = ["check_games", "game_ids", "game_sources", "load_game"]
 
 
 def _card_data(card_data: Path | None) -> Path:
-    """The built-in games' folder (generator/project.py decides), unless one is given."""
+    """The built-in games' folder (generator/data/project.py decides), unless one is given."""
     return project.builtin("games") if card_data is None else card_data
 
 

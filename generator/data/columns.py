@@ -27,8 +27,8 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import DataError
-from .yamlfile import YamlDoc
+from generator.core.errors import DataError
+from generator.core.yamlfile import YamlDoc
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 _RANGE = re.compile(r"^(-?\d+(?:\.\d+)?)\.\.(-?\d+(?:\.\d+)?)$")

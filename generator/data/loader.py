@@ -3,7 +3,7 @@
 A data file comes from a stranger, so everything a rules module or a renderer will trust is
 checked here, before ``verify`` runs: the rules module exists, settings have the types the
 module reads them as (schema.SETTINGS), included files stay in the data file's folder
-(generator/resolve.py), icon names in tables name icons, copies are bounded
+(generator/data/resolve.py), icon names in tables name icons, copies are bounded
 (schema.MAX_ROW_COUNT per item or row, MAX_COMPONENT_PIECES per component, MAX_GAME_PIECES in
 the game), and the file's own ``checks`` hold for every row.
 """
@@ -19,10 +19,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .. import paths, project, resolve
-from ..errors import DataError, DataErrors
-from ..layout.sizes import CARD_SIZES, PAGE
-from ..model import Component, Game, Item, Size
+from generator.core import paths
+from generator.core.errors import DataError, DataErrors
+from generator.core.model import Component, Game, Item, Size
+from generator.core.sizes import CARD_SIZES, PAGE
+from generator.core.yamlfile import YamlDoc, load_yaml
+from generator.data import project, resolve
+
 from .columns import check_tables
 from .schema import (
     MAX_COMPONENT_PIECES,
@@ -36,7 +39,6 @@ from .schema import (
     check_settings,
 )
 from .spreadsheet import read_tables
-from .yamlfile import YamlDoc, load_yaml
 
 Tables = dict[str, list[dict[str, Any]]]
 RULES_FOLDER = Path(__file__).resolve().parent.parent / "rules"
@@ -54,7 +56,7 @@ def game_ids(card_data: Path = paths.CARD_DATA) -> list[str]:
 
 def game_file(game: str, card_data: Path = paths.CARD_DATA) -> Path:
     """A game id (``moving-target``), a path to a data file, or a project folder (its
-    ``game.yaml``, or the one game file in it: generator/project.py)."""
+    ``game.yaml``, or the one game file in it: generator/data/project.py)."""
     candidate = Path(game)
     if candidate.suffix in (".yaml", ".yml"):
         return candidate
@@ -266,7 +268,7 @@ def _check_rows(tables: Tables, docs: Mapping[str, YamlDoc]) -> None:
 def _icon_problem(name: Any) -> str | None:
     """Why ``name`` is not an icon of templates/icons/ (None if it is one). The icon file is
     loaded too, so a broken icon fails here, naming its own file."""
-    from ..faces.icons import load_icon
+    from generator.data.icons import load_icon
 
     try:
         resolve.icon_file(name)

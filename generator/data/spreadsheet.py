@@ -11,7 +11,7 @@ its rows::
       cards: {name: str, points: int 0..10, wild: bool?, tags: list of name}
 
 - ``file`` is relative to the file that names it and must stay inside the game's folder (no
-  absolute paths, no ``..`` or symlink leading out; generator/resolve.py).
+  absolute paths, no ``..`` or symlink leading out; generator/data/resolve.py).
 - Row 1 names the columns; every later row that is not blank is a row of the table. Blank
   rows are skipped; a value under a column with no name is an error.
 - Cells are typed by the table's ``columns:`` declaration (generator/data/columns.py,
@@ -53,11 +53,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .. import resolve
-from ..errors import DataError, DataErrors
+from generator.core.errors import DataError, DataErrors
+from generator.core.yamlfile import YamlDoc, format_path
+from generator.data import resolve
+
 from .columns import CellError, ColumnType, cell_text, parse_cell, parse_type
 from .schema import TableFile
-from .yamlfile import YamlDoc, format_path
 
 Rows = list[dict[str, Any]]
 

@@ -32,7 +32,7 @@ through the ``str`` type escaped them, and constant folding ran filters at compi
   (all plain functions returning plain values; no type object is reachable): ``range``,
   ``min``, ``max``, ``abs``, ``round``, ``len``, ``enumerate``, ``zip``, ``int``, ``float``,
   ``str``, ``d6_net``, ``d4_net``, ``pips``, ``arrow``, ``regular``, ``star``, ``t`` (a
-  data text in the kit's language, generator/i18n.py). Removed:
+  data text in the kit's language, generator/data/i18n.py). Removed:
   ``dict``, ``lipsum``, ``cycler``, ``joiner``, ``namespace``.
 * Filters kept (each wrapped: metered, bounded, and ``pass_context`` so it can never be
   folded at compile time): ``abs capitalize center count d default dictsort first float

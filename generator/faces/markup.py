@@ -8,7 +8,7 @@ turn into markup by accident, and so it never looks like jinja (``{{``, ``{%``, 
 - ``**bold**`` and ``*italic*`` (``***both***``). A ``*`` opens only when a non-space follows
   it and closes only when a non-space precedes it, as in Markdown, so ``5 * 3`` stays as it
   is; a marker without its partner prints as written.
-- ``[red]words[/]``: a colour span; the colour is anything generator/colours.py accepts
+- ``[red]words[/]``: a colour span; the colour is anything generator/core/colours.py accepts
   (a CSS name, ``#rgb``, ``#rrggbb``). ``[optional]`` is not a colour, and a colour without
   its ``[/]`` prints as written. Spans nest; ``[/]`` closes the innermost.
 - ``:heart:``: an inline icon, looked up like an ``icon:`` element (the project's icons/
@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..colours import NotAColour, parse_colour
+from generator.core.colours import NotAColour, parse_colour
 
 SPECIAL = "\\*[]:"
 _ICON_NAME = r"[A-Za-z][A-Za-z0-9_-]{0,63}"

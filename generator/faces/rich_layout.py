@@ -24,12 +24,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from .. import fonts
-from ..errors import DataError
+from generator.core.errors import DataError
+from generator.core.primitives import Colour, Icon, Text
+from generator.data import fonts
+from generator.data.icons import load_icon
+
 from . import hyphenate, markup
 from . import text as plain_text
-from .icons import load_icon
-from .primitives import Colour, Icon, Text
 from .text import PT, SIZE_STEP, TextBox, TextDoesNotFit
 
 ICON_EM = 0.9

@@ -14,7 +14,8 @@ from jinja2 import tests as jt
 from jinja2.runtime import Context
 from jinja2.utils import _PassArg
 
-from .. import i18n
+from generator.data import i18n
+
 from . import dice, markup, shapes
 from .sandbox_env import ENV
 from .sandbox_limits import (
@@ -118,7 +119,7 @@ ENV.globals.update({name: _function(name, fn) for name, fn in {
     "enumerate": _enumerate, "zip": _zip, "int": _int, "float": _float, "str": _str,
     "d6_net": dice.d6_net, "d4_net": dice.d4_net, "pips": dice.pips,
     "arrow": shapes.arrow, "regular": shapes.regular, "star": shapes.star,
-    "t": i18n.t,  # a value of the data in the kit's language (generator/i18n.py)
+    "t": i18n.t,  # a value of the data in the kit's language (generator/data/i18n.py)
 }.items()})
 
 

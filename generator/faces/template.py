@@ -17,13 +17,16 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from .. import fonts, i18n
-from ..colours import NotAColour, parse_colour
-from ..data.yamlfile import YamlDoc, format_path, load_yaml
-from ..errors import DataError, DataErrors
-from ..face_cache import note_image
+from generator.core import primitives as p
+from generator.core.colours import NotAColour, parse_colour
+from generator.core.errors import DataError, DataErrors
+from generator.core.fit import fit_box
+from generator.core.yamlfile import YamlDoc, format_path, load_yaml
+from generator.data import fonts, i18n
+from generator.data.icons import load_icon, parse_path
+from generator.faces.face_cache import note_image
+
 from . import markup
-from . import primitives as p
 from .expressions import (
     ExpressionError,
     Scope,
@@ -33,15 +36,13 @@ from .expressions import (
     face_budget,
     names_used,
 )
-from .fit import fit_box
-from .icons import load_icon, parse_path
 from .rich_layout import MarkupError, layout_markup
 from .text import TextBox, TextDoesNotFit
 
 FACE_BLEED = 3.175  # art extends this far past the trim; layouts clip to what they need
 PRIMITIVES = ("rect", "circle", "line", "path", "polygon", "text", "icon", "image")
 MAX_INCLUDE_DEPTH = 4  # include inside include: deep enough for a diagram's parts, no cycles
-_FIELDS: dict[str, dict[str, tuple[str, Any]]] = {
+PRIMITIVE_FIELDS: dict[str, dict[str, tuple[str, Any]]] = {
     # field: (type, default); a default of ... means required
     "rect": {"x": ("num", ...), "y": ("num", ...), "w": ("num", ...), "h": ("num", ...),
              "fill": ("colour", None), "stroke": ("colour", None), "width": ("num", 0.3),
@@ -70,11 +71,11 @@ _FIELDS: dict[str, dict[str, tuple[str, Any]]] = {
 }
 
 
-for _spec in _FIELDS.values():
+for _spec in PRIMITIVE_FIELDS.values():
     # Game information (kept 3 mm inside a cut edge by pre-flight)? Default: text and icons.
     _spec["info"] = ("bool", None)
 INFO_BY_DEFAULT = ("text", "icon")
-_FIELD_NAMES = {kind: frozenset(spec) for kind, spec in _FIELDS.items()}
+_FIELD_NAMES = {kind: frozenset(spec) for kind, spec in PRIMITIVE_FIELDS.items()}
 
 
 @dataclass(frozen=True)
@@ -89,10 +90,10 @@ class FaceTemplate:
 
 def load_template(name: str, folder: Path | None = None) -> FaceTemplate:
     """A face template by name: ``folder`` first when given (an including template's own),
-    then where generator/project.py looks (the project's faces/, then the built-in ones),
-    each confined by generator/resolve.py. The name is looked up at every call (the project in
+    then where generator/data/project.py looks (the project's faces/, then the built-in ones),
+    each confined by generator/data/resolve.py. The name is looked up at every call (the project in
     use may change); the file is read once per version (path, size, modification time)."""
-    from .. import resolve
+    from generator.data import resolve
 
     file = resolve.template_file(name, folder, "face")
     st = file.stat()
@@ -223,7 +224,7 @@ class _Run:
 
     def text(self, path: tuple[Hashable, ...], raw: Any, scope: Scope) -> Any:
         """A text element's text: in a kit of another language, its translation from the
-        game's catalogue (generator/i18n.py), or the English, recorded as missing."""
+        game's catalogue (generator/data/i18n.py), or the English, recorded as missing."""
         source, check = i18n.text_field(raw, self.doc, path)
         value = self.value(path, source, scope)
         if check:
@@ -317,7 +318,7 @@ class _Run:
 
     def fields(self, path: tuple[Hashable, ...], kind: str, raw: dict[str, Any],
                scope: Scope) -> dict[str, Any]:
-        spec, names = _FIELDS[kind], _FIELD_NAMES[kind]
+        spec, names = PRIMITIVE_FIELDS[kind], _FIELD_NAMES[kind]
         unknown = raw.keys() - names
         if unknown:
             raise self.fail(path + (sorted(unknown)[0],),
@@ -435,15 +436,15 @@ class _Run:
                 raise self.fail(path + ("name",), exc.expected) from None
             return p.Icon(a["name"], a["x"], a["y"], a["w"], a["h"], a["fill"], a["accent"],
                           a["rotate"])
-        from .. import resolve  # images are confined and checked there (once per file)
+        from generator.data import resolve  # images are confined and checked there (once per file)
 
         try:
             image = resolve.image_file(a["path"])
         except resolve.Refused as exc:
             raise self.fail(path + ("path",), str(exc)) from None
         note_image(image)  # a cached face is used only while the picture is unchanged
-        if image.suffix.lower() == ".svg":  # drawn as vectors: generator/faces/svg.py
-            from .svg import SvgRefused, vector_art
+        if image.suffix.lower() == ".svg":  # drawn as vectors: generator/data/svg.py
+            from generator.data.svg import SvgRefused, vector_art
 
             try:
                 return vector_art(image, (a["x"], a["y"], a["w"], a["h"]), a["fit"],

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .. import fonts
-from .primitives import Colour, Text
+from generator.core.primitives import Colour, Text
+from generator.data import fonts
 
 PT = fonts.PT_TO_MM
 SIZE_STEP = 0.25

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from ..faces import primitives as p
-from ..faces.primitives import Face
-from ..i18n import message
+from generator.core import primitives as p
+from generator.core.primitives import Face
+from generator.data.i18n import message
+
 from .frame import Frame
 from .furnish import front_furniture, make_page, page_furniture
 from .furniture import SEPARATOR

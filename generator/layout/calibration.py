@@ -7,10 +7,11 @@ behind fronts on this printer.
 """
 from __future__ import annotations
 
-from ..faces import primitives as p
+from generator.core import primitives as p
+from generator.core.model import Size
+from generator.data.i18n import message
+
 from ..faces.text import TextBox, layout
-from ..i18n import message
-from ..model import Size
 from .page import Page
 
 SPAN = 6  # the scales read -6 .. +6 mm

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..faces import primitives as p
+from generator.core import primitives as p
+from generator.core.sizes import PAPER_LABELS
+from generator.data.i18n import message, number
+
 from ..faces.text import PT, TextBox, layout, wrap
-from ..i18n import message, number
 from .assemble import Section, Summary
 from .frame import Frame
 from .furniture import BOLD_FONT, TEXT_FONT
-from .sizes import PAPER_LABELS
 
 INCH_PUNCHES = {"3/4": 19.05, "7/8": 22.2, "1": 25.4, "1 1/8": 28.6, "1 1/4": 31.75,
                 "1 1/2": 38.1, "2": 50.8}

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model import Size
+from generator.core.model import Size
+
 from .page import Box
 
 FURNITURE = 4.0  # height of the footer line and of the check ruler

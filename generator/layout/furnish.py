@@ -8,8 +8,9 @@ printer set to skip blank pages would otherwise break the stack).
 """
 from __future__ import annotations
 
-from ..faces import primitives as p
-from ..i18n import message
+from generator.core import primitives as p
+from generator.data.i18n import message
+
 from .frame import OUTER_BLEED, Frame
 from .furniture import GREY, footer, glue_strip, lines, ruler
 from .kit import Block, SheetDraft, TileInfo

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import contextlib
 
-from ..faces import primitives as p
+from generator.core import primitives as p
+from generator.data.i18n import message
+
 from ..faces.text import TextBox, TextDoesNotFit, layout
-from ..i18n import message
 from .page import Box
 
 MARK_WIDTH = 0.18  # ~0.5 pt

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..faces import primitives as p
-from ..i18n import message
-from ..model import Size
+from generator.core import primitives as p
+from generator.core.model import Size
+from generator.data.i18n import message
+
 from . import furniture
 from .kit import Piece
 from .page import Page, Placement

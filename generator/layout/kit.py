@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from ..faces.primitives import Face
-from ..i18n import message
-from ..model import Size
+from generator.core.model import Size
+from generator.core.primitives import Face
+from generator.data.i18n import message
+
 from .frame import OUTER_BLEED, Frame, best_frame, frames
 from .packing import (
     BlockShape,

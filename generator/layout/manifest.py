@@ -11,7 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..render.atomic import atomic_path
+from generator.core.atomic import atomic_path
+
 from .page import Kit
 
 

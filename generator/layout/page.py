@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..faces.primitives import Face, Primitive
-from ..model import Size
+from generator.core.model import Size
+from generator.core.primitives import Face, Primitive
 
 Box = tuple[float, float, float, float]  # x, y, w, h (page coordinates, y downwards)
 

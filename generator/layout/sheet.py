@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model import Size
+from generator.core.errors import InputError
+from generator.core.model import Size
 
 
-class LayoutError(ValueError):
+class LayoutError(InputError):
     """The component cannot be laid out on this paper (e.g. a card larger than the page)."""
 
 

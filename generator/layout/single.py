@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..faces import primitives as p
-from ..model import Size
+from generator.core import primitives as p
+from generator.core.model import Size
+
 from .page import Page, Placement
 
 

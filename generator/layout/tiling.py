@@ -14,8 +14,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..i18n import message
-from ..model import Size
+from generator.core.model import Size
+from generator.data.i18n import message
+
 from .sheet import LayoutError
 
 GLUE = 10.0

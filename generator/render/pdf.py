@@ -11,18 +11,19 @@ from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from .. import fonts
-from ..faces import primitives as p
-from ..faces.icons import load_icon
+from generator.core import primitives as p
+from generator.core.atomic import atomic_file
+from generator.data import fonts
+from generator.data.icons import load_icon
+
 from ..layout.page import Page, Placement
 from . import pdf_vector as vectors
-from .atomic import atomic_file
 from .pdf_alpha import Canvas as AlphaCanvas  # forms keep their opacity (#rrggbbaa) states
 
 
 @cache
 def colour(value: str) -> Color:
-    """A parsed colour (generator/colours.py). A translucent ``#rrggbbaa`` carries its alpha,
+    """A parsed colour (generator/core/colours.py). A translucent ``#rrggbbaa`` carries its alpha,
     which ReportLab's setFillColor / setStrokeColor turn into the fill or stroke opacity (an
     ExtGState, emitted only when the opacity changes: opaque kits keep their bytes)."""
     return HexColor(value, hasAlpha=len(value) == 9)

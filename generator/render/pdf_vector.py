@@ -11,23 +11,34 @@ template paths keep even-odd, as they always had (their kits' PDFs keep their by
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from reportlab.lib.units import mm
-from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
-from ..faces import primitives as p
-from ..faces.icons import IconShape, paints
+from generator.core import primitives as p
+from generator.core.vector import IconShape, paints
 
-if TYPE_CHECKING:
-    from .pdf import PdfRenderer
+
+class Target(Protocol):
+    """What these helpers need of generator/render/pdf.py's PdfRenderer (which satisfies it;
+    typed here so the imports go one way, pdf -> pdf_vector)."""
+
+    c: Canvas
+    vector_forms: dict[str, str]  # SVG art drawn once as a form, by file
+
+    def paint(self, fill: str | None, stroke: str | None, width: float,
+              dash: tuple[float, ...] | None = None) -> tuple[int, int]: ...
+
+    def path(self, segments: Sequence[p.Segment], sx: float, sy: float) -> Any: ...
+
 
 FILL_MODE = {"evenodd": FILL_EVEN_ODD, "nonzero": FILL_NON_ZERO}
 CAPS = ("butt", "round", "square")  # PDF's line cap numbers
 JOINS = ("miter", "round", "bevel")  # PDF's line join numbers
 
 
-def draw_shapes(r: PdfRenderer, shapes: Sequence[IconShape], main: str | None,
+def draw_shapes(r: Target, shapes: Sequence[IconShape], main: str | None,
                 accent: str | None) -> None:
     """Draw shapes in view-box units (y down, so the form's y runs negative)."""
     c = r.c
@@ -49,11 +60,11 @@ def draw_shapes(r: PdfRenderer, shapes: Sequence[IconShape], main: str | None,
                        fillMode=FILL_MODE[shape.rule])
 
 
-def ensure_vector_form(r: PdfRenderer, prim: p.Vector) -> None:
+def ensure_vector_form(r: Target, prim: p.Vector) -> None:
     """Define the form of an SVG picture (once per file), before any face form begins."""
     if prim.path in r.vector_forms:
         return
-    from ..faces.svg import load_art  # svgelements loads only for a kit with SVG art
+    from generator.data.svg import load_art  # svgelements loads only for a kit with SVG art
 
     drawing = load_art(prim.path)
     name = f"svg{len(r.vector_forms)}"
@@ -63,9 +74,9 @@ def ensure_vector_form(r: PdfRenderer, prim: p.Vector) -> None:
     r.c.endForm()
 
 
-def draw_vector(r: PdfRenderer, prim: p.Vector) -> None:
+def draw_vector(r: Target, prim: p.Vector) -> None:
     """Place an SVG picture: its view box stretched over (x, y, w, h), clipped to ``clip``."""
-    from ..faces.svg import load_art  # svgelements loads only for a kit with SVG art
+    from generator.data.svg import load_art  # svgelements loads only for a kit with SVG art
 
     drawing = load_art(prim.path)
     c = r.c

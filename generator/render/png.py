@@ -13,14 +13,16 @@ from pathlib import Path
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
-from .. import fonts
-from ..faces import primitives as p
-from ..faces.icons import IconDef, flatten, load_icon, paints
+from generator.core import primitives as p
+from generator.core.atomic import atomic_file
+from generator.core.vector import IconDef, flatten, paints
+from generator.data import fonts
+from generator.data.icons import load_icon
+
 from . import png_alpha
 from . import png_glyphs as glyphs
 from . import png_paths as paths
 from . import png_shapes as shapes
-from .atomic import atomic_file
 
 MM_PER_INCH = 25.4
 

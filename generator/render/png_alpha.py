@@ -17,15 +17,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import fields, replace
-from typing import TYPE_CHECKING
 
 from PIL import Image
 
-from ..colours import alpha, is_translucent, opaque
-from ..faces import primitives as p
-
-if TYPE_CHECKING:
-    from .png import PngPainter
+from generator.core import primitives as p
+from generator.core.colours import alpha, is_translucent, opaque
+from generator.render.png_surface import Surface
 
 Box = tuple[int, int, int, int]
 
@@ -79,7 +76,7 @@ def parts(prim: p.Primitive) -> list[tuple[p.Primitive, float]]:
     return found
 
 
-def paint_translucent(painter: PngPainter, prim: p.Primitive) -> None:
+def paint_translucent(painter: Surface, prim: p.Primitive) -> None:
     """Paint ``prim`` whose fill or stroke is translucent (``translucent(prim)``)."""
     box = region(painter, prim)
     for part, a in parts(prim):
@@ -93,7 +90,7 @@ def paint_translucent(painter: PngPainter, prim: p.Primitive) -> None:
         painter.image.paste(Image.blend(before, painter.image.crop(box), a), box[:2])
 
 
-def region(painter: PngPainter, prim: p.Primitive) -> Box:
+def region(painter: Surface, prim: p.Primitive) -> Box:
     """The canvas pixels a primitive can touch, generously padded (a shape's stroke, joins
     and anti-aliasing); the whole canvas for text, whose glyphs may overhang their box."""
     width, height = painter.image.size

@@ -17,8 +17,8 @@ from functools import lru_cache
 from PIL import ImageDraw, ImageFont
 from reportlab.pdfbase import pdfmetrics
 
-from .. import fonts
-from ..project_fonts import FontFile
+from generator.data import fonts
+from generator.data.project_fonts import FontFile
 
 
 @lru_cache(maxsize=64)

@@ -18,17 +18,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
-from ..faces import primitives as p
-from ..faces.icons import paints
-from ..faces.svg import load_art
-from . import png_shapes as shapes
+from generator.core import primitives as p
+from generator.core.vector import paints
+from generator.data.svg import load_art
+from generator.render.png_surface import Surface
 
-if TYPE_CHECKING:
-    from .png import PngPainter
+from . import png_shapes as shapes
 
 Point = tuple[float, float]
 RGB = tuple[int, int, int]
@@ -136,7 +134,7 @@ def stroke_ends(draw: ImageDraw.ImageDraw, pts: Sequence[Point], colour: RGB, wi
                               (x + dx + dy, y + dy - dx), (x + dy, y - dx)], colour)
 
 
-def paint_vector(painter: PngPainter, prim: p.Vector) -> None:
+def paint_vector(painter: Surface, prim: p.Vector) -> None:
     """SVG art: its view box stretched over (x, y, w, h), only the box (and clip) shown."""
     drawing = load_art(prim.path)
     sx, sy = prim.w / drawing.view_w, prim.h / drawing.view_h

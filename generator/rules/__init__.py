@@ -9,7 +9,8 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-from ..errors import DataError
+from generator.core.errors import DataError
+
 from .base import Finding, expect_equal
 
 __all__ = ["Finding", "engine", "expect_equal", "load"]

@@ -7,7 +7,7 @@ and dropping a rule fails ``verify`` naming the seed line. Whether every line of
 accounted for (as a rule, or as ``not_rules`` with a reason) is checked by the tests against
 the seed texts themselves (tests/test_rules_coverage.py).
 
-In a kit of another language (generator/i18n.py) the rules pages print the translations of
+In a kit of another language (generator/data/i18n.py) the rules pages print the translations of
 those strings, so a rule is checked against its words in that language, ``printed_in: {fr:
 ...}``, when it gives them; the rules that give none are counted in a note, not failed.
 """
@@ -71,7 +71,7 @@ def coverage_findings(game: Any) -> list[Finding]:
     coverage = game.data.get("rules_coverage")
     if not coverage:
         return []
-    from .. import i18n
+    from generator.data import i18n
 
     lang = i18n.lang()
     if lang != i18n.SOURCE:
@@ -100,7 +100,7 @@ def _gone(game: Any, check: str, gone: list[tuple[int, dict[str, Any]]], field: 
 def _coverage_in(game: Any, coverage: dict[str, Any], lang: str) -> list[Finding]:
     """The rules that give their words in ``lang``, checked on the translated rules pages;
     the others counted in a note (a kit language is no reason to fail a set)."""
-    from .. import i18n
+    from generator.data import i18n
 
     session = i18n.current()
     text = printed_text(game, lambda s: session.lookup(s) or s)

@@ -305,8 +305,9 @@ def verify(game: Any) -> list[Finding]:
 def examples(game: Any) -> dict[str, Any]:
     """The worked example of the rules pages: a village from a seeded game, with each token's
     totals and moves computed here (see ``decktet_examples``). Kept in the on-disk cache
-    (generator/cache.py) under the game's data, its only input besides the engine's code."""
-    from .. import cache
+    (generator/core/cache.py) under the game's data, its only input besides the engine's code."""
+    from generator.core import cache
+
     from .decktet_examples import village_example
 
     return cache.cached("decktet-example", {"data": game.data},

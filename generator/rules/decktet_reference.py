@@ -19,8 +19,9 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from .. import paths
-from ..data.yamlfile import YamlDoc, load_yaml
+from generator.core import paths
+from generator.core.yamlfile import YamlDoc, load_yaml
+
 from .base import DESIGN, RULEBOOK, Finding, at, expect_equal
 
 REFERENCE = paths.CARD_DATA / "decktet-reference.yaml"
@@ -112,7 +113,7 @@ def verify_decktet(rows: list[Mapping[str, Any]]) -> list[Finding]:
 def token_findings(game: Any) -> list[Finding]:
     """The printed tokens (die face -> counts -> points) and the theme's names, against the
     seeds as the reference file restates them."""
-    from ..themes import load_theme
+    from generator.data.themes import load_theme
 
     ref = reference().data
     expected = {t["die"]: t for t in ref["tokens"]}

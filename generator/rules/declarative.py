@@ -7,7 +7,8 @@ The syntax is documented in docs/declarative-checks.md and validated by
 - ``check_specs`` at load time: every component and table a check names exists, every
   expression compiles, a table product stays bounded; a problem is a DataError at the check's
   line (exit 2), so a typo never reads as a failed check;
-- ``findings`` at verify time (``generator.build.verify``, so before every build too): one
+- ``findings`` at verify time (``generator.orchestration.build.verify``, so before every build
+too): one
   ``Finding`` per check, ``basis=DESIGN``, ``where`` = the check's line, naming what was
   expected and what was found.
 
@@ -28,10 +29,11 @@ from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from generator.core.errors import DataError
+from generator.core.model import Component, Game
+
 from ..data.schema import CompositionCheck, CountRange
-from ..errors import DataError
 from ..faces.expressions import ExpressionError, compile_value, evaluate
-from ..model import Component, Game
 from .base import DESIGN, Finding, at
 
 MAX_LISTED = 10  # wrong values or missing combinations named in one finding

@@ -22,7 +22,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..data.yamlfile import load_yaml
+from generator.core.yamlfile import load_yaml
+
 from . import movement_game as mg
 from .movement_boards import ACROSS, world_step
 

@@ -1,7 +1,7 @@
 """The movement game's verify playouts: a greedy 2-player run per sound board, and its finding.
 
 Why a module of its own: the playouts are the costliest step of any build (800 games), so their
-summary (wins per seat, stalls, games) is kept in the on-disk cache (generator/cache.py) under
+summary (wins per seat, stalls, games) is kept in the on-disk cache (generator/core/cache.py) under
 everything it depends on: the game's data, the boards, the run's parameters and the engines'
 code. The finding is worked out from the summary alone, so a hit prints exactly what playing
 the games again would.
@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .. import cache
+from generator.core import cache
+
 from . import movement_game
 from .base import Finding
 
@@ -30,7 +31,7 @@ def playout_findings(data: Mapping[str, Any], sound: Iterable[str]) -> list[Find
 
 def _playouts(data: Mapping[str, Any]) -> dict[str, Any]:
     """What verify reads from one board's playouts: wins per seat, stalls, games."""
-    from .. import simulate  # imported on a miss only
+    from generator.orchestration import simulate  # imported on a miss only
 
     report = simulate.run(movement_game, players=2, n=VERIFY_GAMES, seed=VERIFY_SEED,
                           jobs=1, policy=VERIFY_POLICY, max_turns=VERIFY_TURNS, data=data)
@@ -39,7 +40,7 @@ def _playouts(data: Mapping[str, Any]) -> dict[str, Any]:
 
 def _summaries(data: Mapping[str, Any], names: list[str]) -> dict[str, dict[str, Any]]:
     """``_playouts`` of each named board (``variants``), kept in the on-disk cache
-    (generator/cache.py) under the game's data, the boards and the playouts' parameters:
+    (generator/core/cache.py) under the game's data, the boards and the playouts' parameters:
     unchanged data and code replay nothing."""
     def compute() -> dict[str, dict[str, Any]]:
         setups = dict(movement_game.variants(data))
@@ -65,7 +66,7 @@ def _sound_summaries(value: Any, names: list[str]) -> bool:
 
 def _simulate(summary: Mapping[str, Any], name: str) -> Finding:
     """The finding verify prints for one board, from its summary alone."""
-    from ..simulate_stats import rate_with_interval
+    from generator.orchestration.simulate_stats import rate_with_interval
 
     wins, stalls, n = summary["wins"], summary["stalls"], summary["n"]
     lopsided = max(wins) > 0.6 * n or stalls > n / 10

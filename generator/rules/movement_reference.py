@@ -19,7 +19,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..data.yamlfile import YamlDoc, load_yaml
+from generator.core.yamlfile import YamlDoc, load_yaml
+
 from .base import RULEBOOK, Finding, at, expect_equal
 from .movement_boards import SIDES
 
@@ -116,7 +117,7 @@ def deck_findings(game: Any, ref: YamlDoc) -> list[Finding]:
 def read_board(face: Any, palette: Mapping[str, str], colour_side: Mapping[str, str]
                ) -> tuple[set[Cell], dict[str, set[Cell]]]:
     """Closed squares and starting rings (by side) as a rendered board face draws them."""
-    from ..faces.primitives import Circle, Rect
+    from generator.core.primitives import Circle, Rect
 
     squares = [p for p in face.prims if isinstance(p, Rect) and abs(p.w - p.h) < 1e-6
                and p.w < face.w * 0.5]
@@ -153,7 +154,7 @@ def _name(cell: Cell) -> str:
 def board_findings(game: Any, ref: YamlDoc) -> list[Finding]:
     """Each printed board, read from its rendered face, against the reference layout; the
     board kinds and starting spaces per side against the seed."""
-    from ..build import BuildOptions, faces_key, game_theme, render_faces
+    from generator.orchestration.build import BuildOptions, faces_key, game_theme, render_faces
 
     kinds, boards = ref.data["board_kinds"], ref.data["boards"]
     opts = BuildOptions()

@@ -366,9 +366,10 @@ def describe(action: int) -> str:
 
 def examples(game: Any) -> dict[str, Any]:
     """The rules pages' worked example, played by this engine (moving_target_example.py): up
-    to 400 seeded games, so kept in the on-disk cache (generator/cache.py) under the game's
+    to 400 seeded games, so kept in the on-disk cache (generator/core/cache.py) under the game's
     data, its only input besides the engine's code."""
-    from .. import cache
+    from generator.core import cache
+
     from .moving_target_example import examples as made
 
     return cache.cached("moving-target-example", {"data": game.data}, lambda: made(game),
@@ -415,7 +416,7 @@ def _grid_findings(grid: Any, size: int) -> list[Finding]:
     """The printed board against the rules: the cells the face template draws (its params)
     must be the rules' grid, and must add up to the board's printed size (from ``size:``), so
     a board that draws 5 x 5 cells on paper sized for 4 x 4 is caught."""
-    from ..layout.sizes import CARD_SIZES
+    from generator.core.sizes import CARD_SIZES
 
     p = grid.params
     rows, cols = p.get("rows"), p.get("cols")

@@ -24,8 +24,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from .. import paths
-from ..data.yamlfile import load_yaml
+from generator.core import paths
+from generator.core.yamlfile import load_yaml
+
 from .base import RULEBOOK, Finding, at
 
 REFERENCE = paths.CARD_DATA / "standard-deck-reference.yaml"

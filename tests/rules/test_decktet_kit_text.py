@@ -14,9 +14,9 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from generator.build import BuildOptions, build_pdf, game_theme, render_faces
+from generator.core.primitives import Circle, Text
 from generator.data import load_game
-from generator.faces.primitives import Circle, Text
+from generator.orchestration.build import BuildOptions, build_pdf, game_theme, render_faces
 
 PT = 72 / 25.4  # points per mm
 KITS = ("monster-day", "moving-day")

@@ -5,8 +5,8 @@ import shutil
 
 import pytest
 
+from generator.core.paths import CARD_DATA
 from generator.data import load_game
-from generator.paths import CARD_DATA
 from generator.rules import decktet_moving_day as md
 from generator.rules.decktet_reference import verify_decktet
 from tests.rules.scripted import FixedDice
@@ -288,7 +288,7 @@ def test_tetrahedra_pawn_and_court_ranks_are_rolled_on_2d4():
 
 
 def test_a_random_game_lasts_30_turns_and_hands_out_5_points_at_most():
-    from generator import simulate
+    from generator.orchestration import simulate
 
     report = simulate.run(md, players=2, n=200, seed=2, data=GAME.data)
     assert set(report.lengths) == {30}

@@ -94,7 +94,7 @@ def broken(tmp_path, old, new):
     """The kit loaded from a copy of its data files with ``old`` replaced by ``new``."""
     import shutil
 
-    from generator import paths
+    from generator.core import paths
 
     for name in ("movement-game.yaml", "movement-reference.yaml", "movement-examples.yaml"):
         shutil.copy(paths.CARD_DATA / name, tmp_path / name)

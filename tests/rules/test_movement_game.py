@@ -284,7 +284,7 @@ def test_board_checks_catch_cut_off_starts_and_spaces():
 
 
 def test_random_games_replay_exactly():
-    from generator import simulate
+    from generator.orchestration import simulate
 
     data = mg.variants(DATA)[1][1]
     for players in (2, 4):

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from generator import simulate
 from generator.data import load_game
+from generator.orchestration import simulate
 from generator.rules import movement_game as mg
 
 GAME = load_game("movement-game")

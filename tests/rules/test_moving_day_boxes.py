@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from generator import simulate
+from generator.orchestration import simulate
 from generator.rules import moving_day_boxes as md
 from generator.rules import moving_day_boxes_scoring as sc
 

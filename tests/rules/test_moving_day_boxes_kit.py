@@ -8,14 +8,14 @@ import inspect
 
 import pytest
 
-from generator.build import BuildOptions, engine_examples, render_faces, verify
+from generator.core.model import Item
 from generator.data import load_game
-from generator.model import Item
+from generator.data.themes import load_theme
+from generator.orchestration.build import BuildOptions, engine_examples, render_faces, verify
 from generator.rules import moving_day_boxes as md
 from generator.rules import moving_day_boxes_examples as ex
 from generator.rules import moving_day_boxes_scoring as sc
 from generator.rules.base import DESIGN, RULEBOOK
-from generator.themes import load_theme
 
 
 @pytest.fixture(scope="module")

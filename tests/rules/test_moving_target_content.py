@@ -7,9 +7,9 @@ import json
 import pdfplumber
 import pytest
 
-from generator.build import BuildOptions, build_pdf, check_composition
+from generator.core.errors import CompositionError
 from generator.data import load_game
-from generator.errors import CompositionError
+from generator.orchestration.build import BuildOptions, build_pdf, check_composition
 from generator.rules import moving_target as mt
 from generator.rules import moving_target_example as mte
 from generator.rules.base import DESIGN, RULEBOOK

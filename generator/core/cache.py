@@ -1,0 +1,281 @@
+"""A small on-disk cache for results the rules engines compute on every build.
+
+Why: verify and the rules pages' worked examples play seeded games (the movement game plays
+800 greedy games, about a second) although their inputs rarely change. ``cached(kind, key,
+compute)`` keeps each result in a file named by the sha256 of everything it depends on:
+
+- ``key``: what the caller passes, i.e. the game's loaded data (a canonical, type-tagged
+  JSON of the values, never a file path) and the run's parameters (games, seed, policy...);
+- the source of every rules engine module (``generator/rules/*.py``), ``simulate.py`` and
+  this module, plus ``FORMAT`` and the Python version (``random``'s algorithms and float
+  formatting belong to it).
+
+So an entry is never stale: any change to the data, the parameters or the code gives another
+name. The code set is a superset of what a given engine uses; an edit to one engine
+recomputes the others once, which is cheap next to ever reading a stale result.
+
+Cache files are untrusted (anyone able to write the folder may have edited them): values are
+plain JSON, never pickle or marshal; a file that is not a regular file, is too large, is not
+valid JSON, names another key or fails the caller's ``valid`` check is a miss. Only plain
+values (dicts with string keys, lists, strings, ints, finite floats, booleans, None) are
+stored, so a hit returns exactly what computing would have returned. Files are written to a
+temporary name and renamed into place (parallel builds may write the same entry); entries
+are at most ``MAX_ENTRY`` bytes and the folder at most ``MAX_TOTAL`` (oldest used go first).
+
+Where: ``$PNP_CACHE_DIR``, else ``$XDG_CACHE_HOME/pnp``, else ``~/.cache/pnp``. A folder that
+cannot be created or written just means computing every time. ``PNP_CACHE=0`` turns it off.
+"""
+from __future__ import annotations
+
+import contextlib
+import datetime
+import hashlib
+import json
+import math
+import os
+import re
+import stat
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+FORMAT = 1  # bump when the envelope or the key's layout changes
+MAX_ENTRY = 1 << 20  # bytes: one entry (the movement game's summary is well under 1 KiB)
+MAX_TOTAL = 50 << 20  # bytes: the whole folder, oldest used entries evicted beyond it
+MAX_DEPTH = 64  # nesting of a key or a value: deeper is not cached (and not recursed into)
+STALE_TEMP = 3600.0  # seconds: a temporary file older than this was left by a crash
+_ENTRY = re.compile(r"[a-z0-9][a-z0-9_-]{0,40}-[0-9a-f]{64}\.json")
+_TEMP = re.compile(r"\.tmp-.*\.json")
+_PACKAGE = Path(__file__).resolve().parent.parent  # generator/
+# The engines' code, relative to _PACKAGE.
+_CODE = ("rules/**/*.py", "orchestration/simulate.py", "core/cache.py")
+_OFF = {"0", "false", "no", "off"}
+
+
+class Uncacheable(Exception):
+    """A key holding a value the canonical encoding does not know (or the code unreadable):
+    the result is computed, not cached."""
+
+
+def enabled() -> bool:
+    return os.environ.get("PNP_CACHE", "1").strip().lower() not in _OFF
+
+
+def cache_dir() -> Path | None:
+    """The cache folder (see the module docstring), or None when no home is known."""
+    explicit = os.environ.get("PNP_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg and os.path.isabs(xdg):  # the XDG spec: a relative path is ignored
+        return Path(xdg) / "pnp"
+    try:
+        return Path.home() / ".cache" / "pnp"
+    except (RuntimeError, KeyError, OSError):
+        return None
+
+
+def _canon(value: Any, depth: int = 0) -> Any:
+    """A JSON form of ``value`` that tells apart what Python tells apart: 1, 1.0, True and
+    "1"; a list and a tuple; a dict's int key and its str key; a date and its text. Dicts
+    keep their order (an engine may iterate them). Other types raise Uncacheable."""
+    if depth > MAX_DEPTH:
+        raise Uncacheable("too deeply nested")
+    kind = type(value)
+    if value is None or kind is str or kind is bool or kind is int:
+        return value
+    if kind is float:
+        return {"f": repr(value)}
+    if kind is datetime.date or kind is datetime.datetime:  # YAML timestamps
+        return {"D" if kind is datetime.date else "T": value.isoformat()}
+    if isinstance(value, Mapping):
+        return {"d": [[_canon(k, depth + 1), _canon(v, depth + 1)] for k, v in value.items()]}
+    if kind is list:
+        return {"l": [_canon(v, depth + 1) for v in value]}
+    if kind is tuple:
+        return {"t": [_canon(v, depth + 1) for v in value]}
+    raise Uncacheable(f"cannot key on a {kind.__name__}")
+
+
+def fingerprint(value: Any) -> str:
+    """sha256 of the canonical form of ``value`` (see ``_canon``)."""
+    text = json.dumps(_canon(value), ensure_ascii=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def code_digest() -> str:
+    """sha256 of the engines' source files (names and bytes), read once per process: close
+    to when the modules were imported, so it describes the code that is running. Kept in a
+    plain global, not a ``functools`` cache: ``pnp watch`` clears those between rebuilds
+    but never re-imports the engines, so a digest read again after an edit would file the
+    old code's results under the new code's name."""
+    global _code_digest
+    if _code_digest is None:
+        _code_digest = _read_code_digest()
+    return _code_digest
+
+
+_code_digest: str | None = None
+
+
+def _read_code_digest() -> str:
+    digest = hashlib.sha256()
+    files = sorted({f for pattern in _CODE for f in _PACKAGE.glob(pattern)})
+    if not files:
+        raise Uncacheable("no engine source to key on")
+    for file in files:
+        try:
+            data = file.read_bytes()
+        except OSError as exc:
+            raise Uncacheable(f"cannot read {file}") from exc
+        name = file.relative_to(_PACKAGE).as_posix().encode()
+        digest.update(len(name).to_bytes(4, "big") + name)
+        digest.update(len(data).to_bytes(8, "big") + data)
+    return digest.hexdigest()
+
+
+def entry_key(kind: str, key_parts: Any) -> str:
+    """The file key of a result: the caller's parts, the engines' code and the format."""
+    return fingerprint([FORMAT, kind, list(sys.version_info[:2]), sys.implementation.name,
+                        code_digest(), key_parts])
+
+
+def is_plain(value: Any, depth: int = 0) -> bool:
+    """Whether ``value`` survives a JSON round trip unchanged (so a hit equals a compute)."""
+    if depth > MAX_DEPTH:
+        return False
+    kind = type(value)
+    if value is None or kind is str or kind is bool or kind is int:
+        return True
+    if kind is float:
+        return math.isfinite(value)
+    if kind is list:
+        return all(is_plain(v, depth + 1) for v in value)
+    if kind is dict:
+        return all(type(k) is str and is_plain(v, depth + 1) for k, v in value.items())
+    return False
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not plain JSON")
+
+
+def _read(path: Path, limit: int | None = None) -> Any:
+    """The parsed JSON of a regular file of at most ``limit`` (MAX_ENTRY) bytes (never
+    blocking on a FIFO, never following a symbolic link), or raise."""
+    limit = MAX_ENTRY if limit is None else limit
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(file.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            raise ValueError("not a cache entry")
+        raw = file.read(limit + 1)
+    if len(raw) > limit:
+        raise ValueError("not a cache entry")
+    return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+
+
+def lookup(folder: Path, kind: str, key: str,
+           valid: Callable[[Any], bool] = is_plain, limit: int | None = None,
+           plain: bool = True) -> tuple[bool, Any]:
+    """(True, value) for a sound entry, else (False, None): anything wrong is a miss.
+    ``plain=False`` leaves the plain-values walk to ``valid`` (a decoder checking every
+    value itself: a large entry is not walked twice)."""
+    path = folder / f"{kind}-{key}.json"
+    try:
+        envelope = _read(path, limit)
+        if (type(envelope) is dict and envelope.get("format") == FORMAT
+                and envelope.get("kind") == kind and envelope.get("key") == key
+                and "value" in envelope and (not plain or is_plain(envelope["value"]))
+                and valid(envelope["value"])):
+            with contextlib.suppress(OSError):
+                os.utime(path)  # recently used: evicted last
+            return True, envelope["value"]
+    except Exception:  # a corrupt or hostile file (any parse or check failure) is a miss
+        pass
+    return False, None
+
+
+def store(folder: Path, kind: str, key: str, value: Any, limit: int | None = None) -> bool:
+    """Write one entry atomically; False (and nothing written) when the value is not plain,
+    larger than ``limit`` (MAX_ENTRY) bytes, or the folder is not writable."""
+    if not is_plain(value):
+        return False
+    text = json.dumps({"format": FORMAT, "kind": kind, "key": key, "value": value},
+                      ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    data = text.encode("utf-8")
+    if len(data) > (MAX_ENTRY if limit is None else limit):
+        return False
+    temp = None
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".json")
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+        os.replace(temp, folder / f"{kind}-{key}.json")
+        temp = None
+    except OSError:
+        return False
+    finally:
+        if temp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+    evict(folder)
+    return True
+
+
+def evict(folder: Path, limit: int = MAX_TOTAL) -> None:
+    """Delete the least recently used entries until the folder's entries fit ``limit``, and
+    temporary files a crash left behind. Only files named like entries are touched."""
+    entries = []
+    now = time.time()
+    try:
+        with os.scandir(folder) as listing:
+            for item in listing:
+                try:
+                    info = item.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if _TEMP.fullmatch(item.name) and now - info.st_mtime > STALE_TEMP:
+                    with contextlib.suppress(OSError):
+                        os.unlink(item.path)
+                elif _ENTRY.fullmatch(item.name):
+                    entries.append((info.st_mtime, item.name, info.st_size, item.path))
+    except OSError:
+        return
+    total = sum(size for _, _, size, _ in entries)
+    for _, _, size, path in sorted(entries):
+        if total <= limit:
+            break
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        total -= size
+
+
+def cached(kind: str, key_parts: Any, compute: Callable[[], T],
+           valid: Callable[[Any], bool] = is_plain) -> T:
+    """``compute()``, or its result from an earlier run with the same ``key_parts``, code and
+    format. ``kind`` names the result (lower case, digits, ``-``); ``valid`` checks a cached
+    value's shape (it is read from an untrusted file). Results that are not plain JSON are
+    returned but not stored. Never raises for the cache's sake."""
+    if not _ENTRY.fullmatch(f"{kind}-{'0' * 64}.json"):
+        raise ValueError(f"bad cache kind {kind!r}")
+    folder = cache_dir() if enabled() else None
+    if folder is None:
+        return compute()
+    try:
+        key = entry_key(kind, key_parts)
+    except Uncacheable:
+        return compute()
+    hit, value = lookup(folder, kind, key, valid)
+    if hit:
+        return value  # type: ignore[no-any-return]
+    result = compute()
+    store(folder, kind, key, result)
+    return result

@@ -1,0 +1,87 @@
+"""Errors a user can act on: each names the file, line, field and what was expected."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.core.atomic import OutputError
+
+
+class DataError(Exception):
+    """Bad input (a data file, theme or face template). The CLI prints it and exits with 2."""
+
+    def __init__(self, file: Path | str, line: int | None, field: str, expected: str) -> None:
+        self.file = str(file)
+        self.line = line
+        self.field = field
+        self.expected = expected
+        super().__init__(self.message())
+
+    def message(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        field = f" {self.field}:" if self.field else ""
+        return f"{where}:{field} {self.expected}"
+
+
+SHOWN = 50  # problems listed one per line before the rest are counted
+
+
+class DataErrors(DataError):
+    """Several independent problems found in one pass, reported together."""
+
+    def __init__(self, errors: list[DataError]) -> None:
+        self.errors = errors
+        first = errors[0]
+        super().__init__(first.file, first.line, first.field, first.expected)
+
+    def message(self) -> str:
+        """Every problem, one per line, up to ``SHOWN``; past that a count of the rest (a
+        file with a thousand bad rows usually has one mistake repeated: the first lines say
+        which, and 60,000 lines would bury it)."""
+        lines = [e.message() for e in self.errors[:SHOWN]]
+        if len(self.errors) > SHOWN:
+            lines.append(f"... and {len(self.errors) - SHOWN} more problems in "
+                         f"{len({str(e.file) for e in self.errors[SHOWN:]})} file(s) (fix "
+                         "these first: the rest are often the same mistake)")
+        return "\n".join(lines)
+
+
+class InputError(ValueError):
+    """Input that cannot be used as given (a project folder, a piece too large for the paper):
+    the message says why and the command line exits 2. The layers that find such input
+    subclass it, so this module never imports them."""
+
+
+class CompositionError(Exception):
+    """The rules module's verify() failed: the set would print incomplete or wrong."""
+
+
+class ForwardedError(Exception):
+    """A failure of a build in a worker process, as the command line prints it: ``text``
+    after ``error: `` and the exit ``code``. Exceptions with their own constructors do not
+    all survive pickling, so a worker sends what would be printed, not the exception."""
+
+    def __init__(self, text: str, code: int) -> None:
+        super().__init__(text)
+        self.text = text
+        self.code = code
+
+    def __reduce__(self) -> tuple[type, tuple[str, int]]:
+        return (ForwardedError, (self.text, self.code))
+
+
+def reported(exc: BaseException) -> tuple[str, int] | None:
+    """What the command line prints for an expected failure (the text after ``error: ``)
+    and its exit code: 2 for bad input or an impossible set, 1 for an output that cannot be
+    written; None for anything else (a bug, which keeps its traceback)."""
+    if isinstance(exc, ForwardedError):
+        return exc.text, exc.code
+    if isinstance(exc, DataError):
+        return exc.message(), 2
+    if isinstance(exc, (InputError, CompositionError)):
+        return str(exc), 2
+    if isinstance(exc, OutputError):
+        return str(exc), 1
+    if isinstance(exc, OSError):
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        return (f"{exc.filename}: {reason}" if exc.filename else reason), 1
+    return None

@@ -1,0 +1,316 @@
+"""Fonts we ship or pin (never the system's) and a project's own, registered once for both
+renderers.
+
+The built-in keys (``sans``, ``sans-bold``, ``sans-italic``, ``symbol``, ``symbol-bold``,
+``condensed``, ``condensed-bold``) come from pinned PyPI packages: Atkinson Hyperlegible
+(fontpkg-atkinson-hyperlegible) and DejaVu Sans (rinoh-typeface-dejavusans). Their folders are
+found without importing them (the DejaVu package's code imports rinohtype, a typesetter we
+never use). A project's ``fonts/`` folder adds its own TTF/OTF files, named by file name
+(generator/data/project_fonts.py says how names, case and clashes with built-in keys behave).
+
+ReportLab measures text for line breaking; Pillow draws the same files, so a wrapped text box
+breaks at the same words in the PDF and in the PNGs. Every function takes a font *name* as a
+template writes it and finds the file for the project in use.
+
+A project font is registered with ReportLab once per file version (path, size, modification
+time) under a name made from its contents' hash (``pnp-<name>-<hash>``): two projects built
+in one process (``pnp watch`` switching folders) never see each other's ``Foo-Regular``, and
+the same file gives the same PDF bytes wherever the project folder is. Built-in keys keep the
+names ``pnp-<key>`` every kit has had. A file ReportLab or Pillow cannot use is refused with
+``FontError`` naming it; a CFF-outline OpenType font (``OTTO``), which ReportLab cannot embed,
+gets its own message.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import io
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+from generator.data import project_fonts
+from generator.data.project_fonts import FontFile
+
+PT_TO_MM = 25.4 / 72.0
+CFF_MESSAGE = ("has PostScript (CFF) outlines, which cannot be embedded in the PDF: use the "
+               "TrueType-outline version of the font (usually the .ttf file)")
+
+
+class FontError(ValueError):
+    """A font name that cannot be used; the message names the file or lists the fonts."""
+
+
+def _package_dir(name: str) -> Path:
+    """A package's folder found without importing it (a font package holds no code we need)."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError(f"font package {name!r} is not installed: run 'make venv' "
+                           "(or 'pip install' this tool, which depends on it)")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+@cache
+def font_files() -> dict[str, Path]:
+    """Built-in font key (used in themes and templates) -> TTF file."""
+    atkinson = _package_dir("fontpkg_atkinson_hyperlegible") / "files"
+    dejavu = _package_dir("rinoh_typeface_dejavusans")
+    return {
+        "sans": atkinson / "AtkinsonHyperlegible-Regular.ttf",
+        "sans-bold": atkinson / "AtkinsonHyperlegible-Bold.ttf",
+        "sans-italic": atkinson / "AtkinsonHyperlegible-Italic.ttf",
+        "symbol": dejavu / "DejaVuSans.ttf",
+        "symbol-bold": dejavu / "DejaVuSans-Bold.ttf",
+        "condensed": dejavu / "DejaVuSansCondensed.ttf",
+        "condensed-bold": dejavu / "DejaVuSansCondensed-Bold.ttf",
+    }
+
+
+@cache
+def _builtins() -> dict[str, FontFile]:
+    found = {}
+    for key, path in font_files().items():
+        st = path.stat()
+        found[key] = FontFile(key, path, st.st_size, st.st_mtime_ns, builtin=True)
+    return found
+
+
+def names() -> list[str]:
+    """Every font name usable in the project in use: the built-in keys, then its own."""
+    own = project_fonts.listing().fonts
+    return list(font_files()) + sorted(f.name for k, f in own.items() if k not in font_files())
+
+
+def resolve(name: object) -> FontFile:
+    """The font file ``name`` stands for: the project's own first, then the built-in key.
+    FontError says why not (listing the names there are)."""
+    if not isinstance(name, str):
+        raise FontError(_unknown(name))
+    listing = project_fonts.listing()
+    key = name.lower()
+    found = listing.fonts.get(key) if listing.fonts else None
+    if found is not None:
+        return found
+    if key in listing.refused:
+        raise FontError(listing.refused[key])
+    found = _builtins().get(key)
+    if found is None:
+        raise FontError(_unknown(name))
+    return found
+
+
+def _unknown(name: object) -> str:
+    listing = project_fonts.listing()
+    where = ", or a .ttf/.otf file in the project's fonts/ folder"
+    if listing.folder is None and project_fonts.project.current().root is None:
+        where = ""
+    message = f"expected a font key ({', '.join(names())}){where}, got {name!r:.70}"
+    if listing.unusable:
+        message += (f"; not usable as font names ({project_fonts.NAME_RULE}): "
+                    + ", ".join(f"fonts/{n}" for n in listing.unusable[:10]))
+    return message
+
+
+def check(name: object) -> str:
+    """``name`` as written (valid), after its file has been read and registered: a bad file
+    fails here, where a template or theme names it, not later in a renderer."""
+    register(name)
+    assert isinstance(name, str)
+    return name
+
+
+def known(name: object) -> bool:
+    """Whether ``name`` is a font of the project in use (its file is not read)."""
+    try:
+        resolve(name)
+    except FontError:
+        return False
+    return True
+
+
+def register(name: object) -> TTFont:
+    """Register a font with ReportLab (once per file version) and return its TTFont."""
+    memo = project_fonts.listing().memo  # per project folder listed: the hot path
+    found = memo.get(name) if isinstance(name, str) else None
+    if found is None:
+        found = _registered(resolve(name))
+        if isinstance(name, str) and len(memo) < 1000:
+            memo[name] = found
+    return found
+
+
+@cache
+def _registered(font: FontFile) -> TTFont:
+    ttf = TTFont(f"pnp-{font.name}", str(font.path)) if font.builtin else _project_ttf(font)
+    pdfmetrics.registerFont(ttf)
+    return ttf
+
+
+def _project_ttf(font: FontFile) -> TTFont:
+    """A project's font file read once, checked by both renderers' parsers, named by hash."""
+    from PIL import ImageFont
+
+    try:
+        with open(font.path, "rb") as handle:
+            data = handle.read(project_fonts.MAX_FONT_BYTES + 1)
+    except OSError as exc:
+        raise FontError(f"{font.shown()} cannot be read ({exc.strerror})") from None
+    if len(data) > project_fonts.MAX_FONT_BYTES:
+        raise FontError(f"{font.shown()} is larger than "
+                        f"{project_fonts.MAX_FONT_BYTES // 2**20} MB")
+    head = data[:4]
+    if head == b"OTTO":
+        raise FontError(f"{font.shown()} {CFF_MESSAGE}")
+    if head in (b"wOFF", b"wOF2"):
+        raise FontError(f"{font.shown()} is a web font (WOFF); use the .ttf file of the font")
+    if head not in (b"\x00\x01\x00\x00", b"true", b"ttcf"):
+        raise FontError(f"{font.shown()} is not a TrueType or OpenType font file")
+    digest = hashlib.sha256(data).hexdigest()[:12]
+    try:
+        ttf = TTFont(f"pnp-{font.name}-{digest}", io.BytesIO(data))
+        ttf.face.charToGlyph.get(65)
+        ImageFont.truetype(io.BytesIO(data), 12)
+    except Exception as exc:  # a hostile file may break a parser in any way
+        reason = (f"no {exc.args[0]!r} table" if isinstance(exc, KeyError) and exc.args
+                  else (str(exc).splitlines() or [type(exc).__name__])[0])
+        reason = reason.replace('TTF file "(ttf)": ', "").replace(' "(ttf)"', "")[:160]
+        raise FontError(f"{font.shown()} cannot be used as a font ({reason})") from None
+    return ttf
+
+
+def describe(name: str) -> str:
+    """``name`` for messages: a project font with its file, ``Title (fonts/Title.ttf)``."""
+    try:
+        font = resolve(name)
+    except FontError:
+        return name
+    return name if font.builtin else f"{name} ({font.shown()})"
+
+
+def path(name: str) -> FontFile:
+    """The file the PNG renderer draws ``name`` with (the one ReportLab measured)."""
+    return resolve(name)
+
+
+def pdf_name(name: str) -> str:
+    """The name the font is registered under in ReportLab."""
+    return register(name).fontName
+
+
+# (registered font name, text, size) -> width in mm. Text is measured word by word and the
+# same words recur on every card; the registered name carries the file's content hash for a
+# project font, so an edited font file is a new key, never a stale width.
+_WIDTHS: dict[tuple[str, str, float], float] = {}
+MAX_WIDTHS = 100_000
+
+
+def text_width_mm(key: str, text: str, size_pt: float) -> float:
+    name = register(key).fontName
+    found = _WIDTHS.get((name, text, size_pt))
+    if found is None:
+        found = pdfmetrics.stringWidth(text, name, size_pt) * PT_TO_MM
+        if len(_WIDTHS) >= MAX_WIDTHS:
+            _WIDTHS.clear()
+        _WIDTHS[(name, text, size_pt)] = found
+    return found
+
+
+def vertical_metrics(key: str) -> tuple[float, float]:
+    """(ascent, descent) as fractions of the font size; descent is negative."""
+    face = register(key).face
+    return face.ascent / 1000.0, face.descent / 1000.0
+
+
+def missing_glyphs(key: str, text: str) -> str:
+    """Characters of ``text`` the font cannot draw (they would print as empty boxes)."""
+    cmap = register(key).face.charToGlyph
+    return "".join(sorted({ch for ch in text if ord(ch) not in cmap and not ch.isspace()}))
+
+
+# -- missing glyphs: refused by build, reported by pre-flight ---------------------------------
+
+_REPORTING: ContextVar[bool] = ContextVar("glyphs_reported", default=False)
+
+
+@contextmanager
+def glyphs_reported() -> Iterator[None]:
+    """Draw text whose font lacks some characters instead of refusing it: pre-flight
+    (``pnp verify``) draws every piece this way and reports each template line, with the
+    characters and the pieces, as a finding."""
+    token = _REPORTING.set(True)
+    try:
+        yield
+    finally:
+        _REPORTING.reset(token)
+
+
+def reporting() -> bool:
+    """Whether text is drawn for pre-flight's report (``glyphs_reported``), not for a kit."""
+    return _REPORTING.get()
+
+
+def glyph_refusal(key: str, text: str) -> str | None:
+    """Why ``text`` may not be drawn in font ``key``, or None. A character the font has no
+    glyph for prints as an empty box, which a designer must never print by accident: build
+    and PNG export refuse it (naming the characters; the template line and the piece are
+    added by the caller); pre-flight draws it and reports it instead."""
+    missing = missing_glyphs(key, text)
+    if not missing or _REPORTING.get():
+        return None
+    return (f"font {describe(key)} has no glyph for {missing!r}: it would print empty "
+            "boxes; use a font that has these characters, or other words ('pnp verify' lists "
+            "every piece and line)")
+
+
+# -- bold and italic variants -------------------------------------------------------------------
+
+# Style suffixes of font names, tried in this order (the longest first when reading a name).
+_STYLES: dict[tuple[bool, bool], tuple[str, ...]] = {
+    (True, True): ("-bolditalic", "-boldoblique", "-bold-italic"),
+    (True, False): ("-bold",),
+    (False, True): ("-italic", "-oblique"),
+    (False, False): ("-regular", ""),
+}
+
+
+def _split(name: str) -> tuple[str, bool, bool]:
+    """``Foo-BoldItalic`` -> ("foo", True, True); ``sans`` -> ("sans", False, False)."""
+    lower = name.lower()
+    for style, suffixes in _STYLES.items():
+        for suffix in suffixes:
+            if suffix and lower.endswith(suffix) and len(lower) > len(suffix):
+                return lower[: -len(suffix)], *style
+    return lower, False, False
+
+
+def variant(key: str, bold: bool, italic: bool) -> str:
+    """The font to draw a bold and/or italic run of text whose box uses ``key``.
+
+    Variants are found by name, the same way for built-in keys and project files:
+    ``sans`` -> ``sans-bold`` / ``sans-italic``; ``Foo-Regular`` (or ``Foo``) -> ``Foo-Bold``,
+    ``Foo-Italic`` (or ``-Oblique``), ``Foo-BoldItalic``. A key that is already bold stays
+    bold when italic is asked (styles add up). When the exact style is missing, bold wins over
+    italic (it is the more visible emphasis: ``sans`` has no bold italic, so bold italic is
+    ``sans-bold``), then italic alone; with neither, ``key`` itself is returned (no synthetic
+    slanting or emboldening: they print badly). A name that is not a font is returned as is
+    (the caller reports it)."""
+    try:
+        base = resolve(key)
+    except FontError:
+        return key
+    family, was_bold, was_italic = _split(base.name)
+    want = (was_bold or bold, was_italic or italic)
+    if want == (was_bold, was_italic):
+        return key
+    for style in dict.fromkeys((want, (want[0], False), (False, want[1]))):
+        if style == (False, False):
+            continue
+        for suffix in _STYLES[style]:
+            if known(family + suffix):
+                return resolve(family + suffix).name
+    return key

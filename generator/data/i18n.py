@@ -1,0 +1,412 @@
+"""Kits in more than one language: the active kit language and every translation made.
+
+Every text a kit prints is written in English (the source language). A kit in another
+language (``--lang fr``) gets:
+
+- its furniture (contents sheet, footers, rulers, calibration sheet) from the message files
+  (``message(key, **values)``; generator/data/i18n_files.py);
+- its face texts from the game's catalogue: the raw ``text:`` of every text element is looked
+  up before it is evaluated (``text_field``), and ``t(value)`` in an expression translates a
+  value from the data (a rules heading, a colour name);
+- its component names, title, credit and assembly notes translated the same way
+  (``data_text``), and whatever a rules module prints (``translate``).
+
+A text with no translation prints in English and is recorded as *missing*, with the file and
+line it comes from; ``verify --lang fr`` reports each as a finding and ``build`` counts them,
+so English is never printed silently. English kits are untouched: every function here returns
+its argument as it is.
+
+The active language is a ``contextvars.ContextVar`` holding a ``Session`` (one game, one
+language), opened with ``session(game, lang)`` by the build, verify and export stages; code
+below them (templates, layout, rules modules' ``examples``) reads it. Worker processes render
+no faces (PNG workers only rasterise finished faces), so they need none.
+"""
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from generator.data import i18n_files as files
+from generator.data.i18n_files import SOURCE, collapse, fill, languages
+
+__all__ = ["SOURCE", "Missing", "Session", "checked", "collect", "current", "data_text",
+           "findings", "here", "lang", "languages", "message", "number", "session", "t",
+           "text_field", "translate"]
+
+_LETTER = re.compile(r"[^\W\d_]")
+_WORD = re.compile(r"[^\W\d_]{3,}")
+# What is not prose in a raw template text: expressions, statements, comments.
+_CODE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
+# Inline markup (generator/faces/markup.py): icons ``:heart:``, colour spans ``[red]..[/]``.
+_ICON = re.compile(r":[A-Za-z][A-Za-z0-9_-]{0,63}:|\[[^\[\]\s]{1,40}\]")
+# A quoted literal an expression prints: after {{, else, ~ or + and before }}, if, else, ~,
+# + or a filter (``{{ 'friend' if n == 1 else 'friends' }}``); not a key (``s.get('col')``)
+# nor a string indexed (``'ABCDE'[c]``).
+_PRINTED_LITERAL = re.compile(
+    r"(?:\{\{-?|\belse|~|\+)\s*(['\"])((?:(?!\1).)*?)\1\s*(?=-?\}\}|\bif\b|\belse\b|~|\+|\|)",
+    re.S)
+
+
+@dataclass(frozen=True)
+class Missing:
+    """A text printed in English in a kit of another language."""
+
+    file: str
+    line: int | None
+    text: str
+    how: str  # "text" (a template's text), "t()", "value" (data printed without t()),
+    # "name" (title, credit, component name, assembly), "python" (a rules module), "message"
+
+    def where(self) -> str:
+        return f"{self.file}:{self.line}" if self.line else self.file
+
+
+@dataclass
+class Session:
+    """One game in one language: its messages, catalogues and what had no translation."""
+
+    lang: str = SOURCE
+    key: tuple[Hashable, ...] = ()
+    messages: dict[str, str] = field(default_factory=dict)
+    catalogues: tuple[files.Catalogue, ...] = ()
+    missing: dict[tuple[str, int | None, str], Missing] = field(default_factory=dict)
+    words: set[str] = field(default_factory=set)  # words printed through a translation step
+    site: tuple[Any, tuple[Hashable, ...]] | None = None  # the template value being evaluated
+    memo: dict[str, str | None] = field(default_factory=dict)
+    game: Any = None
+    flagged: set[tuple[str, int | None]] = field(default_factory=set)  # "value" lines reported
+    _strings: dict[str, str] | None = None  # the game's data texts -> "file:line"
+    # While a component's faces are drawn for the face cache: what the drawing told this
+    # session, in order (see ``recording`` and ``replay``).
+    events: list[list[Any]] | None = None
+
+    @property
+    def translating(self) -> bool:
+        return self.lang != SOURCE
+
+    # -- lookups ----------------------------------------------------------------------------
+    def lookup(self, text: str) -> str | None:
+        """The translation of English ``text`` (game catalogue first, then shared)."""
+        if text in self.memo:
+            return self.memo[text]
+        key = collapse(text)
+        found = None
+        for catalogue in self.catalogues:
+            hit = catalogue.strings.get(key)
+            if hit is not None:
+                found = hit[0]
+                break
+        if len(self.memo) < 50_000:
+            self.memo[text] = found
+        return found
+
+    def translated(self, text: str, file: str, line: int | None, how: str) -> str:
+        """``text`` translated, or ``text`` itself recorded as missing at file:line."""
+        if not self.translating or not _LETTER.search(text):
+            return text
+        found = self.lookup(text)
+        self.note(found if found is not None else text)
+        if found is None:
+            self.miss(file, line, text, how)
+            return text
+        return found
+
+    def miss(self, file: str, line: int | None, text: str, how: str) -> None:
+        if self.events is not None:
+            self.events.append(["miss", file, line, text, how])
+        self._missing(file, line, text, how)
+
+    def _missing(self, file: str, line: int | None, text: str, how: str) -> None:
+        key = (file, line, collapse(text)[:300])
+        if key not in self.missing and len(self.missing) < 10_000:
+            self.missing[key] = Missing(file, line, collapse(text), how)
+
+    def check_words(self, file: str, line: int | None, value: str) -> None:
+        """``checked``'s test, against what this session has translated so far."""
+        if self.events is not None:
+            self.events.append(["checked", file, line, value])
+        words = _WORD.findall(_ICON.sub(" ", value))
+        if any(w.casefold() not in self.words for w in words):
+            site = (file, line)
+            if site not in self.flagged:  # once per template line (a deck prints it per card)
+                self.flagged.add(site)
+                self._missing(file, line, value, "value")
+
+    # -- the face cache (generator/faces/face_cache.py) --------------------------------------------
+    @contextmanager
+    def recording(self) -> Iterator[list[list[Any]]]:
+        """Within the block, every ``note``, ``miss`` and ``check_words`` is also listed, so
+        faces taken from the cache later can tell a session what drawing them would have."""
+        outer = self.events
+        self.events = found = []
+        try:
+            yield found
+        finally:
+            self.events = outer
+            if outer is not None:
+                outer.extend(found)
+
+    def replay(self, events: list[list[Any]]) -> None:
+        """What ``recording`` listed, told again in order (``valid_events`` first). Whether a
+        printed value is flagged depends on the words translated before it, so checks are
+        made again against this session, not copied."""
+        for event in events:
+            if event[0] == "note":
+                self.note(event[1])
+            elif event[0] == "miss":
+                self.miss(event[1], event[2], event[3], event[4])
+            else:
+                self.check_words(event[1], event[2], event[3])
+
+    def data_where(self, text: str) -> str | None:
+        """Where the game's data files hold ``text`` ("file:line"), when they do: a value a
+        template prints is reported where a translator finds it, not in the template."""
+        if self._strings is None:
+            self._strings = _data_strings(getattr(self.game, "docs", None) or {})
+        return self._strings.get(collapse(text))
+
+    def note(self, text: str) -> None:
+        """Words that went through translation (found or reported): not reported again."""
+        if self.events is not None:
+            self.events.append(["note", text])
+        self.words.update(w.casefold() for w in _WORD.findall(_CODE.sub(" ", text)))
+
+    def message(self, key: str, values: dict[str, Any]) -> str:
+        text = self.messages.get(key)
+        if text is None:
+            english = files.messages(SOURCE)
+            if key not in english:
+                raise KeyError(f"no furniture message {key!r} in templates/messages/en.yaml")
+            text = english[key]
+            self.miss(str(files.messages_folder() / f"{self.lang}.yaml"), None, key, "message")
+        return fill(text, values)
+
+
+_ENGLISH = Session()
+_ACTIVE: ContextVar[Session | None] = ContextVar("kit_language", default=None)
+_COLLECTORS: ContextVar[tuple[list[Missing], ...]] = ContextVar("untranslated", default=())
+
+
+def current() -> Session:
+    """The active session: the game being built in its language, else plain English."""
+    active = _ACTIVE.get()
+    if active is not None:
+        return active
+    _ENGLISH.messages = _english()
+    return _ENGLISH
+
+
+@cache
+def _english() -> dict[str, str]:
+    """The English messages outside any build (watch forgets them with the other caches)."""
+    return files.messages(SOURCE)
+
+
+def lang() -> str:
+    """The active kit language code ("en" outside any build)."""
+    return current().lang
+
+
+@contextmanager
+def session(game: Any | None, lang_code: str = SOURCE) -> Iterator[Session]:
+    """Make ``lang_code`` the kit language while ``game`` is built (its catalogue, if any,
+    translates its texts). Within a session for the same game and language the outer one is
+    used, so everything one build renders is recorded in one place."""
+    files.check_lang(lang_code)
+    source = Path(getattr(game, "source", "")) if game is not None else None
+    key = (lang_code, str(source or ""), getattr(game, "id", ""))
+    active = _ACTIVE.get()
+    if active is not None and active.key == key:
+        yield active
+        return
+    made = Session(lang_code, key, files.messages(lang_code), game=game)
+    if made.translating:
+        game_file = (files.game_catalogue_file(source, str(getattr(game, "id", "")), lang_code)
+                     if source is not None and str(source) else None)
+        game_cat = files.load_catalogue(game_file)
+        shared = files.load_catalogue(files.shared_catalogue_file(lang_code))
+        made.catalogues = (game_cat, shared)
+        for name, (text, _line) in game_cat.furniture.items():
+            made.messages[name] = text
+    token = _ACTIVE.set(made)
+    try:
+        yield made
+    finally:
+        _ACTIVE.reset(token)
+        for sink in _COLLECTORS.get():
+            sink.extend(made.missing.values())
+
+
+@contextmanager
+def collect() -> Iterator[list[Missing]]:
+    """Every text left untranslated by the sessions closed inside the block."""
+    found: list[Missing] = []
+    token = _COLLECTORS.set((*_COLLECTORS.get(), found))
+    try:
+        yield found
+    finally:
+        _COLLECTORS.reset(token)
+
+
+# -- the API --------------------------------------------------------------------------------
+
+def message(key: str, **values: Any) -> str:
+    """A furniture message of the active language, ``{name}`` placeholders filled."""
+    return current().message(key, values)
+
+
+def number(value: float) -> str:
+    """A number as the kit language writes it (``22.2`` -> ``22,2`` in French)."""
+    text = f"{value:g}"
+    return text.replace(".", message("number.decimal_point")) if "." in text else text
+
+
+def translate(text: str) -> str:
+    """The active language's translation of English ``text``, for Python code that makes
+    printed text (a rules module's ``examples``). A miss is recorded at the caller's line."""
+    s = current()
+    if not s.translating or not isinstance(text, str):
+        return text
+    caller = sys._getframe(1)
+    return s.translated(text, caller.f_code.co_filename, caller.f_lineno, "python")
+
+
+def data_text(text: str, where: str | Callable[[], str]) -> str:
+    """A text of the game's data the furniture prints (title, credit, a component's name or
+    assembly note), translated; ``where`` ("file:line", or a function giving it, called only
+    in a kit of another language) names it when there is none."""
+    s = current()
+    if not s.translating or not isinstance(text, str) or not _LETTER.search(text):
+        return text
+    return s.translated(text, *_split(where() if callable(where) else where), "name")
+
+
+def _split(where: str) -> tuple[str, int | None]:
+    """"file:line" -> (file, line); a bare file -> (file, None)."""
+    file, _, line = where.rpartition(":")
+    return (file, int(line)) if file and line.isdigit() else (where, None)
+
+
+def t(value: Any) -> Any:
+    """``t(value)`` in a template: a value of the data translated (see the module doc)."""
+    s = current()
+    if not s.translating or not isinstance(value, str):
+        return value
+    data = s.data_where(value) if s.lookup(value) is None else None
+    if data is not None:  # reported where the data holds it: where a translator looks
+        return s.translated(value, *_split(data), "t()")
+    doc, path = s.site if s.site is not None else (None, ())
+    file = str(getattr(doc, "file", "")) or "(template)"
+    line = doc.line_of(path) if doc is not None else None
+    return s.translated(value, file, line, "t()")
+
+
+def here(doc: Any, path: tuple[Hashable, ...]) -> None:
+    """The template value being evaluated (where a ``t()`` miss is reported)."""
+    active = _ACTIVE.get()
+    if active is not None and active.lang != SOURCE:
+        active.site = (doc, path)
+
+
+def prose(raw: str) -> bool:
+    """Whether a raw template text prints words of its own: letters outside expressions and
+    inline icons, or a quoted literal an expression prints."""
+    if _LETTER.search(_ICON.sub(" ", _CODE.sub(" ", raw))):
+        return True
+    return any(_LETTER.search(m.group(2)) for m in _PRINTED_LITERAL.finditer(raw))
+
+
+def text_field(raw: Any, doc: Any, path: tuple[Hashable, ...]) -> tuple[Any, bool]:
+    """The source a text element evaluates in the active language, and whether its printed
+    value should be checked for English from the data (``checked``) afterwards."""
+    s = current()
+    if not s.translating or not isinstance(raw, str):
+        return raw, False
+    found = s.lookup(raw)
+    if found is not None:
+        s.note(found)
+        return found, True
+    if prose(raw):
+        s.miss(str(doc.file), doc.line_of(path), raw, "text")
+        s.note(raw)
+        return raw, False
+    return raw, True
+
+
+def checked(value: Any, doc: Any, path: tuple[Hashable, ...]) -> None:
+    """A text element printed words that never went through a translation step (``{{ name
+    }}`` of a data value without ``t()``): recorded as missing, once per template line."""
+    s = current()
+    if not isinstance(value, str) or not s.translating:
+        return
+    s.check_words(str(doc.file), doc.line_of(path), value)
+
+
+def valid_events(events: Any) -> bool:
+    """Whether ``events`` (read back from a cache file) is a list ``Session.replay`` takes."""
+    if type(events) is not list or len(events) > 1_000_000:
+        return False
+    shapes = {"note": (str,), "miss": (str, (int, type(None)), str, str),
+              "checked": (str, (int, type(None)), str)}
+    for event in events:
+        if type(event) is not list or not event or event[0] not in shapes:
+            return False
+        types = shapes[event[0]]
+        if len(event) != 1 + len(types) or not all(
+                type(value) is not bool and isinstance(value, kind)
+                for value, kind in zip(event[1:], types, strict=True)):
+            return False
+    return True
+
+
+def _data_strings(docs: Any) -> dict[str, str]:
+    """Every text of the game's data files (the game file and its tables), collapsed, with
+    the "file:line" of its first appearance."""
+    found: dict[str, str] = {}
+    all_docs = [docs.get("game"), *(docs.get("tables") or {}).values()]
+    for doc in all_docs:
+        if doc is None:
+            continue
+        stack: list[tuple[tuple[Hashable, ...], Any]] = [((), doc.data)]
+        while stack and len(found) < 50_000:
+            path, node = stack.pop()
+            if isinstance(node, str):
+                key = collapse(node)
+                if key and key not in found:
+                    found[key] = f"{doc.file}:{doc.line_of(path)}"
+            elif isinstance(node, dict):
+                stack.extend((path + (k,), v) for k, v in reversed(list(node.items())))
+            elif isinstance(node, list):
+                stack.extend((path + (i,), v) for i, v in reversed(list(enumerate(node))))
+    return found
+
+
+_HOW = {"text": "template text", "t()": "t() of a data value", "name": "data text",
+        "value": "printed from the data without t()", "python": "text made by Python code",
+        "message": "furniture message"}
+
+
+def findings(missing: list[Missing], lang_code: str) -> list[Any]:
+    """verify's report of a kit in another language: one warning per text printed in English
+    (where it comes from, the English), sorted by file and line; nothing in English."""
+    from generator.rules.base import DESIGN, Finding
+
+    if lang_code == SOURCE:
+        return []
+    unique = {(m.file, m.line, m.text, m.how): m for m in missing}
+    ordered = sorted(unique.values(), key=lambda m: (m.file, m.line or 0, m.text))
+    out = [Finding(f"translation ({lang_code})", False,
+                   f"no {lang_code} translation ({_HOW.get(m.how, m.how)}): "
+                   f"{m.text if len(m.text) <= 100 else m.text[:97] + '...'!r}",
+                   warn=True, where=m.where(), basis=DESIGN) for m in ordered]
+    if not out:
+        out.append(Finding(f"translation ({lang_code})", True,
+                           "every text the kit prints has a translation", basis=DESIGN))
+    return out

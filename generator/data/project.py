@@ -1,0 +1,238 @@
+"""The one place that decides where things are found: a project folder, then the built-ins.
+
+A *project* is a folder a designer owns (``pnp init DIR`` writes one): a game data file
+(``game.yaml``, or the one ``*.yaml`` game file in it) beside optional ``faces/``, ``themes/``,
+``icons/``, ``art/`` and ``fonts/`` folders. For each kind of file the locator gives the folders to
+search, the project's own first and the built-in one second (generator/core/paths.py knows where
+the built-ins are: the checkout in development, the package data when installed), so a face,
+theme or icon of the project shadows the built-in one of the same name. The built-in fonts
+are files of pinned packages, not a folder: ``fonts`` is searched in the project alone
+(generator/data/project_fonts.py lists it; a project font named like a built-in key shadows it).
+
+Every folder searched is confined the same way (generator/data/resolve.py): names only, nothing
+outside the folder, symlinks followed before the check. A project's kind folder must itself
+be a real folder inside the project (a ``faces`` symlink pointing elsewhere is refused).
+
+The project in use is the folder of the game data file loaded last (the loader calls
+``use_for``): one game is loaded, then rendered, at a time, as for its images. Built-in games
+live in the built-in ``card_data/`` folder, which has no kind folders: they see the built-ins.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.core import paths
+from generator.core.errors import InputError
+
+KINDS = ("faces", "themes", "icons", "art", "fonts", "games")
+# What each kind is called in messages ("no face template 'x' in ...").
+WHAT = {"faces": "face template", "themes": "theme", "icons": "icon", "art": "image",
+        "fonts": "font", "games": "game"}
+DATA_FILE = "game.yaml"
+OUTPUT = "output"
+
+
+def builtin(kind: str) -> Path:
+    """The built-in folder of a kind (read from generator/core/paths.py at each call, so tests
+    and tools can point it elsewhere)."""
+    return {"faces": paths.FACES, "themes": paths.THEMES, "icons": paths.ICONS,
+            "art": paths.ART, "games": paths.CARD_DATA}[kind]
+
+
+class ProjectError(InputError):
+    """A project folder that cannot be used as given; the message says why."""
+
+
+@dataclass(frozen=True)
+class Project:
+    """A project folder (``root``; None: the built-ins alone) and where its files are found."""
+
+    root: Path | None = None
+
+    def own(self, kind: str) -> Path | None:
+        """The project's own folder of ``kind`` (the root itself for games), or None when
+        there is no project or it has no such folder. Refused (ProjectError) when the folder
+        is a symlink or otherwise leads outside the project."""
+        if self.root is None:
+            return None
+        folder = self.root if kind == "games" else self.root / kind
+        if not folder.is_dir():
+            return None
+        root = self.root.resolve()
+        if folder.is_symlink() or not folder.resolve().is_relative_to(root):
+            raise ProjectError(f"{folder} leads outside the project {root} (a symlink?): "
+                               f"a project's {kind}/ must be a folder inside it")
+        return folder
+
+    def folders(self, kind: str) -> list[Path]:
+        """Where files of ``kind`` are searched, in order: the project's, then the built-in."""
+        if kind not in KINDS:
+            raise KeyError(kind)
+        found = [builtin(kind)] if kind != "fonts" else []  # built-in fonts: package files
+        own = self.own(kind)
+        if own is not None and not (found and _same(own, found[0])):
+            found.insert(0, own)
+        return found
+
+    def output(self) -> Path:
+        """Where kits go unless ``--out`` says otherwise: the project's ``output/``; the
+        built-in output folder for the built-in games."""
+        if self.root is None or _same(self.root, paths.CARD_DATA):
+            return paths.OUTPUT
+        return self.root / OUTPUT
+
+
+_current: list[Project] = [Project()]
+
+
+def current() -> Project:
+    """The project in use (the built-ins alone until a game is loaded)."""
+    return _current[0]
+
+
+def use(project: Project) -> None:
+    _current[0] = project
+
+
+def use_for(data_file: Path) -> Project:
+    """A game data file is being loaded: its folder becomes the project in use."""
+    project = Project(data_file.resolve().parent)
+    use(project)
+    return project
+
+
+@contextmanager
+def using(project: Project) -> Iterator[Project]:
+    """Use ``project`` for the duration of a ``with`` block (tests, tools)."""
+    before = current()
+    use(project)
+    try:
+        yield project
+    finally:
+        use(before)
+
+
+def folders(kind: str) -> list[Path]:
+    """The folders of ``kind`` the project in use searches, project first."""
+    return current().folders(kind)
+
+
+def known(kind: str) -> list[str]:
+    """The names of every ``kind`` file (``<name>.yaml``) found, project and built-in."""
+    from generator.data.resolve import NAME
+
+    names: set[str] = set()
+    for folder in folders(kind):
+        try:
+            names.update(p.stem for p in folder.glob("*.yaml") if NAME.match(p.stem))
+        except OSError:
+            continue
+    return sorted(names)
+
+
+# -- project folders named on the command line ------------------------------------------------
+
+def is_project_dir(name: str) -> bool:
+    """Whether a command-line game argument names a project folder (an existing folder that
+    holds a game data file): ``pnp build mygame``. A folder with no game file in it (say
+    ``output/moving-target`` seen from ``output/``) does not hide the built-in game."""
+    folder = Path(name)
+    return folder.is_dir() and (_data_files(folder) != [] or name.endswith(("/", os.sep)))
+
+
+def _data_files(folder: Path) -> list[Path]:
+    """The game data files at the top of ``folder``: ``game.yaml`` if present, else every
+    ``*.yaml`` file with a top-level ``components`` key (included table files have none)."""
+    main = folder / DATA_FILE
+    if main.is_file():
+        return [main]
+    found = []
+    try:
+        candidates = sorted(folder.glob("*.yaml"))
+    except OSError:
+        return []
+    for file in candidates[:200]:
+        try:
+            if file.stat().st_size > 1024 * 1024 or not file.is_file():
+                continue
+            text = file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if any(line.startswith("components:") for line in text.splitlines()):
+            found.append(file)
+    return found
+
+
+def data_file(folder: Path) -> Path:
+    """The game data file of a project folder: ``game.yaml``, or the one ``*.yaml`` game file
+    in it. ProjectError names the folder and what was expected."""
+    found = _data_files(folder)
+    if not found:
+        raise ProjectError(f"no game data file in {folder} (expected {DATA_FILE}, or one "
+                           ".yaml file with a 'components' list; 'pnp init DIR' writes one)")
+    if len(found) > 1:
+        names = ", ".join(f.name for f in found)
+        raise ProjectError(f"{folder} holds several game data files ({names}): name one "
+                           f"of them, or call the one to build {DATA_FILE}")
+    return found[0]
+
+
+def output_folder(games: Sequence[str]) -> Path:
+    """Where a command writes when ``--out`` is not given: the project's ``output/`` when the
+    games named are in one project folder; the built-in output folder otherwise (built-in
+    games, data files named by path, or no game named). Several project folders at once need
+    ``--out`` (ProjectError)."""
+    folders = [g for g in games if is_project_dir(g)]
+    if not folders:
+        return paths.OUTPUT
+    roots = {Path(g).resolve() for g in folders}
+    if len(roots) > 1 or len(folders) != len(games):
+        raise ProjectError("these games would write to different output folders; build one "
+                           "project folder at a time, or give --out")
+    return Project(roots.pop()).output()
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return a.resolve() == b.resolve()
+
+
+# -- pnp init ----------------------------------------------------------------------------------
+
+def init_project(folder: Path) -> list[Path]:
+    """Write the starter game (the built-in ``templates/starter/``) into ``folder``, which
+    must be new or empty: a designer's files are never overwritten. The game's id comes from
+    the folder's name when that is a valid id (``mygame``), else ``my-game``; its title from
+    the same. Returns the files written."""
+    from generator.data.resolve import NAME
+
+    source = paths.STARTER
+    if not (source / DATA_FILE).is_file():
+        raise ProjectError(f"the starter project is missing from {source} (a broken install?)")
+    if folder.exists() and not folder.is_dir():
+        raise ProjectError(f"{folder} exists and is not a folder; give a new folder's name")
+    if folder.is_dir() and any(folder.iterdir()):
+        raise ProjectError(f"{folder} is not empty; 'pnp init' writes only into a new or empty "
+                           "folder (it never overwrites your files)")
+    name = folder.resolve().name.lower().replace(" ", "-")
+    game_id = name if NAME.match(name) else "my-game"
+    title = " ".join(part.capitalize() for part in game_id.replace("_", "-").split("-"))
+    values = {"__ID__": game_id, "__TITLE__": title, "__FOLDER__": str(folder)}
+    written = []
+    for file in sorted(source.rglob("*")):
+        if not file.is_file() or "__pycache__" in file.parts:
+            continue
+        target = folder / file.relative_to(source)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        text = file.read_text(encoding="utf-8")
+        for key, value in values.items():
+            text = text.replace(key, value)
+        target.write_text(text, encoding="utf-8")
+        written.append(target)
+    return written

@@ -1,0 +1,132 @@
+"""A project's own fonts: the ``.ttf`` and ``.otf`` files of its ``fonts/`` folder.
+
+A font is named in themes and templates by its file name without the extension
+(``fonts/Lobster-Regular.ttf`` is ``font: Lobster-Regular``). Names are matched without regard
+to case (``lobster-regular`` finds it too), because designers copy names from a file manager
+on a case-insensitive disk as often as not; two files whose names differ only in case or
+extension (``Foo.ttf`` and ``Foo.otf``) are ambiguous and refused by name. A project font with
+the name of a built-in key (``fonts/sans.ttf``) replaces that font for the whole project, as a
+project's face, theme or icon shadows the built-in one of the same name.
+
+The folder is confined as the other kinds are (generator/data/project.py: a ``fonts`` symlink
+leading elsewhere is refused); a font file that is a symlink, a device or a folder is not
+used (the error says so when it is named). Only names of letters, digits, ``-`` and ``_``
+(at most 64) are usable; at most ``MAX_FILES`` files are looked at. Files are listed once per
+project folder (``pnp watch`` clears the cache before each rebuild); each file is parsed
+only when a template or theme names it (generator/data/fonts.py), once per version.
+"""
+from __future__ import annotations
+
+import os
+import re
+import stat
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from generator.data import project
+
+MAX_FONT_BYTES = 30 * 1024 * 1024  # the largest CJK families are ~20 MB; a font is not data
+MAX_FILES = 200
+SUFFIXES = (".ttf", ".otf")
+FONT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+NAME_RULE = "use only letters, digits, - and _, at most 64"
+
+
+@dataclass(frozen=True)
+class FontFile:
+    """One font as templates name it: a built-in key or a project file's name, its file and
+    the version of that file (size, modification time) it was seen at."""
+
+    name: str
+    path: Path
+    size: int
+    mtime_ns: int
+    builtin: bool = False
+
+    def shown(self) -> str:
+        """The file as a designer knows it: ``fonts/Lobster-Regular.ttf`` for a project's."""
+        return self.path.name if self.builtin else f"fonts/{self.path.name}"
+
+
+@dataclass(frozen=True)
+class Listing:
+    """A project's fonts/ folder: usable fonts by lower-case name, and why other files or
+    names cannot be used (said when one of them is named)."""
+
+    folder: Path | None = None
+    fonts: dict[str, FontFile] = field(default_factory=dict)
+    refused: dict[str, str] = field(default_factory=dict)  # lower-case name -> why
+    unusable: tuple[str, ...] = ()  # file names that give no usable name
+    # name as written -> what generator/data/fonts.py made of it: text is measured word by word,
+    # so the look-up of a name must cost no more than a dict's (filled by fonts.register).
+    memo: dict[str, Any] = field(default_factory=dict, compare=False)
+
+
+NO_FONTS = Listing()
+_last: list[Any] = [None, NO_FONTS]  # the root last asked about (the same object) and its listing
+
+
+def listing() -> Listing:
+    """The fonts/ folder of the project in use (``NO_FONTS`` for the built-ins alone)."""
+    root = project.current().root
+    if root is _last[0]:
+        return _last[1]
+    found = NO_FONTS if root is None else _listing(root)
+    _last[:] = [root, found]
+    return found
+
+
+@lru_cache(maxsize=16)
+def _listing(root: Path) -> Listing:
+    folder = project.Project(root).own("fonts")  # ProjectError when it leads outside
+    if folder is None:
+        return NO_FONTS
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return Listing(folder)
+    found: dict[str, FontFile] = {}
+    refused: dict[str, str] = {}
+    unusable: list[str] = []
+    seen: dict[str, str] = {}
+    for entry in [e for e in entries if e.name.lower().endswith(SUFFIXES)][:MAX_FILES]:
+        stem = entry.name[:-4]
+        if not FONT_NAME.match(stem):
+            unusable.append(entry.name)
+            continue
+        key = stem.lower()
+        if key in seen:
+            refused[key] = (f"fonts/{seen[key]} and fonts/{entry.name} are both font {stem!r}: "
+                            "keep one of them (names are matched without regard to case)")
+            found.pop(key, None)
+            continue
+        seen[key] = entry.name
+        try:
+            st = os.stat(entry.path, follow_symlinks=False)
+        except OSError:
+            refused[key] = f"fonts/{entry.name} cannot be read"
+            continue
+        if stat.S_ISLNK(st.st_mode):
+            refused[key] = (f"fonts/{entry.name} is a symlink; copy the font file itself "
+                            "into fonts/")
+        elif not stat.S_ISREG(st.st_mode):
+            refused[key] = f"fonts/{entry.name} is not a regular file"
+        elif st.st_size > MAX_FONT_BYTES:
+            refused[key] = (f"fonts/{entry.name} is {st.st_size / 2**20:.0f} MB; a font file "
+                            f"may be at most {MAX_FONT_BYTES // 2**20} MB")
+        else:
+            found[key] = FontFile(stem, Path(entry.path), st.st_size, st.st_mtime_ns)
+    return Listing(folder, found, refused, tuple(unusable))
+
+
+def _forget() -> None:
+    """Forget the folders listed: ``pnp watch`` calls it before each rebuild (it clears every
+    cache of the generator's modules), so a font added, removed or edited is seen."""
+    _listing.cache_clear()
+    _last[:] = [None, NO_FONTS]
+    NO_FONTS.memo.clear()
+
+
+listing.cache_clear = _forget  # type: ignore[attr-defined]

@@ -1,0 +1,146 @@
+"""The application layer: everything a front end may ask of the tool, in one place.
+
+The command line (generator/frontends/cli.py) parses and prints; it calls only these functions and
+names, never the layout, render, rules or data stages directly, so a second front end (the
+watch loop, an editor plug-in, a GUI) gets the same behaviour by calling the same layer. The
+heavier stages are imported only when a command needs them, which keeps `pnp --version` and
+`pnp list` quick.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from generator.core import paths
+from generator.core.atomic import DEFAULT_LOCK_TIMEOUT, OutputError, set_lock_timeout
+from generator.core.errors import CompositionError, DataError, ForwardedError, reported
+from generator.core.model import Game
+from generator.core.sizes import PAPER_SIZES
+from generator.data import check_games, i18n, load_game, project
+from generator.layout.sheet import LayoutError
+from generator.orchestration.build import BuildOptions, build_pdf, verify
+from generator.orchestration.parallel import Built, build_games
+from generator.rules.base import Finding
+
+__all__ = ["DEFAULT_LOCK_TIMEOUT", "PAPER_SIZES", "BuildOptions", "CompositionError",
+           "DataError", "ForwardedError", "LayoutError", "OutputError", "ProjectError", "build",
+           "build_many", "calibration", "export_pngs", "games", "init", "languages", "load",
+           "output_folder", "preview", "reference", "reported", "schemas", "set_lock_timeout",
+           "simulate", "untranslated", "verify_report", "version", "watch"]
+
+ProjectError = project.ProjectError
+languages = i18n.languages  # the kit languages offered (templates/messages/<code>.yaml)
+# ``with untranslated() as missing:`` collects the texts a build printed in English.
+untranslated = i18n.collect
+load = load_game
+version = paths.version
+OUTPUT = paths.OUTPUT
+
+
+def games(named: Sequence[str], out_dir: Path | None = None) -> list[str]:
+    """The games named (or every built-in game), refusing two that would share an output
+    folder when ``out_dir`` is where they will be written."""
+    return check_games(list(named), out_dir)
+
+
+def output_folder(named: Sequence[str]) -> Path:
+    """Where kits go when no --out is given: a project's own output/, else the built-in one."""
+    return project.output_folder(list(named))
+
+
+def build(game_id: str, opts: BuildOptions) -> tuple[Path, int]:
+    """One game's kit (PDF, manifest, calibration sheet): its PDF and page count."""
+    return build_pdf(game_id, opts)
+
+
+def build_many(game_ids: Sequence[str], opts: BuildOptions,
+               jobs: int | None = None) -> Iterator[Built]:
+    """Several games' kits, built at once on the machine's cores
+    (generator/orchestration/parallel.py),
+    yielded in the order named; ``jobs`` caps the worker processes (default: one per core)."""
+    return build_games(build, game_ids, opts, jobs)
+
+
+def export_pngs(game_id: str, opts: BuildOptions, dpi: int | None, jobs: int,
+                preset: str) -> tuple[Path, int]:
+    from generator.orchestration.export import export_pngs as export
+
+    return export(game_id, opts, dpi=dpi, jobs=jobs, preset=preset)
+
+
+def verify_report(game_id: str, opts: BuildOptions) -> tuple[Game, list[Finding]]:
+    """Composition (is the set right?) then pre-flight (will it print right?); in a kit of
+    another language, every text it would print in English (generator/data/i18n.py)."""
+    from generator.orchestration.preflight.report import preflight
+
+    game = load_game(game_id)
+    with i18n.collect() as missing, i18n.session(game, opts.lang):
+        found = verify(game) + preflight(game, opts)
+    return game, found + i18n.findings(missing, opts.lang)
+
+
+def engine(game: Game) -> Any:
+    """The game's play engine (its rules module), or None for a game without one."""
+    from generator.orchestration import simulate as sim
+
+    return sim.engine(game)
+
+
+def no_engine(game_id: str) -> str:
+    from generator.orchestration import simulate as sim
+
+    return sim.no_engine(game_id)
+
+
+def simulate(game: Game, players: int, n: int, seed: int, jobs: int, policy: str,
+             out_dir: Path) -> Iterator[tuple[str, str, Path]]:
+    """Seeded playouts of every variant (board) for one player count: (heading, report,
+    chart file) per variant; nothing for a count the game does not allow."""
+    from generator.orchestration import simulate as sim
+    from generator.orchestration import simulate_chart  # Pillow loads only to draw a chart
+
+    module = sim.engine(game)
+    for suffix, report in sim.run_variants(module, game.title, game.data, players, n=n,
+                                           seed=seed, jobs=jobs, policy=policy):
+        chart = out_dir / game.id / f"simulation{suffix}-{players}p-{policy}.png"
+        simulate_chart.write_chart(report, chart)
+        yield f"{report.game}, {players} players", sim.format_report(report), chart
+
+
+def preview(opts: BuildOptions, n_games: int, named: list[str]) -> Path:
+    from generator.orchestration.preview import write_preview
+
+    return write_preview(opts, n_games=n_games, games_wanted=named)
+
+
+def calibration(out_dir: Path, paper: str, flip: str, lang: str = i18n.SOURCE) -> Path:
+    from generator.orchestration.build import write_calibration
+
+    suffix = "" if lang == i18n.SOURCE else f".{lang}"
+    target = out_dir / "calibration" / f"calibration-{paper}-{flip}{suffix}.pdf"
+    write_calibration(target, BuildOptions(paper=paper, flip=flip, lang=lang))
+    return target
+
+
+def watch(named: list[str], opts: BuildOptions) -> int:
+    from generator.frontends import watch as watcher
+
+    return watcher.main(named, opts)
+
+
+def schemas(out_dir: Path) -> list[Path]:
+    from generator.orchestration.schema_export import write_schemas
+
+    return list(write_schemas(out_dir))
+
+
+def reference(target: Path | None) -> Path:
+    from generator.orchestration.reference_doc import write_reference
+
+    return write_reference(target)
+
+
+def init(folder: Path) -> list[Path]:
+    """A new project folder holding a small game that builds at once."""
+    return list(project.init_project(folder))

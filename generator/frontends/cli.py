@@ -1,0 +1,405 @@
+"""Command line: ``python -m generator build|png|verify|simulate|list``.
+
+Exit status: 0 on success; 2 for bad input (a data file: the message names file, line and
+field; or an option out of range); 1 for anything else, such as an output that cannot be
+written (``error: cannot write PATH: reason``); 130 after Ctrl-C (``interrupted``). Each error is
+one ``error:`` line on stderr, never a traceback. Outputs are written atomically (see
+generator/core/atomic.py), so a failed or interrupted build leaves the previous ones intact.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from generator.core.progress import track
+from generator.frontends import app
+from generator.frontends.app import (
+    DEFAULT_LOCK_TIMEOUT,
+    PAPER_SIZES,
+    BuildOptions,
+    CompositionError,
+    DataError,
+    ForwardedError,
+    LayoutError,
+    ProjectError,
+    reported,
+    set_lock_timeout,
+)
+
+# Limits of the numeric options (mm unless noted); the margin's upper bound depends on the paper.
+GAP_MAX = 20.0
+BLEED_MAX = 10.0
+BACK_SHIFT_MAX = 20.0
+DPI_RANGE = (72, 1200)
+JOBS_MAX = 256
+
+
+class UsageError(Exception):
+    """An option out of range: the CLI prints ``error: <message>`` and exits with 2."""
+
+
+def _games(args: argparse.Namespace, writes: bool = True) -> list[str]:
+    """The games named (or every game), refusing two that would write one output folder."""
+    return app.games(args.games, Path(args.out) if writes else None)
+
+
+def _number(name: str, value: float, low: float, high: float, unit: str = " mm",
+            below: bool = False, note: str = "") -> None:
+    """Refuse a value that is not finite or not within [low, high] ([low, high) if below)."""
+    ok = math.isfinite(value) and low <= value and (value < high if below else value <= high)
+    if not ok:
+        upper = f"less than {round(high, 2):g}" if below else f"{round(high, 2):g}"
+        raise UsageError(f"{name} must be a number from {low:g} to {upper}{unit}{note} "
+                         f"(got {value:g})")
+
+
+def _whole(name: str, value: int, low: int, high: int | None = None, note: str = "") -> None:
+    if value < low or (high is not None and value > high):
+        allowed = f" from {low} to {high}" if high is not None else f", at least {low}"
+        raise UsageError(f"{name} must be a whole number{allowed}{note} (got {value})")
+
+
+def validate(args: argparse.Namespace) -> None:
+    """Check the options argparse cannot (ranges, finiteness); raises UsageError."""
+    if hasattr(args, "margin"):
+        paper = PAPER_SIZES[args.paper]
+        third = min(paper.w, paper.h) / 3
+        _number("--margin", args.margin, 0, third, below=True,
+                note=f" on {args.paper} paper (a third of its shorter side)")
+        _number("--gap", args.gap, 0, GAP_MAX)
+        _number("--bleed", args.bleed, 0, BLEED_MAX)
+        _number("--back-dx", args.back_dx, -BACK_SHIFT_MAX, BACK_SHIFT_MAX)
+        _number("--back-dy", args.back_dy, -BACK_SHIFT_MAX, BACK_SHIFT_MAX)
+    if getattr(args, "dpi", None) is not None:
+        _whole("--dpi", args.dpi, *DPI_RANGE)
+    if hasattr(args, "n"):
+        _whole("--n", args.n, 1)
+    if getattr(args, "jobs", None) is not None:  # build's default (None): one per core
+        _whole("--jobs", args.jobs, 1, JOBS_MAX)
+    if hasattr(args, "wait"):
+        _number("--wait", args.wait, 0, 86400, unit=" seconds")
+        set_lock_timeout(args.wait)
+
+
+def _players(args: argparse.Namespace, game_ids: Sequence[str]) -> dict[str, list[int]]:
+    """The player counts to simulate for each game. --players must be a count each named game
+    allows; with no game named, games that do not allow it are skipped (and at least one must
+    allow it)."""
+    counts: dict[str, list[int]] = {}
+    refused: list[UsageError] = []
+    for game_id in game_ids:
+        game = app.load(game_id)
+        low, high = game.players
+        if args.players is None:
+            counts[game_id] = list(range(low, high + 1))
+            continue
+        try:
+            _whole("--players", args.players, low, high, note=f" for {game.id}")
+        except UsageError as exc:
+            if args.games:
+                raise
+            refused.append(exc)
+            counts[game_id] = []
+            continue
+        counts[game_id] = [args.players]
+    if refused and not any(counts.values()):
+        raise UsageError(f"--players must be a player count of some game (got {args.players}; "
+                         "the games allow " + ", ".join(
+                             f"{g}: {c}" for g, c in _ranges(game_ids).items()) + ")")
+    return counts
+
+
+def _ranges(game_ids: Sequence[str]) -> dict[str, str]:
+    out = {}
+    for game_id in game_ids:
+        low, high = app.load(game_id).players
+        out[game_id] = f"{low}-{high}" if low != high else str(low)
+    return out
+
+
+def _options(args: argparse.Namespace) -> BuildOptions:
+    return BuildOptions(paper=args.paper, theme=args.theme or None, ink_saver=args.ink_saver,
+                        margin=args.margin, gap=args.gap, bleed=args.bleed, flip=args.flip,
+                        back_dx=args.back_dx, back_dy=args.back_dy, force=args.force,
+                        layout=args.layout, lang=args.lang,
+                        out_dir=Path(args.out))
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    opts = _options(args)
+    games = _games(args)
+    built = app.build_many(games, opts, args.jobs)
+    for done in track(built, "building", len(games)):
+        print(f"{done.game_id}: {done.pages} pages -> {done.target}")
+        if done.untranslated:  # never silent English
+            print(f"{done.game_id}: {done.untranslated} texts have no {opts.lang} translation "
+                  f"and print in English (pnp verify --lang {opts.lang} {done.game_id} lists "
+                  f"them)")
+    return 0
+
+
+def cmd_preview(args: argparse.Namespace) -> int:
+    games = _games(args)  # every game when none are named; refuses two with one id
+    target = app.preview(_options(args), n_games=args.n, named=games)
+    print(f"preview -> {target}")
+    return 0
+
+
+def cmd_png(args: argparse.Namespace) -> int:
+    opts = _options(args)
+    for game_id in _games(args):
+        folder, count = app.export_pngs(game_id, opts, dpi=args.dpi, jobs=args.jobs,
+                                        preset=args.preset)
+        print(f"{game_id}: {count} PNGs ({args.preset}) -> {folder}")
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Composition (is the set right?) then pre-flight (will it print right?). Pre-flight
+    problems are warnings unless --strict."""
+    failed = 0
+    opts = BuildOptions(paper=args.paper, flip=args.flip, lang=args.lang)
+    print("[rulebook]: checked against the game's published rules or card list; "
+          "[design]: a target of this kit (legibility, cutting, paper, our readings)")
+    for game_id in _games(args, writes=False):
+        game, findings = app.verify_report(game_id, opts)
+        bad = sum(not f.ok and (not f.warn or args.strict) for f in findings)
+        warned = sum(not f.ok and f.warn for f in findings)
+        failed += bad
+        status = f"{bad} FAILED" if bad else ("OK" if not warned else f"OK, {warned} warnings")
+        print(f"{game.title} ({game.id}): {status}")
+        for finding in findings:
+            print(finding.line())
+    return 1 if failed else 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Seeded playouts. A game without a play engine (no ``rules:`` module) is an error when
+    named (exit 2, before anything is simulated); with no game named it is skipped, saying
+    so, and the others are simulated."""
+    games = _games(args)
+    loaded = {game_id: app.load(game_id) for game_id in games}
+    engines = {game_id: app.engine(game) for game_id, game in loaded.items()}
+    missing = [loaded[game_id].id for game_id in games if engines[game_id] is None]
+    if missing and (args.games or len(missing) == len(games)):
+        raise UsageError("; ".join(app.no_engine(game_id) for game_id in missing))
+    for game_id in missing:
+        print(app.no_engine(game_id))
+    games = [game_id for game_id in games if engines[game_id] is not None]
+    player_counts = _players(args, games)  # every game checked before any is simulated
+    for game_id in games:
+        game = loaded[game_id]
+        if not player_counts[game_id]:
+            print(f"== {game.title}: not for {args.players} players, skipped ==")
+        for players in player_counts[game_id]:
+            ran = False
+            for heading, report, chart in app.simulate(game, players, args.n, args.seed,
+                                                       args.jobs, args.policy, Path(args.out)):
+                ran = True
+                print(f"== {heading} ==")
+                print(report)
+                print(f"chart -> {chart}")
+            if not ran:
+                print(f"== {game.title}, {players} players: not a player count of this game ==")
+    return 0
+
+
+def cmd_calibration(args: argparse.Namespace) -> int:
+    target = app.calibration(Path(args.out), args.paper, args.flip, args.lang)
+    print(f"duplex calibration sheet -> {target}")
+    return 0
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    """Build, then rebuild on every save until Ctrl-C (exit 130); see
+    generator/frontends/watch.py."""
+    if not args.games:
+        raise UsageError("watch needs a game id, a data file or a project folder")
+    return app.watch(args.games, _options(args))
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    for file in app.schemas(Path(args.out)):
+        print(f"schema -> {file}")
+    return 0
+
+
+def cmd_reference(args: argparse.Namespace) -> int:
+    target = app.reference(Path(args.out) if args.out else None)
+    print(f"authoring reference -> {target}")
+    return 0
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    """A new project folder holding a small game that builds at once (generator/data/project.py)."""
+    folder = Path(args.folder)
+    written = app.init(folder)
+    print(f"{len(written)} files -> {folder}/; next: pnp build {args.folder}")
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    for game_id in app.games([]):
+        game = app.load(game_id)
+        parts = ", ".join(f"{c.name} ({c.total})" for c in game.components)
+        print(f"{game.id}: {game.title}, {game.players[0]}-{game.players[1]} players: {parts}")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="pnp",
+                                 description="Print-and-play kits from game data files.")
+    ap.add_argument("--version", action="version", version=f"%(prog)s {app.version()}")
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    def lang_arg(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--lang", choices=app.languages(), default="en",
+                       help="the kit's language: furniture messages and the game's "
+                            "translations (default en)")
+
+    def layout_args(p: argparse.ArgumentParser) -> None:
+        p.add_argument("games", nargs="*", help="game ids (default: every game)")
+        lang_arg(p)
+        p.add_argument("--paper", choices=sorted(PAPER_SIZES), default="a4")
+        p.add_argument("--theme", default="", help="built-in theme name or a theme YAML file")
+        p.add_argument("--ink-saver", action="store_true", help="white backgrounds, outlines")
+        p.add_argument("--margin", type=float, default=5.0, help="printer margin, mm")
+        p.add_argument("--gap", type=float, default=0.0, help="space between cards, mm")
+        p.add_argument("--bleed", type=float, default=0.0, help="art past the trim, mm")
+        p.add_argument("--flip", choices=("long", "short"), default="long",
+                       help="duplex flip edge for back pages")
+        p.add_argument("--back-dx", type=float, default=0.0,
+                       help="shift back pages right by this many mm (duplex calibration)")
+        p.add_argument("--back-dy", type=float, default=0.0,
+                       help="shift back pages down by this many mm (duplex calibration)")
+        p.add_argument("--layout", choices=("sheets", "gutterfold", "single"), default="sheets",
+                       help="card sheets (duplex), gutterfold (fold and glue) or one piece per "
+                            "page with bleed and TrimBox (print shops)")
+        p.add_argument("--force", action="store_true", help="print even if verify fails")
+        p.add_argument("--out", default=None, help="output folder (default: a project "
+                       f"folder's own output/, else {app.OUTPUT})")
+        wait_arg(p)
+
+    def wait_arg(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--wait", type=float, default=DEFAULT_LOCK_TIMEOUT, metavar="SECONDS",
+                       help="how long to wait while another build writes to the same output "
+                            f"folder (default {DEFAULT_LOCK_TIMEOUT:g}; 0: give up at once)")
+
+    build = sub.add_parser("build", help="build PDF kits into output/<id>/<id>.pdf")
+    layout_args(build)
+    build.add_argument("--jobs", type=int, default=None,
+                       help="games built at once, one process each (default: one per core)")
+    build.set_defaults(func=cmd_build)
+
+    preview = sub.add_parser("preview", help="HTML gallery of every game: output/preview/")
+    layout_args(preview)
+    preview.add_argument("--n", type=int, default=200, help="simulated games per set-up")
+    preview.set_defaults(func=cmd_preview)
+
+    png = sub.add_parser("png", help="one PNG per face into output/<id>/png/")
+    layout_args(png)
+    png.add_argument("--dpi", type=int, default=None,
+                     help=f"default: the preset's (300); {DPI_RANGE[0]}-{DPI_RANGE[1]}")
+    png.add_argument("--preset", choices=("default", "tgc", "mpc"), default="default",
+                     help="print-shop image format: tgc = The Game Crafter, mpc = "
+                          "MakePlayingCards")
+    png.add_argument("--jobs", type=int, default=2, help="worker processes (at least 1)")
+    png.set_defaults(func=cmd_png)
+
+    ver = sub.add_parser("verify", help="each game's composition and pre-flight report")
+    ver.add_argument("games", nargs="*")
+    ver.add_argument("--strict", action="store_true",
+                     help="pre-flight warnings fail too (exit 1)")
+    ver.add_argument("--paper", choices=sorted(PAPER_SIZES), default="a4")
+    ver.add_argument("--flip", choices=("long", "short"), default="long")
+    lang_arg(ver)
+    ver.set_defaults(func=cmd_verify)
+
+    sim = sub.add_parser("simulate", help="play seeded games and report")
+    sim.add_argument("games", nargs="*")
+    sim.add_argument("--n", "--games", dest="n", type=int, default=1000,
+                     help="games per set-up (at least 1)")
+    sim.add_argument("--players", type=int, default=None,
+                     help="one player count within the game's range (default: each count)")
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--jobs", type=int, default=2)
+    sim.add_argument("--policy", choices=("random", "greedy"), default="random")
+    sim.add_argument("--out", default=None)
+    wait_arg(sim)
+    sim.set_defaults(func=cmd_simulate)
+
+    cal = sub.add_parser("calibration", help="a duplex calibration sheet (2 pages)")
+    cal.add_argument("--paper", choices=sorted(PAPER_SIZES), default="a4")
+    cal.add_argument("--flip", choices=("long", "short"), default="long")
+    lang_arg(cal)
+    cal.add_argument("--out", default=None)
+    wait_arg(cal)
+    cal.set_defaults(func=cmd_calibration)
+
+    lst = sub.add_parser("list", help="list the games and their components")
+    lst.set_defaults(func=cmd_list)
+
+    ini = sub.add_parser("init", help="write a small working game into a new project folder")
+    ini.add_argument("folder", help="the project folder to create (must be new or empty)")
+    ini.set_defaults(func=cmd_init)
+
+    # -- watch, schema, reference (issue 12: authoring) --
+    wat = sub.add_parser("watch", help="build, then rebuild a game each time its files are "
+                                       "saved (Ctrl-C stops)")
+    layout_args(wat)
+    wat.set_defaults(func=cmd_watch)
+    sch = sub.add_parser("schema", help="write JSON Schema files for editors (completion, "
+                                        "inline errors)")
+    sch.add_argument("--out", default="schemas", help="folder to write them to "
+                                                      "(default: ./schemas)")
+    sch.set_defaults(func=cmd_schema)
+    ref = sub.add_parser("reference", help="regenerate the authoring reference "
+                                           "(docs/authoring.md)")
+    ref.add_argument("--out", default=None, help="file to write (default: docs/authoring.md)")
+    ref.set_defaults(func=cmd_reference)
+    return ap
+
+
+# Commands whose --out defaults to the project's output/ (the built-in output/ for built-in
+# games and data files named by path): generator/data/project.py decides.
+KIT_COMMANDS = ("build", "png", "preview", "simulate", "calibration", "watch")
+
+
+def run() -> int:
+    """The ``pnp`` command and ``python -m generator``: ``main`` in a process that ends with
+    it. Why ``gc.freeze``: everything imported so far lives until the end, so the garbage
+    collector's passes during a build need not walk it again and again (forked workers then
+    also leave those pages shared); and at exit the interpreter frees objects by reference
+    count instead of one last walk over every object, about 0.1 s of a build's wall time.
+    ``main`` itself leaves the collector alone: tests call it thousands of times."""
+    import gc
+
+    gc.freeze()
+    try:
+        return main()
+    finally:
+        sys.stdout.flush()
+        gc.freeze()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = parser().parse_args(argv)
+        validate(args)
+        if args.command in KIT_COMMANDS and args.out is None:  # a project's output/, or output/
+            args.out = str(app.output_folder(getattr(args, "games", [])))
+        return int(args.func(args))
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except (ProjectError, DataError, CompositionError, LayoutError, ForwardedError,
+            OSError) as exc:  # OSError: an output that cannot be written (read-only, full...)
+        text, code = reported(exc) or (str(exc), 1)
+        print(f"error: {text}", file=sys.stderr)
+        return code
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,343 @@
+"""Orchestration: game data + theme + face templates -> faces -> pages -> PDF (or PNGs)."""
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from generator import rules
+from generator.core import paths
+from generator.core.atomic import atomic_batch, output_lock
+from generator.core.errors import CompositionError, DataError
+from generator.core.model import Component, Game, Size
+from generator.core.primitives import Face, Primitive
+from generator.core.sizes import PAGE, PAPER_SIZES
+from generator.core.yamlfile import load_yaml
+from generator.data import i18n, load_game
+from generator.data.themes import Theme, load_theme
+from generator.faces import face_cache
+from generator.faces.expressions import ExpressionError, evaluate
+from generator.faces.template import dependencies, load_template, render_face
+from generator.layout.assemble import Part, Summary, assemble
+from generator.layout.calibration import calibration_pages
+from generator.layout.contents import contents_prims
+from generator.layout.frame import Frame
+from generator.layout.kit import Board, Piece
+from generator.layout.manifest import manifest_path, write_manifest
+from generator.layout.page import Kit, Sheet
+from generator.layout.sheet import SheetSpec
+from generator.layout.single import single_pages
+from generator.render.pdf import write_pdf
+from generator.rules.base import Finding, at
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    paper: str = "a4"
+    theme: str | None = None  # built-in theme name or a path to a user theme file
+    ink_saver: bool = False
+    margin: float = 5.0
+    gap: float = 0.0
+    bleed: float = 0.0
+    flip: str = "long"
+    back_dx: float = 0.0  # duplex calibration: shift back pages right (mm)
+    back_dy: float = 0.0  # ... and down (mm)
+    force: bool = False
+    layout: str = "sheets"  # sheets | gutterfold | single (one piece per page, print shops)
+    lang: str = i18n.SOURCE  # the kit's language: furniture and translated texts (i18n.py)
+    out_dir: Path = field(default=paths.OUTPUT)
+
+    @property
+    def paper_size(self) -> Size:
+        return PAPER_SIZES[self.paper]
+
+    def sheet_spec(self) -> SheetSpec:
+        return SheetSpec(self.paper_size, self.margin, self.gap, self.bleed, self.flip,
+                         self.back_dx, self.back_dy)
+
+
+_Fn = Callable[..., Any]
+
+
+def in_kit_language(fn: _Fn) -> _Fn:
+    """Run ``fn(game, ..., opts, ...)`` with ``opts.lang`` as the kit language of ``game``
+    (generator/data/i18n.py); inside a build of the same game and language, the build's own."""
+    @functools.wraps(fn)
+    def run(game: Game, *args: Any, **kwargs: Any) -> Any:
+        opts = next((a for a in (*args, *kwargs.values()) if isinstance(a, BuildOptions)),
+                    BuildOptions())
+        with i18n.session(game, opts.lang):
+            return fn(game, *args, **kwargs)
+    return run
+
+
+def kit_title(game: Game) -> str:
+    """The game's title in the kit's language (as the footers and contents sheet print it)."""
+    return i18n.data_text(game.title, lambda: at(game, "title"))
+
+
+def kit_credit(game: Game) -> str:
+    return i18n.data_text(game.credit, lambda: at(game, "credit"))
+
+
+def kit_name(game: Game, comp: Component) -> str:
+    """A component's name in the kit's language (contents sheet, footers, bookmarks)."""
+    return i18n.data_text(comp.name, lambda: at(game, "components", comp.id, "name"))
+
+
+def verify(game: Game) -> list[Finding]:
+    """The rules module's composition findings (a game without one has none), the data
+    file's declarative ``verify`` checks, then whether the rules pages carry every rule of
+    the seed; each names the data it is about (at least the game's data file)."""
+    from generator.rules.coverage import coverage_findings
+    from generator.rules.declarative import findings as declared
+
+    module = rules.engine(game)
+    findings = ((module.verify(game) if module else []) + declared(game)
+                + coverage_findings(game))
+    return [f if f.where else replace(f, where=str(game.source)) for f in findings]
+
+
+def check_composition(game: Game, force: bool) -> list[Finding]:
+    """Run the game's verify(); a failing set is not printed unless forced."""
+    findings = verify(game)
+    failed = [f for f in findings if not f.ok]
+    if failed and not force:
+        lines = "\n".join(f.line() for f in failed)
+        raise CompositionError(f"{game.source}: {game.id}: the set is incomplete or wrong, not "
+                               f"printing (use --force to print anyway):\n{lines}")
+    return findings
+
+
+def face_size(comp: Component, opts: BuildOptions) -> Size:
+    if comp.size == PAGE:
+        _, _, w, h = Frame(opts.paper_size, opts.margin).area
+        return Size(w, h)
+    return comp.size
+
+
+def item_label(comp: Component, ctx: dict[str, Any], index: int, source: Path) -> str:
+    """A readable name for one item ("Queen of Hearts"), from the component's label template."""
+    if comp.label:
+        try:
+            return str(evaluate(comp.label, ctx))
+        except ExpressionError as exc:
+            raise label_error(comp, source, str(exc)) from None
+    return f"{comp.id}-{index + 1:03d}"
+
+
+def label_error(comp: Component, source: Path, expected: str) -> DataError:
+    """A bad label template, pointing at its line in the data file (found by component id)."""
+    doc = load_yaml(source)
+    raw = doc.data.get("components") if isinstance(doc.data, dict) else None
+    for position, spec in enumerate(raw if isinstance(raw, list) else []):
+        if isinstance(spec, dict) and spec.get("id") == comp.id:
+            return doc.error(("components", position, "label"), expected)
+    return DataError(source, None, f"components[{comp.id}].label", expected)
+
+
+def engine_examples(game: Game) -> dict[str, Any]:
+    """Worked examples computed by the game's rules module from real engine states (its
+    optional ``examples(game)``), for rules pages and aids to draw as ``examples``: when the
+    rules change, the printed example changes with them. Computed once per loaded game."""
+    key = (id(game), i18n.lang())  # examples print text: one set per kit language
+    cached = _EXAMPLES.get(key)
+    if cached is not None and cached[0] is game:
+        return cached[1]
+    made = getattr(rules.engine(game), "examples", None)  # None: a game without rules
+    found: dict[str, Any] = dict(made(game)) if made else {}
+    if len(_EXAMPLES) > 16:
+        _EXAMPLES.clear()
+    _EXAMPLES[key] = (game, found)
+    return found
+
+
+_EXAMPLES: dict[tuple[int, str], tuple[Game, dict[str, Any]]] = {}
+
+
+@in_kit_language
+def render_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions,
+                 shared: str | None = None) -> tuple[list[Face], list[Face] | None]:
+    """Evaluate the component's face (and back) template once per printed copy. With
+    ``shared`` (``faces_key``: the game's part of the key), faces an earlier run drew from
+    the same inputs come from the face cache (generator/faces/face_cache.py)."""
+    size = face_size(comp, opts)
+    return face_cache.drawn(shared, comp, size, lambda: _draw_faces(game, comp, theme, opts,
+                                                                    size))
+
+
+def faces_key(game: Game, theme: Theme, opts: BuildOptions) -> str | None:
+    """The key part every component of this build shares, or None: nothing cached."""
+    if not face_cache.usable():
+        return None
+    options = {f.name: getattr(opts, f.name) for f in fields(opts) if f.name != "force"}
+    options["out_dir"] = str(opts.out_dir)
+    return face_cache.game_key(game, theme.context(), options)
+
+
+def _draw_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions, size: Size
+                ) -> tuple[list[Face], list[Face] | None]:
+    front_t = load_template(comp.face)
+    back_t = load_template(comp.back) if comp.back else None
+    base: dict[str, Any] = {
+        **theme.context(),
+        "game": {"id": game.id, "title": kit_title(game), "credit": kit_credit(game)},
+        "component": {"id": comp.id, "name": comp.name, "params": comp.params,
+                      "total": comp.total, "kind": comp.kind},
+        "lang": opts.lang,
+        "params": comp.params,
+        "settings": game.data["settings"],
+        "tables": game.data["tables"],
+    }
+    if comp.kind in ("rules", "aid"):
+        base["examples"] = engine_examples(game)
+    if i18n.lang() != i18n.SOURCE and "component" in dependencies(front_t) | (
+            dependencies(back_t) if back_t else frozenset()):  # translated where it is printed
+        base["component"] = {**base["component"], "name": kit_name(game, comp)}
+    fronts: list[Face] = []
+    backs: list[Face] | None = [] if back_t else None
+    shared_back = back_t is not None and not {"item", "index"} & dependencies(back_t)
+    back: Face | None = None
+    for index, item in enumerate(comp.items):
+        ctx = {**base, "item": item.data, "index": index}
+        label = item_label(comp, ctx, index, game.source)
+        front = render_face(front_t, size.w, size.h, ctx, label)
+        if back_t is not None and (back is None or not shared_back):
+            back = render_face(back_t, size.w, size.h, ctx, f"{comp.id}-back" if shared_back
+                               else label + "-back")
+        for _ in range(item.count):
+            fronts.append(front)
+            if backs is not None and back is not None:
+                backs.append(back)
+    return fronts, backs
+
+
+def component_part(game: Game, comp: Component, theme: Theme, opts: BuildOptions,
+                   shared: str | None = None) -> Part:
+    """A component's rendered pieces (or its board), as the layout stage takes them."""
+    fronts, backs = render_faces(game, comp, theme, opts, shared)
+    name = kit_name(game, comp)
+    assembly = i18n.data_text(comp.assembly, lambda: at(game, "components", comp.id,
+                                                        "assembly"))
+    if comp.kind == "board":
+        return Part(comp.id, name, comp.kind, board=Board(fronts[0], comp.id, name),
+                    assembly=assembly)
+    pieces = tuple(Piece(front, backs[i] if backs else None, comp.id, front.label,
+                         comp.shape == "round") for i, front in enumerate(fronts))
+    return Part(comp.id, name, comp.kind, pieces, assembly=assembly)
+
+
+def game_theme(game: Game, opts: BuildOptions) -> Theme:
+    return load_theme(opts.theme or game.theme, game.theme, opts.ink_saver)
+
+
+def calibration_name(game_id: str, lang: str = i18n.SOURCE) -> str:
+    return f"{game_id}-calibration{_lang_suffix(lang)}.pdf"
+
+
+def _lang_suffix(lang: str) -> str:
+    """``.fr`` before the extension of a kit in another language, so both can exist."""
+    return "" if lang == i18n.SOURCE else f".{lang}"
+
+
+@in_kit_language
+def render_parts(game: Game, opts: BuildOptions) -> tuple[list[Part], list[Face]]:
+    """Every component rendered: the parts to lay out, and the rules summary's pages."""
+    theme = game_theme(game, opts)
+    shared = faces_key(game, theme, opts)
+    parts: list[Part] = []
+    rules: list[Face] = []
+    for comp in game.components:
+        if comp.kind == "rules":
+            rules += render_faces(game, comp, theme, opts, shared)[0]
+            continue
+        parts.append(component_part(game, comp, theme, opts, shared))
+    return parts, rules
+
+
+@in_kit_language
+def build_kit(game: Game, opts: BuildOptions,
+              rendered: tuple[list[Part], list[Face]] | None = None) -> Kit:
+    """Every component packed onto sheets, opened by a contents sheet computed from them."""
+    parts, rules = rendered or render_parts(game, opts)
+    spec = opts.sheet_spec()
+    if opts.layout == "gutterfold":
+        spec = replace(spec, flip="none")
+    touching = opts.gap == 0 and opts.bleed == 0
+
+    def contents(summary: Summary, frame: Frame) -> list[Primitive]:
+        return contents_prims(summary, frame, calibration_name(game.id, opts.lang), touching)
+
+    return assemble(spec, game.id, opts.paper, kit_title(game), kit_credit(game), parts, rules,
+                    contents)
+
+
+@in_kit_language
+def single_kit(game: Game, opts: BuildOptions) -> Kit:
+    """One piece per page for print shops: every front, then its back, each on its own page."""
+    theme = game_theme(game, opts)
+    shared = faces_key(game, theme, opts)
+    sheets: list[Sheet] = []
+    for comp in game.components:
+        if comp.kind in ("rules", "board") or comp.size == PAGE:
+            continue
+        fronts, backs = render_faces(game, comp, theme, opts, shared)
+        for page in single_pages(fronts, backs, opts.bleed or 3.175, kit_name(game, comp),
+                                 comp.id):
+            sheets.append(Sheet(page, None))
+    return Kit(game.id, opts.paper, opts.paper_size, "none", tuple(sheets))
+
+
+def output_pdf(game_id: str, opts: BuildOptions) -> Path:
+    """The kit is output/<id>/<id>.pdf; other layouts get a suffix so they never replace it,
+    and other languages one before the extension (``<id>.fr.pdf``, ``<id>-gutterfold.fr.pdf``)."""
+    suffix = "" if opts.layout == "sheets" else f"-{opts.layout}"
+    return opts.out_dir / game_id / f"{game_id}{suffix}{_lang_suffix(opts.lang)}.pdf"
+
+
+def build_pdf(game_id: str, opts: BuildOptions) -> tuple[Path, int]:
+    """Build one game's complete kit (PDF, manifest, calibration sheet); returns the PDF path
+    and its page count."""
+    game = load_game(game_id)
+    with i18n.session(game, opts.lang):  # one record of what has no translation
+        return _build_pdf(game, opts)
+
+
+def _build_pdf(game: Game, opts: BuildOptions) -> tuple[Path, int]:
+    check_composition(game, opts.force)
+    kit = single_kit(game, opts) if opts.layout == "single" else build_kit(game, opts)
+    target = output_pdf(game.id, opts)
+    # One build of a folder at a time; the PDF, manifest and calibration sheet are all written
+    # to temporary files first and only then renamed into place, so a failure (or Ctrl-C)
+    # leaves the previous set whole.
+    with output_lock(target.parent), atomic_batch():
+        write_kit(kit, target, title=i18n.message("kit.title", title=kit_title(game)),
+                  subject=kit_credit(game))
+        if opts.layout == "sheets":
+            write_calibration(target.with_name(calibration_name(game.id, opts.lang)), opts)
+    return target, len(kit.pages)
+
+
+def write_kit(kit: Kit, target: Path, title: str, subject: str) -> None:
+    """The PDF and, beside it, its manifest (replaced together, under the folder's lock); the
+    PDF asks for duplex only when it is safe."""
+    with output_lock(target.parent), atomic_batch():
+        write_pdf(kit.pages, target, title=title, subject=subject,
+                  duplex=kit.flip if kit.duplex_safe else "none", lang=i18n.lang())
+        write_manifest(kit, manifest_path(target))
+
+
+def write_calibration(target: Path, opts: BuildOptions) -> None:
+    with i18n.session(None, opts.lang):
+        pages = calibration_pages(opts.paper_size, opts.flip)
+        sheet = Sheet(replace(pages[0], side="front", content="calibration"),
+                      replace(pages[1], side="back", content="calibration"))
+        kit = Kit("calibration", opts.paper, opts.paper_size, opts.flip, (sheet,))
+        write_kit(kit, target, i18n.message("calibration.pdf_title"),
+                  i18n.message("kit.subject"))
+
+
+def build_all(game_ids: Sequence[str], opts: BuildOptions) -> list[tuple[Path, int]]:
+    return [build_pdf(game_id, opts) for game_id in game_ids]

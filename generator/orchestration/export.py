@@ -1,0 +1,132 @@
+"""PNG export: every distinct face of a kit as its own PNG, rendered on all cores."""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import re
+import shutil
+import signal
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.core.atomic import atomic_dir, drop_inherited_locks, output_lock
+from generator.core.model import Component, Game
+from generator.core.primitives import Face
+from generator.core.progress import Progress
+from generator.data import i18n, load_game
+from generator.data.themes import Theme
+from generator.orchestration.build import BuildOptions, check_composition, game_theme, render_faces
+from generator.render.png import write_png
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "face"
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A print shop's image format: resolution and bleed around the trim."""
+
+    name: str
+    dpi: int
+    bleed: float  # mm each side
+    about: str
+
+
+PRESETS = {
+    "default": Preset("default", 300, 3.175, "300 dpi with 1/8 in bleed"),
+    # The Game Crafter: poker 825 x 1125 px = (63.5 + 2 x 3.175) mm at 300 dpi.
+    "tgc": Preset("tgc", 300, 3.175, "The Game Crafter: 300 dpi, 1/8 in bleed (poker 825x1125)"),
+    # MakePlayingCards: poker 822 x 1122 px = 36 px (3.048 mm) of bleed a side at 300 dpi.
+    "mpc": Preset("mpc", 300, 3.048, "MakePlayingCards: 300 dpi, 36 px bleed (poker 822x1122)"),
+}
+
+Job = tuple[Face, list[str], int, float]
+
+
+def _job(args: Job) -> int:
+    """Render a face once and save it under each of its names (a shared back is drawn once)."""
+    face, targets, dpi, bleed = args
+    first = write_png(face, Path(targets[0]), dpi, bleed=bleed)
+    for target in targets[1:]:
+        shutil.copyfile(first, target)
+    return len(targets)
+
+
+def component_work(game: Game, comp: Component, theme: Theme, opts: BuildOptions, folder: Path,
+                   dpi: int) -> list[tuple[Face, str, int]]:
+    """The PNG files of one component: one per distinct front, each with its back beside it."""
+    fronts, backs = render_faces(game, comp, theme, opts)
+    work: list[tuple[Face, str, int]] = []
+    seen: set[Face] = set()
+    for index, face in enumerate(fronts):
+        if face in seen:
+            continue
+        seen.add(face)
+        stem = folder / comp.id / f"{len(seen):03d}-{slug(face.label)}"
+        work.append((face, f"{stem}-front.png" if backs else f"{stem}.png", dpi))
+        if backs:
+            work.append((backs[index], f"{stem}-back.png", dpi))
+    return work
+
+
+def _worker_init() -> None:
+    """Pool workers leave Ctrl-C to the main process, which stops them and cleans up (a
+    terminal's Ctrl-C reaches the whole process group; workers would each print a traceback),
+    and do not hold the output folder's lock."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    drop_inherited_locks()
+
+
+def write_all(work: list[tuple[Face, str, int]], jobs: int, bleed: float = 3.175) -> None:
+    """Render each distinct face once, on ``jobs`` processes (faces are picklable data)."""
+    grouped: dict[tuple[Face, int], list[str]] = {}
+    for face, target, dpi in work:
+        grouped.setdefault((face, dpi), []).append(target)
+    for targets in grouped.values():
+        Path(targets[0]).parent.mkdir(parents=True, exist_ok=True)
+    tasks: list[Job] = [(face, targets, dpi, bleed) for (face, dpi), targets in grouped.items()]
+    jobs = max(1, min(jobs, os.cpu_count() or 1))
+    bar = Progress("PNG faces", len(tasks))
+    try:
+        if jobs == 1:
+            for task in tasks:
+                _job(task)
+                bar.step()
+            return
+        with multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_init) as pool:
+            for _ in pool.imap_unordered(_job, tasks, chunksize=2):
+                bar.step()
+    finally:
+        bar.close()
+
+
+DPI_RANGE = (72, 1200)
+
+
+def export_pngs(game_id: str, opts: BuildOptions, dpi: int | None = None, jobs: int = 2,
+                preset: str = "default") -> tuple[Path, int]:
+    """Write ``output/<id>/png[-preset][.lang]/<component>/<nnn>-<name>-front.png`` (and
+    ``-back.png``): one file per distinct face, numbered in kit order so a print shop's
+    uploader pairs each front with its back by name.
+
+    The set is rendered into a fresh temporary folder beside it and swapped in whole, under
+    the output folder's lock: a failure or Ctrl-C leaves the previous set as it was, and files
+    of faces no longer in the game do not survive a successful export."""
+    chosen = PRESETS[preset]
+    dpi = chosen.dpi if dpi is None else dpi
+    if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
+        raise ValueError(f"dpi must be from {DPI_RANGE[0]} to {DPI_RANGE[1]}, not {dpi}")
+    game = load_game(game_id)
+    name = ("png" if preset == "default" else f"png-{preset}") + (
+        "" if opts.lang == i18n.SOURCE else f".{opts.lang}")  # png.fr/: beside the English
+    folder = opts.out_dir / game.id / name
+    with i18n.session(game, opts.lang):  # faces are drawn here; workers only rasterise
+        check_composition(game, opts.force)
+        theme = game_theme(game, opts)
+        work = [job for comp in game.components if comp.kind != "sheet"
+                for job in component_work(game, comp, theme, opts, folder, dpi)]
+    with output_lock(folder.parent), atomic_dir(folder) as staging:
+        write_all([(face, str(staging / Path(target).relative_to(folder)), face_dpi)
+                   for face, target, face_dpi in work], jobs, chosen.bleed)
+    return folder, len(work)

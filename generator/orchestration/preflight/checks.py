@@ -1,0 +1,175 @@
+"""Pre-flight: will the kit print right? Checks on rendered faces and pages, not on the data.
+
+- game information (text, icons, pips: primitives whose origin says ``info``) closer than
+  ``SAFE_MM`` to a trim edge of a card, tile or token: a cut that drifts (home cutting drifts
+  1-2 mm) would clip it;
+- face text under ``MIN_FACE_PT`` at print size, page furniture under ``MIN_FURNITURE_PT``;
+- a glyph missing from its font (it would print as an empty box);
+- raster art under ``MIN_DPI`` at the size it is printed (SVG art, a ``Vector``, is drawn
+  as vectors: sharp at any size, never a resolution finding).
+
+Each finding names the piece, the face template's file and line, and the measured value.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image as PILImage
+
+from generator.core import primitives as p
+from generator.data import fonts
+from generator.layout.page import turn_vector
+
+SAFE_MM = 3.0
+MIN_FACE_PT = 6.0
+MIN_FURNITURE_PT = 5.0
+MIN_DPI = 300.0
+CUT_KINDS = ("card", "tile", "token", "aid")  # pieces cut out on their trim
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One pre-flight problem: what, on which piece, where it was drawn, the measured value."""
+
+    check: str
+    piece: str
+    where: str  # "templates/faces/x.yaml:12" or "page 3"
+    detail: str
+    value: float = 0.0  # the measured value (smaller is worse)
+
+    def key(self) -> tuple[str, str]:
+        return (self.check, self.where)
+
+
+def text_box(prim: p.Text) -> Box | None:
+    if not prim.lines:
+        return None
+    ascent, descent = fonts.vertical_metrics(prim.font)
+    size_mm = prim.size * fonts.PT_TO_MM
+    xs, ys = [], []
+    for x, baseline, line, font, _ in prim.runs():  # each run in its own font (rich text)
+        width = fonts.text_width_mm(font, line, prim.size)
+        for cx in (x, x + width):
+            for cy in (baseline - ascent * size_mm, baseline - descent * size_mm):
+                dx, dy = turn_vector(cx - prim.ox, cy - prim.oy, prim.rotate)
+                xs.append(prim.ox + dx if prim.rotate else cx)
+                ys.append(prim.oy + dy if prim.rotate else cy)
+    for icon in prim.icons:  # inline icons, placed on the face already
+        x0, y0, x1, y1 = bounds(icon) or (xs[0], ys[0], xs[0], ys[0])
+        xs += [x0, x1]
+        ys += [y0, y1]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def missing_by_font(prim: p.Text) -> list[tuple[str, str]]:
+    """(font, characters it has no glyph for) of each font the text is drawn in."""
+    found: dict[str, set[str]] = {}
+    for _, _, line, font, _ in prim.runs():
+        found.setdefault(font, set()).update(fonts.missing_glyphs(font, line))
+    return [(font, "".join(sorted(chars))) for font, chars in found.items() if chars]
+
+
+def bounds(prim: p.Primitive) -> Box | None:
+    """The extent of a primitive's ink in face millimetres."""
+    if isinstance(prim, p.Text):
+        return text_box(prim)
+    if isinstance(prim, (p.Icon, p.Rect, p.Image, p.Vector)):
+        x, y, w, h = prim.x, prim.y, prim.w, prim.h
+        if isinstance(prim, (p.Image, p.Vector)) and prim.clip is not None:
+            x, y, w, h = prim.clip  # a cropped picture shows only its box
+        if isinstance(prim, p.Icon) and prim.rotate in (90, 270):
+            x, y, w, h = x + w / 2 - h / 2, y + h / 2 - w / 2, h, w
+        pad = prim.width / 2 if isinstance(prim, p.Rect) and prim.stroke else 0.0
+        return (x - pad, y - pad, x + w + pad, y + h + pad)
+    if isinstance(prim, p.Circle):
+        r = prim.r + (prim.width / 2 if prim.stroke else 0.0)
+        return (prim.cx - r, prim.cy - r, prim.cx + r, prim.cy + r)
+    if isinstance(prim, p.Line):
+        return (min(prim.x1, prim.x2), min(prim.y1, prim.y2), max(prim.x1, prim.x2),
+                max(prim.y1, prim.y2))
+    coords = [c for _, args in prim.segments for c in args]
+    if not coords:
+        return None
+    xs, ys = coords[0::2], coords[1::2]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def edge_distance(box: Box, w: float, h: float, round_: bool) -> float:
+    """How far inside the trim a box lies (negative: it crosses the trim)."""
+    x0, y0, x1, y1 = box
+    if not round_:
+        return min(x0, y0, w - x1, h - y1)
+    r = w / 2
+    far = max(math.hypot(cx - r, cy - r) for cx in (x0, x1) for cy in (y0, y1))
+    return r - far
+
+
+def _where(face: p.Face, index: int) -> str:
+    line = face.origins[index].line if index < len(face.origins) else None
+    file = _short(face.template)
+    return f"{file}:{line}" if line else file
+
+
+def _short(path: str) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return path
+
+
+def face_issues(face: p.Face, kind: str, round_: bool) -> Iterator[Issue]:
+    """Every pre-flight problem of one rendered face."""
+    piece = face.label or "?"
+    for index, prim in enumerate(face.prims):
+        info = face.origins[index].info if index < len(face.origins) else isinstance(
+            prim, (p.Text, p.Icon))
+        if isinstance(prim, p.Text):
+            if prim.size < MIN_FACE_PT - 1e-6:
+                yield Issue("text size", piece, _where(face, index),
+                            f"{prim.size:g} pt text (needs {MIN_FACE_PT:g} pt at print size)",
+                            prim.size)
+            for font, missing in missing_by_font(prim):
+                yield Issue("glyph", piece, _where(face, index),
+                            f"font {fonts.describe(font)} has no glyph for {missing!r}")
+        if isinstance(prim, p.Image):
+            yield from _image_issue(prim, piece, _where(face, index))
+        if info and kind in CUT_KINDS:
+            box = bounds(prim)
+            if box is None:
+                continue
+            distance = edge_distance(box, face.w, face.h, round_)
+            if distance < SAFE_MM - 1e-6:
+                yield Issue("safe zone", piece, _where(face, index),
+                            f"{type(prim).__name__.lower()} {distance:.2f} mm from the trim "
+                            f"(needs {SAFE_MM:g} mm)", distance)
+
+
+def _image_issue(prim: p.Image, piece: str, where: str) -> Iterator[Issue]:
+    try:
+        with PILImage.open(prim.path) as image:
+            px_w, px_h = image.size
+    except OSError:
+        yield Issue("art", piece, where, f"cannot read image {prim.path}")
+        return
+    dpi = min(px_w / (prim.w / 25.4), px_h / (prim.h / 25.4))
+    if dpi < MIN_DPI:
+        yield Issue("art resolution", piece, where,
+                    f"{dpi:.0f} dpi at print size (needs {MIN_DPI:g})", dpi)
+
+
+def furniture_issues(prims: Iterable[p.Primitive], where: str) -> Iterator[Issue]:
+    """Page furniture (footers, rulers, contents text): readable size and real glyphs."""
+    for prim in prims:
+        if not isinstance(prim, p.Text):
+            continue
+        if prim.size < MIN_FURNITURE_PT - 1e-6:
+            yield Issue("text size", "page furniture", where,
+                        f"{prim.size:g} pt text (needs {MIN_FURNITURE_PT:g} pt)", prim.size)
+        for font, missing in missing_by_font(prim):
+            yield Issue("glyph", "page furniture", where,
+                        f"font {fonts.describe(font)} has no glyph for {missing!r}")

@@ -1,0 +1,119 @@
+"""Pre-flight report of one game, beside its composition report in ``verify``.
+
+Composition asks "is the set right?"; pre-flight asks "will it print right?". It lays the kit
+out exactly as ``build`` does (nothing is written) and reports, as warnings (failures under
+``--strict``): game information in the cutting tolerance, small text, low-resolution art and
+colours that players with a colour-vision deficiency, or a greyscale printer, cannot tell
+apart. A glyph missing from its font is a failure, since ``build`` refuses to print it as an
+empty box: pre-flight draws those faces anyway (``fonts.glyphs_reported``) to name every
+template line, character and piece at once. It also reports the sheets used against a lower
+bound, and the project's own fonts used with their coverage of the kit's characters.
+"""
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import replace
+
+from generator.core.colours import parse_colour
+from generator.core.errors import DataError
+from generator.core.model import Game
+from generator.data import fonts
+from generator.faces.expressions import ExpressionError, evaluate
+from generator.layout.frame import frames
+from generator.orchestration.build import BuildOptions, build_kit, game_theme, render_parts
+from generator.orchestration.preflight import colour
+from generator.orchestration.preflight.checks import Issue, face_issues, furniture_issues
+from generator.orchestration.preflight.font_coverage import coverage_findings
+from generator.rules.base import DESIGN, Finding
+
+SHOWN = 3  # examples per kind of issue; the rest are counted
+
+
+def _grouped(issues: Iterable[Issue]) -> list[Finding]:
+    """One finding per (check, template line, problem), naming a few pieces and a count."""
+    groups: dict[tuple[str, str], list[Issue]] = defaultdict(list)
+    for issue in issues:
+        groups[issue.key()].append(issue)
+    findings = []
+    for (check, where), members in groups.items():
+        pieces = list(dict.fromkeys(m.piece for m in members))
+        more = f" and {len(pieces) - SHOWN} more" if len(pieces) > SHOWN else ""
+        worst = min(members, key=lambda m: m.value).detail
+        findings.append(Finding(f"pre-flight {check}", False,
+                                f"{where}: {worst} on {', '.join(pieces[:SHOWN])}{more}",
+                                warn=check != "glyph"))  # empty boxes: build refuses them
+    return findings
+
+
+def sheet_lower_bound(game: Game, opts: BuildOptions, rules_pages: int) -> int:
+    """No packing can use fewer sheets: the contents and rules pages two to a sheet, plus the
+    pieces' total trim area over the largest area a page offers."""
+    page_area = max(f.area[2] * f.area[3] for f in frames(opts.paper_size, opts.margin))
+    area = sum(c.size.w * c.size.h * c.total for c in game.components
+               if c.kind != "rules" and c.size.w > 0)
+    return math.ceil((1 + rules_pages) / 2) + math.ceil(area / page_area - 1e-9)
+
+
+def colour_findings(game: Game, opts: BuildOptions) -> list[Finding]:
+    """Each declared colour group, simulated (Machado et al. 2009; greyscale) and compared
+    with CIEDE2000: figures always, a warning when a pair is too close and no second cue."""
+    context = game_theme(game, opts).context()
+    findings = []
+    for group in game.data.get("preflight", {}).get("colour_groups", []):
+        try:
+            colours = {name: parse_colour(str(evaluate(value, context)))
+                       for name, value in group["colours"].items()}
+            close = colour.confusable(colours)
+            closest = colour.closest_pairs(colours)
+        except (ExpressionError, ValueError) as exc:
+            raise DataError(game.source, None, f"preflight.colour_groups[{group['name']}]",
+                            f"colours that resolve to #rgb, #rrggbb(aa) or CSS names ({exc})"
+                            ) from None
+        figures = "; ".join(f"{mode} {pair.a}/{pair.b} {pair.delta_e:.1f}"
+                            for mode, pair in closest.items())
+        if any(len(c) == 9 for c in colours.values()):
+            figures += " (translucent colours judged as printed over white)"
+        name = f"colour vision: {group['name']}"
+        if close and not group.get("second_cue"):
+            worst = close[0]
+            findings.append(Finding(f"pre-flight {name}", False,
+                                    f"{worst.a} and {worst.b} are ΔE00 {worst.delta_e:.1f} "
+                                    f"apart under {worst.mode} (needs "
+                                    f"{colour.DEFAULT_THRESHOLD:g}) and no second cue is "
+                                    f"declared; closest pairs: {figures}", warn=True))
+        else:
+            cue = f"; second cue: {group['second_cue']}" if group.get("second_cue") else ""
+            findings.append(Finding(name, True, f"closest ΔE00 per view: {figures}{cue}"))
+    return findings
+
+
+def preflight(game: Game, opts: BuildOptions) -> list[Finding]:
+    with fonts.glyphs_reported():  # every piece drawn, its missing glyphs reported below
+        rendered = render_parts(game, opts)
+    parts, rules = rendered
+    issues: list[Issue] = []
+    for part in parts:
+        for piece in part.pieces:
+            for face in (piece.front, piece.back):
+                if face is not None:
+                    issues += face_issues(face, part.kind, piece.round)
+        if part.board is not None:
+            issues += face_issues(part.board.face, part.kind, False)
+    for face in rules:
+        issues += face_issues(face, "rules", False)
+    kit = build_kit(game, opts, rendered)
+    for number, page in enumerate(kit.pages, start=1):
+        issues += furniture_issues(page.furniture, f"page {number}")
+    findings = _grouped(issues)
+    if not findings:
+        findings.append(Finding("pre-flight faces", True, "safe zone, text size, glyphs, art"))
+    findings += colour_findings(game, opts)
+    findings += coverage_findings([pl.face.prims for page in kit.pages for pl in page.placements]
+                                  + [page.furniture for page in kit.pages])
+    bound = sheet_lower_bound(game, opts, len(rules))
+    findings.append(Finding("sheets", True, f"{len(kit.sheets)} sheets of "
+                            f"{opts.paper.upper()} (lower bound {bound})"))
+    # Every pre-flight target is ours (legibility, cutting tolerance, paper), not the rulebook's.
+    return [replace(f, basis=DESIGN) for f in findings]

@@ -1,0 +1,119 @@
+"""`make preview`: a static HTML page that proves each kit before it is printed.
+
+For every game: every distinct face of every component (front beside back), rendered at print
+resolution by the PNG export and shown small (click one to see it at 300 dpi); a link to the
+PDF of each layout that has been built; the verify report as a table; and a simulation
+summary with its chart. A game without a play engine (no ``rules:`` module) gets everything
+but the simulation, which says so in one line. Written to ``output/preview/index.html``; a
+progress bar on a terminal says which game is being built (it takes a while)."""
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from generator import rules
+from generator.core import paths
+from generator.core.progress import Progress
+from generator.data import game_ids, i18n, load_game
+from generator.orchestration.build import BuildOptions, build_pdf, output_pdf, verify
+from generator.orchestration.export import PRESETS, export_pngs
+from generator.orchestration.preflight.report import preflight
+from generator.rules.base import Finding
+
+LAYOUTS = ("sheets", "gutterfold", "single")
+
+
+def _href(target: Path, folder: Path) -> str:
+    return Path(os.path.relpath(target, folder)).as_posix()
+
+
+def _faces(game: Any, png_folder: Path, folder: Path) -> list[dict[str, Any]]:
+    """Each component with every distinct face the export wrote (fronts paired with backs)."""
+    out = []
+    for comp in game.components:
+        files = sorted((png_folder / comp.id).glob("*.png"))
+        faces = []
+        for file in files:
+            if file.stem.endswith("-back"):
+                continue
+            back = file.with_name(file.stem.removesuffix("-front") + "-back.png")
+            faces.append({"front": _href(file, folder),
+                          "back": _href(back, folder) if back.exists() else None,
+                          "name": file.stem.removesuffix("-front").split("-", 1)[-1]})
+        out.append({"name": comp.name, "count": comp.total, "kind": comp.kind, "faces": faces})
+    return out
+
+
+def _pdfs(game_id: str, opts: BuildOptions, folder: Path) -> list[dict[str, str]]:
+    """The PDF of every layout that exists, the one just built first."""
+    found = []
+    for layout in sorted(LAYOUTS, key=lambda name: name != opts.layout):
+        pdf = output_pdf(game_id, replace(opts, layout=layout))
+        if pdf.exists():
+            found.append({"layout": layout, "href": _href(pdf, folder), "name": pdf.name})
+    return found
+
+
+def _report(findings: list[Finding]) -> list[dict[str, str]]:
+    return [{"status": "ok" if f.ok else ("warn" if f.warn else "fail"), "basis": f.basis,
+             "check": f.check, "detail": f.detail, "where": f.where if not f.ok else ""}
+            for f in findings]
+
+
+def _simulation(game_id: str, folder: Path, n: int) -> tuple[str, list[str]]:
+    from generator.orchestration import simulate, simulate_chart
+
+    game = load_game(game_id)
+    module = rules.engine(game)
+    if module is None:  # no rules module: the kit and its checks are shown, no simulation
+        return simulate.no_engine(game.id), []
+    texts, charts = [], []
+    for players in sorted({game.players[0], game.players[1]}):
+        for suffix, report in simulate.run_variants(module, game.title, game.data, players,
+                                                    n=n, seed=1, jobs=2):
+            texts.append(f"{report.game}, {players} players:\n{simulate.format_report(report)}")
+            chart = folder / f"{game.id}-sim{suffix}-{players}p.png"
+            simulate_chart.write_chart(report, chart)
+            charts.append(chart.name)
+    return "\n\n".join(texts), charts
+
+
+def write_preview(opts: BuildOptions, n_games: int = 200, games_wanted: list[str] | None = None
+                  ) -> Path:
+    folder = opts.out_dir / ("preview" + ("" if opts.lang == i18n.SOURCE else f".{opts.lang}"))
+    folder.mkdir(parents=True, exist_ok=True)
+    wanted = games_wanted or game_ids()
+    bar = Progress("preview", len(wanted))
+    games = []
+    try:
+        for game_id in wanted:
+            game = load_game(game_id)
+            with i18n.collect() as missing, i18n.session(game, opts.lang):
+                findings = verify(game) + preflight(game, opts)
+            findings += i18n.findings(missing, opts.lang)  # texts left in English
+            _, pages = build_pdf(game_id, opts)
+            png_folder, _ = export_pngs(game_id, opts)
+            simulation, charts = _simulation(game_id, folder, n_games)
+            games.append({
+                "id": game.id, "title": game.title, "credit": game.credit, "pages": pages,
+                "players": f"{game.players[0]}-{game.players[1]}"
+                if game.players[0] != game.players[1] else str(game.players[0]),
+                "components": _faces(game, png_folder, folder),
+                "pdfs": _pdfs(game.id, opts, folder),
+                "verified": all(f.ok for f in findings),
+                "report": _report(findings),
+                "simulation": simulation, "charts": charts,
+            })
+            bar.step(game_id)
+    finally:
+        bar.close()
+    env = Environment(loader=FileSystemLoader(str(paths.TEMPLATES / "preview")),
+                      autoescape=select_autoescape(["html", "j2"]))
+    html = env.get_template("index.html.j2").render(games=games, dpi=PRESETS["default"].dpi)
+    target = folder / "index.html"
+    target.write_text(html, encoding="utf-8")
+    return target

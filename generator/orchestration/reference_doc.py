@@ -1,0 +1,474 @@
+"""The authoring reference, docs/authoring.md, written from the code that checks the files.
+
+``python -m generator reference`` regenerates it; tests/test_reference_doc.py fails when the
+committed page differs from what this module writes, so the page cannot drift from the
+schemas. Every table comes from a live source, read at run time:
+
+- the data file: the JSON Schema of the pydantic models (generator/orchestration/schema_export.py,
+from
+  generator/data/schema.py), column types (generator/data/columns.py), the settings each
+  rules module reads (``schema.SETTINGS``), size presets (generator/core/sizes.py);
+- face templates: the primitive field table (generator/faces/template.py ``PRIMITIVE_FIELDS``);
+- themes: their sections and the font keys (generator/data/fonts.py), the built-in themes.
+
+Only the prose around the tables (and ``NOTES``, a line per field the models do not
+describe) is written here. Output is deterministic: no absolute paths, no dates.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from generator.core import paths
+from generator.orchestration.schema_export import (
+    face_schema,
+    game_schema,
+    primitive_fields,
+    type_name,
+)
+
+# What a field means, where the model itself says nothing ("Model.field": text).
+NOTES: dict[str, str] = {
+    "GameSpec.id": "the game's id: its kit goes to `output/<id>/`",
+    "GameSpec.title": "the game's name, printed on the contents sheet",
+    "GameSpec.credit": "designer, year and rights, printed on the contents sheet",
+    "GameSpec.rules": "a rules module of generator/rules/ (play engine and checks)",
+    "GameSpec.theme": "a theme name (see Themes)",
+    "GameSpec.players": "[min, max] players, 1-12",
+    "GameSpec.include": ".yaml files beside this one whose `tables` are added to this one's",
+    "GameSpec.settings": "values the rules module reads (see Settings)",
+    "GameSpec.tables": "named lists of rows (mappings); components generate items from them",
+    "GameSpec.components": "the pieces to print, in order",
+    "GameSpec.preflight": "what pre-flight checks beyond the defaults",
+    "GameSpec.columns": "column types per table: `{table: {column: type}}` (see Column types)",
+    "GameSpec.checks": "rules every row of a table keeps, checked at load",
+    "GameSpec.rules_coverage": "each rule of the seed text and the printed line carrying it",
+    "ComponentSpec.id": "the component's id (unique in the game)",
+    "ComponentSpec.kind": "what is printed (see Component kinds)",
+    "ComponentSpec.name": "the name on the contents sheet",
+    "ComponentSpec.size": "a preset name (see Sizes), `page`, `{w, h}`, `{diameter}` or "
+                          "`{grid: ...}`, in mm",
+    "ComponentSpec.face": "the face template drawing the front",
+    "ComponentSpec.back": "the face template drawing the back (none: blank backs)",
+    "ComponentSpec.shape": "`round` pieces are cut along a circle",
+    "ComponentSpec.items": "the pieces written out, each a mapping (`count` copies)",
+    "ComponentSpec.generate": "the pieces made from tables",
+    "ComponentSpec.params": "values every face of the component sees as `params`",
+    "ComponentSpec.label": "an expression naming each piece, e.g. `{{ item.name }}`",
+    "ComponentSpec.assembly": "how to cut, fold or join it (required for die and board)",
+    "Generate.product": "`{name: table}`: one item per combination of rows",
+    "Generate.table": "one item per row of this table",
+    "Generate.where": "keep rows whose field has this value (or one of these values)",
+    "Generate.extra": "fields added to every item",
+    "Generate.count": "copies of each item (times the row's own `count`)",
+    "GameSpec.verify": "declarative checks of the printed set, run by verify and before "
+                       "every build",
+    "TableFile.file": "a .csv or .xlsx file, relative to the file naming it",
+    "TableFile.sheet": "the sheet of an .xlsx file (default: the first)",
+    "TableFile.delimiter": "the separator of a .csv file",
+    "CompositionCheck.name": "what the check says, printed by verify",
+    "CompositionCheck.component": "the component id(s) whose pieces are counted",
+    "CompositionCheck.where": "count only the pieces matching these field values",
+    "CompositionCheck.per": "count per value (or combination) of these fields",
+    "CompositionCheck.count": "how many pieces (per value with `per`): a number or "
+                              "`{min, max}`",
+    "CompositionCheck.counts": "the exact count of each value of `per`",
+    "CompositionCheck.total": "a field (or expression) summed over the pieces",
+    "CompositionCheck.is": "what `total` must come to",
+    "CompositionCheck.unique": "no two pieces share these fields",
+    "CompositionCheck.product": "`{field: table}`: every combination of rows is present",
+    "PreflightSpec.colour_groups": "colours that carry information, checked for colour-blind "
+                                   "and greyscale readers",
+    "ColourGroup.name": "what the colours tell apart, e.g. suits",
+    "ColourGroup.colours": "value -> colour or theme expression",
+    "ColourGroup.second_cue": "the symbol or word that tells them apart without colour",
+    "RulesCoverage.seed": "the seed text's file name",
+    "RulesCoverage.rules": "each rule and where it is printed",
+    "RulesCoverage.not_rules": "seed lines that hold no rule",
+    "SeedRule.line": "a seed line, or a range `12-14`",
+    "SeedRule.rule": "the rule, quoted or paraphrased",
+    "SeedRule.printed": "the words of the rules pages that carry it, exactly",
+    "SeedRule.printed_in": "the same words in a kit of another language, by language code: "
+                           "`{fr: \"...\"}` (checked only in that language)",
+    "SeedAside.line": "a seed line, or a range `12-14`",
+    "SeedAside.why": "why it holds no rule",
+    "WH.w": "width, mm",
+    "WH.h": "height, mm",
+    "Round.diameter": "diameter, mm (a round piece)",
+    "GridSpec.grid": "a board of equal cells",
+    "GridSize.cell": "the cell's size: a preset or `{w, h}`",
+    "GridSize.rows": "rows of cells",
+    "GridSize.cols": "columns of cells",
+    "GridSize.gap": "space between cells, mm",
+    "GridSize.border": "margin around the cells, mm",
+    "CountRange.min": "at least this many",
+    "CountRange.max": "at most this many",
+    "RowCheck.table": "the table whose rows are checked",
+    "RowCheck.when": "the rows the rule applies to",
+    "RowCheck.expect": "true for a good row",
+    "RowCheck.field": "the column to point at in the error",
+    "RowCheck.message": "the error for a bad row",
+}
+# What a primitive field means, by field name (the same name means the same in every one).
+PRIMITIVE_NOTES: dict[str, str] = {
+    "x": "left edge, mm", "y": "top edge, mm", "w": "width, mm", "h": "height, mm",
+    "cx": "centre, mm", "cy": "centre, mm", "r": "radius, mm",
+    "x1": "start, mm", "y1": "start, mm", "x2": "end, mm", "y2": "end, mm",
+    "fill": "inside colour", "stroke": "outline colour", "width": "outline width, mm",
+    "radius": "corner radius, mm", "dash": "dash pattern, e.g. [1, 1]",
+    "d": "SVG-style path: M, L, C, Q, Z (mm)", "dx": "shift right, mm", "dy": "shift down, mm",
+    "scale": "scale factor of the path", "points": "corners, mm", "closed": "join last to first",
+    "text": "the words; several lines wrap to the box; markup: `**bold**`, `*italic*`, "
+            "`[red]colour[/]`, an inline icon `:heart:`, `\\*` a literal `*` (README: Rich "
+            "text)",
+    "font": "a font key or a project font (see Themes)",
+    "size": "font size, pt", "min_size": "shrink to fit down to this size, pt (default: 6 "
+    "or size)", "align": "horizontal alignment", "valign": "vertical alignment",
+    "line_height": "line spacing, times the size", "rotate": "turn the box, degrees",
+    "name": "an icon of icons/ (`<name>.yaml` or `<name>.svg`)",
+    "accent": "the icon's second colour (a text's: of its inline icons)",
+    "hyphenate": "break a word wider than the box with a hyphen, in the kit's language",
+    "fit": "contain: the whole picture, shape kept; cover: the box filled, the overflow "
+           "cropped; stretch: the box, shape changed",
+    "focus": "the point of the picture kept in view when cropping (0, 0 top-left)",
+    "path": "a picture of the game's art: PNG, JPEG, WebP, GIF or TIFF, or SVG (drawn as "
+            "vectors; see docs/svg.md)",
+    "info": "game information (kept 3 mm inside the cut)",
+}
+PRIMITIVE_ABOUT: dict[str, str] = {
+    "rect": "a rectangle, optionally rounded", "circle": "a circle",
+    "line": "a straight line", "path": "a shape drawn by path commands",
+    "polygon": "straight segments through points", "text": "words fitted into a box",
+    "icon": "a vector icon (YAML or SVG) scaled into a box",
+    "image": "a picture (raster, or SVG drawn as vectors) fitted into a box",
+}
+CONTEXT_NAMES = (
+    ("W, H", "the face's trim width and height, mm"),
+    ("bleed", "how far art may run past the trim, mm"),
+    ("item", "the piece being drawn: its row or item fields"),
+    ("index", "the piece's position in the component (from 0)"),
+    ("component", "id, name, params, total and kind of the component"),
+    ("params", "the component's `params`"),
+    ("game", "id, title and credit of the game"),
+    ("settings, tables", "the data file's settings and tables"),
+    ("palette, fonts, labels", "the theme's sections; `theme` is the whole theme"),
+    ("ink_saver", "true when built with --ink-saver"),
+    ("examples", "rules and aid components: worked examples from the rules module"),
+    ("lang", "the kit's language code (`en`, `fr`); `t(value)` prints a data value in it "
+             "(README: Kits in other languages)"),
+)
+
+
+def _md(text: str) -> str:
+    """A docstring as Markdown: ``code`` -> `code`."""
+    return re.sub(r"``([^`]+)``", r"`\1`", text.strip())
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    return out + [""]
+
+
+def _bounds(node: dict[str, Any], low: str, high: str, unit: str = "") -> str:
+    parts = []
+    if low in node:
+        parts.append(f"≥ {node[low]:g}" if isinstance(node[low], float) else f"≥ {node[low]}")
+    if "exclusiveMinimum" in node:
+        parts.append(f"> {node['exclusiveMinimum']}")
+    if high in node:
+        parts.append(f"≤ {node[high]}")
+    return f" ({', '.join(parts)}{unit})" if parts else ""
+
+
+def _patterns() -> dict[str, str]:
+    from generator.data import schema
+
+    found = {getattr(schema, "ID_PATTERN", ""): "name (a-z, 0-9, - and _)",
+             getattr(schema, "RULES_PATTERN", ""): "name (a-z, 0-9 and _)",
+             getattr(schema, "LINES_PATTERN", ""): "line or range (12-14)"}
+    found.pop("", None)
+    return found
+
+
+PATTERNS = _patterns()
+
+
+def type_text(node: Any) -> str:
+    """A JSON Schema node in words, with links to the definitions it refers to."""
+    if not isinstance(node, dict) or node in ({}, True):
+        return "anything"
+    if "$ref" in node:
+        name = node["$ref"].rsplit("/", 1)[-1]
+        return f"[{name}](#{name.lower()})"
+    for key in ("anyOf", "oneOf"):
+        if key in node:
+            choices = [type_text(n) for n in node[key] if n != {"type": "null"}]
+            return " or ".join(dict.fromkeys(choices)) or "null"
+    if "enum" in node:
+        return "one of " + ", ".join(_literal(v) for v in node["enum"])
+    if "const" in node:
+        return f"`{node['const']}`"
+    kind = node.get("type")
+    if kind == "string":
+        pattern = node.get("pattern")
+        if pattern is not None:
+            return PATTERNS.get(pattern, f"text matching `{pattern}`")
+        return "text" + _bounds(node, "minLength", "maxLength", " characters")
+    if kind == "integer":
+        return "whole number" + _bounds(node, "minimum", "maximum")
+    if kind == "number":
+        return "number" + _bounds(node, "minimum", "maximum")
+    if kind == "boolean":
+        return "true or false"
+    if kind == "array":
+        item = type_text(node.get("items", {}))
+        if node.get("minItems") is not None and node.get("minItems") == node.get("maxItems"):
+            return f"[{', '.join([item] * node['minItems'])}]"
+        most = f", at most {node['maxItems']}" if "maxItems" in node else ""
+        return f"list of {item}{most}"
+    if kind == "object":
+        extra = node.get("additionalProperties", True)
+        if extra is True or extra == {}:
+            return "mapping"
+        return f"mapping of name → {type_text(extra)}"
+    if isinstance(kind, list):
+        return " or ".join(kind)
+    return "anything"
+
+
+def _literal(value: Any) -> str:
+    """An enum value as code; one with blanks or control characters as JSON (``"\\t"``)."""
+    text = str(value)
+    return f"`{text}`" if text.isprintable() and text.strip() == text else \
+        f"`{json.dumps(value)}`"
+
+
+def _default(node: dict[str, Any]) -> str:
+    if "default" not in node:
+        return ""
+    value = node["default"]
+    if value is None:
+        return "none"
+    if value in ("", [], {}):
+        return "empty"
+    return f"`{json.dumps(value)}`"
+
+
+def _models(schema: dict[str, Any]) -> list[tuple[str, dict[str, Any], str]]:
+    """The root model and every definition it reaches, in the order a reader meets them,
+    each with where it is first used."""
+    defs = schema.get("$defs", {})
+    order: list[tuple[str, dict[str, Any], str]] = [("GameSpec", schema, "the data file")]
+    seen = {"GameSpec"}
+    index = 0
+    while index < len(order):
+        owner, node, _ = order[index]
+        index += 1
+        for field, prop in node.get("properties", {}).items():
+            for ref in re.findall(r'"\$ref": "#/\$defs/([^"]+)"', json.dumps(prop)):
+                if ref not in seen and ref in defs:
+                    seen.add(ref)
+                    order.append((ref, defs[ref], f"`{owner}.{field}`"))
+    return order
+
+
+def data_file_section() -> list[str]:
+    schema = game_schema()
+    out = ["## The game data file", "",
+           "A game is one YAML file: what the game is (`id`, `title`, `credit`, `players`), "
+           "the tables its pieces are made from, the components to print, and the checks "
+           "that keep the set right. Unknown fields are errors (a typo is never ignored). "
+           "The tables below list each part's fields; the loader reports a bad value at its "
+           "own line.", ""]
+    for name, node, used in _models(schema):
+        out += [f"### {name}", ""]
+        about = _md(node.get("description", "")) if name != "GameSpec" else ""
+        if about:
+            out += [about, ""]
+        out += [f"Used in: {used}.", ""]
+        required = set(node.get("required", []))
+        rows = []
+        for field, prop in node.get("properties", {}).items():
+            need = "required" if field in required else (_default(prop) or "optional")
+            note = NOTES.get(f"{name}.{field}") or _md(prop.get("description", ""))
+            rows.append((f"`{field}`", type_text(prop), need, note))
+        out += _table(("field", "type", "default", "meaning"), rows)
+    return out
+
+
+def kinds_and_sizes_section() -> list[str]:
+    from generator.core.sizes import CARD_SIZES, PAPER_SIZES
+
+    kinds = game_schema()["$defs"]["ComponentSpec"]["properties"]["kind"].get("enum", [])
+    out = ["## Component kinds", "",
+           "`kind` says how a component is laid out and what pre-flight expects of it:", "",
+           ", ".join(f"`{k}`" for k in kinds) + ".", "",
+           "## Sizes", "",
+           "A component's `size` is a preset name, `page` (the printable area of the paper), "
+           "`{w: 63.5, h: 88.9}` in mm, `{diameter: 30}` or `{grid: {cell, rows, cols, gap, "
+           "border}}` (a board of equal cells). The presets:", ""]
+    rows = [(f"`{name}`", f"{s.w:g} × {s.h:g}", f"{s.w / 25.4:.2f} × {s.h / 25.4:.2f}")
+            for name, s in CARD_SIZES.items()]
+    out += _table(("preset", "mm", "inches"), rows)
+    out += ["Paper (`--paper`): " + ", ".join(f"`{n}` ({s.w:g} × {s.h:g} mm)"
+                                              for n, s in PAPER_SIZES.items()) + ".", ""]
+    return out
+
+
+def columns_section() -> list[str]:
+    from generator.data import columns
+    from generator.data.schema import SETTINGS
+
+    out = ["## Column types", "",
+           "`columns:` declares, per table, each column's type; a row with a bad value, a "
+           "missing column or an unknown one is reported at its own line "
+           "(`\"*\": any` allows any other column).", ""]
+    rows = [(f"`{base}`", columns.parse_type(base).describe()) for base in columns.BASES]
+    for example in ("int 1..13", "number 0..1", "list of point", "list of str, at most 4",
+                    "one of red|blue", "str?"):
+        kind = columns.parse_type(example)
+        text = kind.describe() + (" (may be missing or null)" if kind.optional else "")
+        rows.append((f"`{example}`", text))
+    out += _table(("type", "accepts"), rows)
+    out += ["## Settings", "",
+            "The settings each rules module reads, in the same notation (`per players T`: a "
+            "mapping of player count to T). A game with another rules module, or none, takes "
+            "any settings.", ""]
+    rows = [(f"`{module}`", f"`{key}`", f"`{spec}`") for module, keys in SETTINGS.items()
+            for key, spec in keys.items()]
+    out += _table(("rules", "setting", "type"), rows)
+    return out
+
+
+def faces_section() -> list[str]:
+    out = ["## Face templates", "",
+           "A face template (`faces/<name>.yaml`) draws one side of a piece: optional "
+           "`vars` (name: expression, evaluated in order), then `elements`, drawn in order, "
+           "in millimetres from the top-left of the trim. Any value may be an expression, "
+           "`\"{{ W / 2 }}\"`, evaluated in a sandbox with these names:", ""]
+    out += _table(("name", "value"), [(f"`{n}`", v) for n, v in CONTEXT_NAMES])
+    out += ["### Primitives", "",
+            "Each element is one primitive, `{rect: {x: 0, y: 0, w: 10, h: 5}}`, or a "
+            "control element. `info` marks game information, which pre-flight keeps 3 mm "
+            "inside the cut (default: true for text and icon).", ""]
+    for kind, fields in primitive_fields().items():
+        rows = []
+        for field, (typ, default) in fields.items():
+            shown = "required" if default is ... else (
+                "none" if default is None else f"`{json.dumps(default)}`")
+            rows.append((f"`{field}`", type_name(typ), shown, PRIMITIVE_NOTES.get(field, "")))
+        about = PRIMITIVE_ABOUT.get(kind, "")
+        out += [f"#### {kind}", ""] + ([about[:1].upper() + about[1:] + ".", ""] if about
+                                        else [])
+        out += _table(("field", "type", "default", "meaning"), rows)
+    defs = face_schema()["$defs"]
+    out += ["### Control elements", ""]
+    examples = {
+        "each": "{each: \"{{ item.pips }}\", as: pip, do: [{circle: {cx: \"{{ pip[0] }}\", "
+                "cy: \"{{ pip[1] }}\", r: 2}}]}",
+        "if": "{if: \"{{ item.court }}\", do: [...], else: [...]}",
+        "include": "{include: rules-section, with: {box: [0, 0, 50, 20]}}",
+    }
+    for kind in ("each", "if", "include"):
+        fields = ", ".join(f"`{f}`" for f in defs[kind]["properties"])
+        out += [f"- **{kind}** ({fields}): {defs[kind]['description']} "
+                f"`{examples[kind]}`"]
+    return out + [""]
+
+
+def themes_section() -> list[str]:
+    from generator.data import fonts
+
+    out = ["## Themes", "",
+           "A theme (`themes/<name>.yaml`) holds a game's look, so faces say "
+           "`\"{{ palette.ink }}\"` rather than a colour. `extends:` names a parent (a "
+           "built-in theme or a .yaml file beside this one) whose fields this one "
+           "overrides, recursively; any other key is theme data faces read as `theme.<key>`.",
+           ""]
+    rows = [("`name`", "text", "the theme's name"),
+            ("`extends`", "name or .yaml file", "the parent theme"),
+            ("`palette`", "mapping of name → colour (`#rgb`, `#rrggbb`, a CSS name such as "
+             "`teal`, or translucent `#rgba` / `#rrggbbaa`)", "colours faces use"),
+            ("`fonts`", "mapping of role → font key or project font",
+             "fonts faces use (`fonts.title`)"),
+            ("`labels`", "mapping", "words and names faces print"),
+            ("`ink_saver`", "mapping (palette, fonts, labels)",
+             "overrides applied with `--ink-saver` (white backgrounds, outlines)")]
+    out += _table(("field", "type", "meaning"), rows)
+    out += ["Font keys (in themes and in a text's `font`):", ""]
+    out += _table(("key", "font file"), [(f"`{key}`", file.name) for key, file
+                                         in fonts.font_files().items()])
+    out += ["A project's own fonts: a `.ttf` (or TrueType-outline `.otf`) file in its `fonts/` "
+            "folder is named by its file name without the extension (`fonts/Lobster-Regular.ttf`"
+            " is `font: Lobster-Regular`; case does not matter); one named like a key above "
+            "replaces that font in the project. Characters a font has no glyph for are a "
+            "`verify` finding and make `build` refuse the text.", ""]
+    themes = sorted(p.stem for p in paths.THEMES.glob("*.yaml"))
+    out += ["Built-in themes: " + ", ".join(f"`{t}`" for t in themes) + ".", ""]
+    return out
+
+
+EDITORS = """## Editor support
+
+`pnp schema --out schemas` (or `python -m generator schema --out schemas`) writes three
+JSON Schema files: `game.schema.json` (data files), `face.schema.json` (face templates) and
+`theme.schema.json` (themes). An editor with a YAML language server (VS Code with the Red
+Hat YAML extension, and others built on `yaml-language-server`) then completes field names,
+shows their types and marks errors as you type. Put a first line in a file naming its
+schema, relative to the file:
+
+```yaml
+# yaml-language-server: $schema=../schemas/game.schema.json
+id: my-game
+```
+
+or map folders once in VS Code's `settings.json` (the first line above still works for the
+data file):
+
+```json
+"yaml.schemas": {
+  "./schemas/face.schema.json": "faces/*.yaml",
+  "./schemas/theme.schema.json": "themes/*.yaml"
+}
+```
+
+The schemas guide; the build decides. It also checks what a schema cannot say (a table a
+component names exists, a face template exists, a setting suits its rules module).
+"""
+
+
+def reference_text() -> str:
+    """The whole page, as committed in docs/authoring.md."""
+    lines = ["# Authoring reference", "",
+             "<!-- Generated by `python -m generator reference` from the schemas and "
+             "tables in generator/; do not edit by hand. -->", "",
+             "Everything a game's files may say: the data file, face templates and themes. "
+             "Each section is written from the code that checks those files, so it is "
+             "current for this version.", ""]
+    for section in (data_file_section, kinds_and_sizes_section, columns_section,
+                    faces_section, themes_section):
+        lines += section()
+    text = "\n".join(lines) + "\n" + EDITORS
+    return re.sub(r"\n{3,}", "\n\n", text)
+
+
+def default_target() -> Path:
+    return paths.ROOT / "docs" / "authoring.md"
+
+
+def write_reference(target: Path | None = None) -> Path:
+    """Write the reference (atomically) to ``target`` (default docs/authoring.md)."""
+    from generator.core.atomic import atomic_file
+
+    target = target or default_target()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_file(target) as handle:
+        handle.write(reference_text().encode("utf-8"))
+    return target

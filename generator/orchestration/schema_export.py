@@ -1,0 +1,253 @@
+"""JSON Schema files for editors: ``python -m generator schema [--out DIR]``.
+
+An editor with a YAML language server (VS Code's YAML extension, and others built on
+``yaml-language-server``) offers completion, hover text and inline errors for a YAML file
+once it knows the file's JSON Schema. Three are written:
+
+- ``game.schema.json``: a game data file, made from the pydantic models that validate it
+  (``generator/data/schema.py``: ``GameSpec``), so it follows them as they change;
+- ``face.schema.json``: a face template, made from the primitive field table of
+  ``generator/faces/template.py`` (``PRIMITIVE_FIELDS``) plus the ``each``/``if``/``include``
+  control elements;
+- ``theme.schema.json``: a theme, from the rules ``generator/data/themes.py`` enforces.
+
+Everything is built at run time from those tables, never copied, so a new field shows up
+in the schemas (and in docs/authoring.md, written from the same functions) when they are
+regenerated. The schemas are a guide for editors: the loaders stay the authority (they also
+check what a schema cannot say, such as table names a component refers to). Output is
+deterministic (sorted keys), so the same code writes the same bytes.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from generator.core.colours import HEX_PATTERN, NAMES
+
+SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+# Any value of a face template (and some of a data file) may be a Jinja expression.
+EXPRESSION: dict[str, Any] = {"type": "string", "pattern": r"\{[{%]",
+                              "description": "an expression, e.g. \"{{ W / 2 }}\""}
+COLOUR_PATTERN = HEX_PATTERN  # #rgb(a) or #rrggbb(aa); a CSS name is the other choice
+COLOUR: dict[str, Any] = {"anyOf": [{"type": "string", "pattern": COLOUR_PATTERN},
+                                    {"enum": list(NAMES)}]}
+# What each type of the primitive field table accepts (besides an expression).
+FIELD_TYPES: dict[str, tuple[str, dict[str, Any]]] = {
+    "num": ("number", {"type": "number"}),
+    "str": ("text", {"type": "string"}),
+    "colour": ("colour #rgb, #rrggbb, a CSS name, translucent #rrggbbaa, or none",
+               {"anyOf": [*COLOUR["anyOf"], {"enum": ["none", ""]}, {"type": "null"}]}),
+    "font": ("font key, or a project font's file name",
+             {"type": "string"}),  # filled in by font_schema()
+    "angle": ("rotation 0, 90, 180 or 270", {"enum": [0, 90, 180, 270]}),
+    "focus": ("[x, y], each 0 to 1: the part of a cropped picture kept in view",
+              {"anyOf": [{"type": "array", "items": {"type": "number", "minimum": 0,
+                                                      "maximum": 1},
+                          "minItems": 2, "maxItems": 2}, {"type": "null"}]}),
+    "dash": ("list of dash lengths (mm)",
+             {"anyOf": [{"type": "array", "items": {"type": "number"}}, {"type": "null"}]}),
+    "points": ("list of [x, y] points",
+               {"type": "array", "minItems": 2,
+                "items": {"type": "array", "minItems": 2, "maxItems": 2,
+                          "items": {"anyOf": [{"type": "number"}, EXPRESSION]}}}),
+    "bool": ("true or false", {"anyOf": [{"type": "boolean"}, {"type": "null"}]}),
+}
+FILES = ("game", "face", "theme")
+
+
+def font_keys() -> list[str]:
+    from generator.data import fonts
+
+    return list(fonts.font_files())
+
+
+def font_schema() -> dict[str, Any]:
+    """A built-in font key (offered for completion) or the name of a font file of the
+    project's fonts/ (which the schema cannot list: any name of the allowed characters)."""
+    from generator.data.project_fonts import FONT_NAME
+
+    return {"anyOf": [{"enum": font_keys()}, {"type": "string", "pattern": FONT_NAME.pattern}]}
+
+
+def size_presets() -> list[str]:
+    from generator.core.sizes import CARD_SIZES
+
+    return [*CARD_SIZES, "page"]
+
+
+# -- game data files ------------------------------------------------------------------------
+
+def game_schema() -> dict[str, Any]:
+    """The schema of a game data file, from the pydantic model ``GameSpec`` (read now)."""
+    from generator.data.schema import GameSpec
+
+    schema = GameSpec.model_json_schema()
+    _portable(schema)
+    _size_presets(schema)
+    return {"$schema": SCHEMA_DIALECT, **schema,
+            "title": "Game data file",
+            "description": "A print-and-play game: its pieces, tables and checks "
+                           "(see docs/authoring.md)."}
+
+
+def _portable(node: Any) -> None:
+    """Tuples of one item type become ``items`` + length bounds: every JSON Schema draft and
+    every editor reads that, while ``prefixItems`` is 2020-12 only."""
+    if isinstance(node, dict):
+        prefix = node.get("prefixItems")
+        if isinstance(prefix, list) and prefix and all(p == prefix[0] for p in prefix) \
+                and "items" not in node:
+            node.pop("prefixItems")
+            node["items"] = prefix[0]
+            node.setdefault("minItems", len(prefix))
+            node.setdefault("maxItems", len(prefix))
+        for value in node.values():
+            _portable(value)
+    elif isinstance(node, list):
+        for value in node:
+            _portable(value)
+
+
+def _size_presets(schema: dict[str, Any]) -> None:
+    """A size (or a grid cell) given by name must be a preset: say which, for completion."""
+    def visit(node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.get("properties", {}).items():
+                if key in ("size", "cell") and isinstance(value, dict):
+                    for choice in value.get("anyOf", []):
+                        if choice == {"type": "string"}:
+                            choice["enum"] = size_presets()
+            for value in node.values():
+                visit(value)
+        elif isinstance(node, list):
+            for value in node:
+                visit(value)
+
+    visit(schema)
+
+
+# -- face templates -------------------------------------------------------------------------
+
+def primitive_fields() -> dict[str, dict[str, tuple[Any, Any]]]:
+    """The field table of the face primitives: kind -> field -> (type, default); a default
+    of ``...`` means required. Read from generator/faces/template.py at call time."""
+    from generator.faces.template import PRIMITIVE_FIELDS
+
+    return {kind: dict(fields) for kind, fields in PRIMITIVE_FIELDS.items()}
+
+
+def field_schema(typ: Any) -> dict[str, Any]:
+    """What one primitive field accepts: its type, or an expression that gives it."""
+    if isinstance(typ, tuple):
+        concrete: dict[str, Any] = {"enum": list(typ)}
+    elif typ == "font":
+        concrete = font_schema()
+    else:
+        concrete = json.loads(json.dumps(FIELD_TYPES.get(typ, ("", {}))[1]))
+    return {"anyOf": [concrete, EXPRESSION]}
+
+
+def type_name(typ: Any) -> str:
+    """A primitive field's type in words, for the reference."""
+    if isinstance(typ, tuple):
+        return "one of " + ", ".join(typ)
+    return FIELD_TYPES.get(typ, (str(typ), {}))[0]
+
+
+def face_schema() -> dict[str, Any]:
+    """The schema of a face template: ``vars`` and ``elements``, each element one primitive
+    (with its fields) or a control element."""
+    element_ref = {"$ref": "#/$defs/element"}
+    elements = {"type": "array", "items": element_ref}
+    defs: dict[str, Any] = {"elements": elements}
+    choices: list[dict[str, Any]] = []
+    for kind, fields in primitive_fields().items():
+        required = [name for name, (_, default) in fields.items() if default is ...]
+        body = {"type": "object", "additionalProperties": False,
+                "properties": {name: field_schema(typ) for name, (typ, _) in fields.items()},
+                "required": required}
+        defs[kind] = {"type": "object", "additionalProperties": False,
+                      "properties": {kind: body}, "required": [kind]}
+        choices.append({"$ref": f"#/$defs/{kind}"})
+    name = {"type": "string", "pattern": r"^[A-Za-z_][A-Za-z0-9_]*$"}
+    defs["each"] = {
+        "type": "object", "additionalProperties": False, "required": ["each"],
+        "description": "Repeat `do` once per value of `each`, the value named `as` "
+                       "(default it), its position `index` (default loop_index).",
+        "properties": {"each": {"anyOf": [{"type": "array"}, EXPRESSION]}, "as": name,
+                       "index": name, "do": {"$ref": "#/$defs/elements"}}}
+    defs["if"] = {
+        "type": "object", "additionalProperties": False, "required": ["if"],
+        "description": "Draw `do` when the condition holds, else `else`.",
+        "properties": {"if": {"anyOf": [{"type": "boolean"}, EXPRESSION]},
+                       "do": {"$ref": "#/$defs/elements"},
+                       "else": {"$ref": "#/$defs/elements"}}}
+    defs["include"] = {
+        "type": "object", "additionalProperties": False, "required": ["include"],
+        "description": "Draw another face template here; its vars and elements see the "
+                       "`with` values.",
+        "properties": {"include": {"type": "string"},
+                       "with": {"type": "object",
+                                "propertyNames": {"pattern": name["pattern"]}}}}
+    choices += [{"$ref": "#/$defs/each"}, {"$ref": "#/$defs/if"}, {"$ref": "#/$defs/include"}]
+    defs["element"] = {"oneOf": choices}
+    return {"$schema": SCHEMA_DIALECT, "title": "Face template",
+            "description": "A card face: vars, then elements drawn in order "
+                           "(see docs/authoring.md).",
+            "type": "object", "required": ["elements"],
+            "properties": {"vars": {"type": "object"}, "elements": {"$ref": "#/$defs/elements"}},
+            "$defs": defs}
+
+
+# -- themes ---------------------------------------------------------------------------------
+
+def theme_schema() -> dict[str, Any]:
+    """The schema of a theme: the sections generator/data/themes.py checks; any other key is
+    theme data a face template may read (``theme.<key>``)."""
+    sections = {
+        "palette": {"type": "object",
+                    "description": "palette key -> colour (#rgb, #rrggbb, a CSS name or "
+                                   "translucent #rrggbbaa)",
+                    "additionalProperties": COLOUR},
+        "fonts": {"type": "object", "description": "role (title, body...) -> font key or a "
+                                                   "project font's file name",
+                  "additionalProperties": font_schema()},
+        "labels": {"type": "object", "description": "words and names faces print"},
+    }
+    ink_saver = {"type": "object", "description": "overrides applied with --ink-saver",
+                 "properties": dict(sections)}
+    return {"$schema": SCHEMA_DIALECT, "title": "Theme",
+            "description": "Palette, fonts and labels of a game's look (see "
+                           "docs/authoring.md).",
+            "type": "object",
+            "properties": {"name": {"type": "string"},
+                           "extends": {"type": "string",
+                                       "description": "a built-in theme's name or a .yaml "
+                                                      "file beside this one"},
+                           **sections, "ink_saver": ink_saver}}
+
+
+SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
+    "game": game_schema, "face": face_schema, "theme": theme_schema}
+
+
+def schema_text(kind: str) -> str:
+    """One schema as the bytes written: sorted keys, two-space indent, final newline."""
+    return json.dumps(SCHEMAS[kind](), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_schemas(out_dir: Path) -> list[Path]:
+    """Write ``<kind>.schema.json`` for each kind into ``out_dir`` (created if missing),
+    each atomically; returns the files written."""
+    from generator.core.atomic import atomic_file
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for kind in FILES:
+        target = out_dir / f"{kind}.schema.json"
+        with atomic_file(target) as handle:
+            handle.write(schema_text(kind).encode("utf-8"))
+        written.append(target)
+    return written

@@ -1,0 +1,237 @@
+"""Seeded playouts of any rules module, and the report a designer reads from them.
+
+Game ``i`` of a run is seeded from ``(seed, i)`` alone, and its results are gathered back in
+index order, so a run gives the same report whatever the number of worker processes. Work is
+split into contiguous chunks, one per job, to keep inter-process traffic to one list per chunk.
+"""
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import time
+from collections import Counter
+from collections.abc import Mapping
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from generator.orchestration.simulate_stats import (
+    SeatTest,
+    describe_seats,
+    mean_interval,
+    rate_with_interval,
+    seat_test,
+    wilson_interval,
+)
+
+POLICIES = ("random", "greedy")
+DEFAULT_MAX_TURNS = 500
+
+
+@dataclass(frozen=True)
+class GameResult:
+    turns: int
+    outcome: str                 # win | draw | stall
+    scores: tuple[float, ...]
+    winners: tuple[int, ...]     # seats with the best score (empty for a stall)
+    extra: tuple[tuple[str, int], ...] = ()  # module-specific counters (e.g. damage rules)
+
+
+@dataclass
+class Report:
+    game: str
+    players: int
+    policy: str
+    n: int
+    seed: int
+    results: list[GameResult] = field(default_factory=list)
+    seconds: float = 0.0
+    points: bool = False
+
+    @property
+    def lengths(self) -> list[int]:
+        return [r.turns for r in self.results]
+
+    def count(self, outcome: str) -> int:
+        return sum(r.outcome == outcome for r in self.results)
+
+    def seat_wins(self) -> list[float]:
+        """Wins per seat; a shared first place counts as a fraction for each seat in it."""
+        wins = [0.0] * self.players
+        for r in self.results:
+            if r.outcome == "win":
+                for seat in r.winners:
+                    wins[seat] += 1 / len(r.winners)
+        return wins
+
+    def mean_scores(self) -> list[float]:
+        return [statistics.fmean(r.scores[s] for r in self.results) for s in range(self.players)]
+
+    def win_intervals(self) -> list[tuple[float, float, float]]:
+        """(rate, low, high) per seat: share of all games won, with its 95 % Wilson interval.
+        The text report and the chart's error bars both read these, so they always agree."""
+        return [_rate(w, self.n) for w in self.seat_wins()]
+
+    def outcome_interval(self, *outcomes: str) -> tuple[float, float, float]:
+        """(rate, low, high) of games ending in any of ``outcomes`` (e.g. "draw", "stall")."""
+        return _rate(sum(self.count(o) for o in outcomes), self.n)
+
+    def score_intervals(self) -> list[tuple[float, float, float]]:
+        """(mean, low, high) score per seat, a 95 % interval for each mean."""
+        return [mean_interval([r.scores[s] for r in self.results]) for s in range(self.players)]
+
+    def seat_test(self) -> SeatTest:
+        """Chi-square test of the seats' wins against equal chances (see simulate_stats)."""
+        return seat_test(self.seat_wins())
+
+    def extras(self) -> dict[str, float]:
+        """Each module counter averaged per game."""
+        totals: Counter[str] = Counter()
+        for r in self.results:
+            totals.update(dict(r.extra))
+        return {k: v / max(1, self.n) for k, v in sorted(totals.items())}
+
+
+def _rate(successes: float, n: int) -> tuple[float, float, float]:
+    low, high = wilson_interval(successes, n)
+    return (successes / n if n else 0.0), low, high
+
+
+def no_engine(game_id: str) -> str:
+    """What ``simulate`` says of a game whose data file names no rules module: only a rules
+    module can play the game, declarative checks cannot."""
+    return f"{game_id} has no play engine (no `rules:` module); nothing to simulate"
+
+
+def engine(game: Any) -> ModuleType | None:
+    """The game's play engine (its rules module), or None: see ``no_engine``."""
+    from generator import rules
+
+    return rules.engine(game)
+
+
+def game_seed(seed: int, index: int) -> int:
+    return (seed * 1_000_003 + index) & 0x7FFFFFFF
+
+
+def play_one(module: ModuleType, players: int, seed: int, policy: str, max_turns: int,
+             data: Mapping[str, Any] | None) -> GameResult:
+    """Play one game to its end (or to ``max_turns``, a stall) with a seeded policy."""
+    state = module.new_game(players, seed, data)
+    chooser = random.Random(seed ^ 0x5EED)
+    greedy = getattr(module, "greedy_action", None) if policy == "greedy" else None
+    legal, apply, over = module.legal_actions, module.apply, module.is_over
+    steps, max_steps = 0, max_turns * 50
+    while not over(state) and state.turn <= max_turns and steps < max_steps:
+        if greedy is not None:
+            action = greedy(state)
+        else:
+            actions = legal(state)
+            action = actions[0] if len(actions) == 1 else chooser.choice(actions)
+        state = apply(state, action)
+        steps += 1
+    done = over(state)
+    outcome = module.outcome(state) if done else "stall"
+    final = tuple(module.scores(state))
+    winners: tuple[int, ...] = ()
+    if outcome == "win" and hasattr(module, "winners"):
+        winners = tuple(module.winners(state))  # the game's own tie-breaks
+    elif outcome == "win":
+        best = max(final)
+        winners = tuple(s for s, v in enumerate(final) if v == best)
+    extra = tuple(sorted(module.counters(state).items())) if hasattr(module, "counters") else ()
+    return GameResult(min(state.turn, max_turns), outcome, final, winners, extra)
+
+
+def _chunk(args: tuple[str, int, int, int, int, str, int, Any]) -> list[GameResult]:
+    module_name, players, seed, start, stop, policy, max_turns, data = args
+    from generator import rules
+
+    module = rules.load(module_name)
+    return [play_one(module, players, game_seed(seed, i), policy, max_turns, data)
+            for i in range(start, stop)]
+
+
+def run(module: ModuleType, players: int, n: int, seed: int = 1, jobs: int | None = 1,
+        policy: str = "random", max_turns: int = DEFAULT_MAX_TURNS,
+        data: Mapping[str, Any] | None = None, game: str = "") -> Report:
+    """Play ``n`` seeded games; ``jobs`` worker processes (None: one per core)."""
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
+    if n < 1:
+        raise ValueError(f"n (games to play) must be at least 1, not {n}")
+    if jobs is not None and jobs < 0:
+        raise ValueError(f"jobs must be at least 1 (or 0/None: one per core), not {jobs}")
+    jobs = max(1, min(jobs or os.cpu_count() or 1, n))
+    name = module.__name__.rsplit(".", 1)[-1]
+    plain = dict(data) if data is not None else None
+    bounds = [(n * k // jobs, n * (k + 1) // jobs) for k in range(jobs)]
+    tasks = [(name, players, seed, a, b, policy, max_turns, plain) for a, b in bounds]
+    started = time.perf_counter()
+    if jobs == 1:
+        results = _chunk(tasks[0])
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = [r for part in pool.map(_chunk, tasks) for r in part]
+    seconds = time.perf_counter() - started
+    return Report(game or name, players, policy, n, seed, results, seconds,
+                  bool(getattr(module, "POINTS", False)))
+
+
+def run_variants(module: ModuleType, title: str, data: Mapping[str, Any], players: int,
+                 **run_options: Any) -> list[tuple[str, Report]]:
+    """Run every set-up of a game (one per board for games offering ``variants(data)``).
+    Returns (file-name suffix, report) pairs: ``""`` or e.g. ``"-lattice"``. A player count
+    the game refuses (``new_game`` raises ValueError) gives no reports."""
+    from generator.orchestration.export import slug
+
+    try:
+        module.new_game(players, 0, data)
+    except ValueError:
+        return []
+    setups = list(module.variants(data)) if hasattr(module, "variants") else [("", data)]
+    out = []
+    for variant, setup in setups:
+        name = f"{title} ({variant})" if variant else title
+        report = run(module, players, data=setup, game=name, **run_options)
+        suffix = f"-{slug(variant)}" if variant else ""
+        out.append((suffix, report))
+    return out
+
+
+def _length_line(lengths: list[int]) -> str:
+    if min(lengths) == max(lengths):
+        return f"length (turns): every game lasted {lengths[0]} turns"
+    quart = statistics.quantiles(lengths, n=4) if len(lengths) > 1 else [lengths[0]] * 3
+    return (f"length (turns): mean {statistics.fmean(lengths):.1f}, median {quart[1]:g}, "
+            f"quartiles {quart[0]:g}-{quart[2]:g}, min {min(lengths)}, max {max(lengths)}")
+
+
+def format_report(report: Report) -> str:
+    """The text a designer reads: every rate with its 95 % interval, and whether the seats'
+    differences are more than the noise of ``n`` random games."""
+    n = max(1, report.n)
+    lines = [
+        f"games: {report.n} ({report.policy} policy, seed {report.seed}"
+        + (f", {report.n / report.seconds:,.0f} games/s)" if report.seconds > 0 else ")"),
+        _length_line(report.lengths or [0]),
+        f"outcomes: {report.count('win')} won, {report.count('draw')} drawn, "
+        f"{report.count('stall')} stalled (turn limit)",
+        "seat win rate (95 % Wilson interval):",
+    ]
+    lines += [f"  seat {s + 1}: {rate_with_interval(w, n)}"
+              for s, w in enumerate(report.seat_wins())]
+    lines.append(f"  draws: {rate_with_interval(report.count('draw'), n)}, "
+                 f"stalls: {rate_with_interval(report.count('stall'), n)}")
+    lines.append(describe_seats(report.seat_test(), report.n))
+    if report.points:
+        lines.append("mean score (95 % interval): " + ", ".join(
+            f"seat {s + 1} {m:.2f} ({lo:.2f}-{hi:.2f})"
+            for s, (m, lo, hi) in enumerate(report.score_intervals())))
+    extras = report.extras()
+    if extras:
+        lines.append("per game: " + ", ".join(f"{k} {v:.2f}" for k, v in extras.items()))
+    return "\n".join(lines)
+
