@@ -40,7 +40,6 @@ def version() -> str:
     stale install's metadata may lag behind the code that runs); installed, the
     distribution's metadata."""
     import tomllib
-    from importlib import metadata
 
     if not INSTALLED:
         try:
@@ -48,6 +47,8 @@ def version() -> str:
                 return str(tomllib.load(fh)["project"]["version"])
         except (OSError, KeyError, tomllib.TOMLDecodeError):
             pass
+    from importlib import metadata  # only installed: its import is most of `pnp --version`
+
     try:
         return metadata.version("pnp-generator")
     except metadata.PackageNotFoundError:

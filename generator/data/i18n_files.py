@@ -27,10 +27,9 @@ from typing import Any
 
 from generator.core import paths
 from generator.core.errors import DataError
+from generator.core.languages import SOURCE, languages, messages_folder
 from generator.core.yamlfile import YamlDoc, load_yaml
 
-SOURCE = "en"  # the language every kit text is written in
-LANG = re.compile(r"^[a-z]{2,3}$")
 KEY = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$")
 MAX_ENTRIES = 20_000  # per file
 MAX_TEXT = 8_000  # characters per text, English or translated
@@ -55,16 +54,6 @@ def fill(template: str, values: dict[str, Any]) -> str:
 
 def placeholders(template: str) -> set[str]:
     return set(_PLACEHOLDER.findall(template))
-
-
-def messages_folder() -> Path:
-    return paths.TEMPLATES / "messages"
-
-
-def languages() -> tuple[str, ...]:
-    """The kit languages offered: one furniture messages file each, English first."""
-    found = sorted(p.stem for p in messages_folder().glob("*.yaml") if LANG.match(p.stem))
-    return tuple(sorted(found, key=lambda code: code != SOURCE))
 
 
 def check_lang(lang: str) -> str:

@@ -1,56 +1,80 @@
 """The application layer: everything a front end may ask of the tool, in one place.
 
-The command line (generator/frontends/cli.py) parses and prints; it calls only these functions and
-names, never the layout, render, rules or data stages directly, so a second front end (the
-watch loop, an editor plug-in, a GUI) gets the same behaviour by calling the same layer. The
-heavier stages are imported only when a command needs them, which keeps `pnp --version` and
-`pnp list` quick.
+The command line (generator/frontends/cli.py) parses and prints; it calls only these functions
+and names, never the layout, render, rules or data stages directly, so a second front end (the
+watch loop, an editor plug-in, a GUI) gets the same behaviour by calling the same layer.
+
+Lazy on purpose: at import this module loads only the ground floor and the build options, so
+``pnp --version`` and ``pnp --help`` answer without loading YAML, pydantic, Jinja or ReportLab
+(``make bench`` times them, whole process). Each function imports the stage it runs.
 """
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.core import paths
 from generator.core.atomic import DEFAULT_LOCK_TIMEOUT, OutputError, set_lock_timeout
-from generator.core.errors import CompositionError, DataError, ForwardedError, reported
-from generator.core.model import Game
+from generator.core.errors import (
+    CompositionError,
+    DataError,
+    ForwardedError,
+    InputError,
+    reported,
+)
+from generator.core.languages import SOURCE, languages
 from generator.core.sizes import PAPER_SIZES
-from generator.data import check_games, i18n, load_game, project
-from generator.layout.sheet import LayoutError
-from generator.orchestration.build import BuildOptions, build_pdf, verify
-from generator.orchestration.parallel import Built, build_games
-from generator.rules.base import Finding
+from generator.orchestration.options import BuildOptions
+
+if TYPE_CHECKING:
+    from generator.core.model import Game
+    from generator.orchestration.parallel import Built
+    from generator.rules.base import Finding
 
 __all__ = ["DEFAULT_LOCK_TIMEOUT", "PAPER_SIZES", "BuildOptions", "CompositionError",
-           "DataError", "ForwardedError", "LayoutError", "OutputError", "ProjectError", "build",
-           "build_many", "calibration", "export_pngs", "games", "init", "languages", "load",
-           "output_folder", "preview", "reference", "reported", "schemas", "set_lock_timeout",
-           "simulate", "untranslated", "verify_report", "version", "watch"]
+           "DataError", "ForwardedError", "InputError", "OutputError", "build", "build_many",
+           "calibration", "export_pngs", "games", "init", "languages", "load", "output_folder",
+           "preview", "reference", "reported", "schemas", "set_lock_timeout", "simulate",
+           "untranslated", "verify_report", "version", "watch"]
 
-ProjectError = project.ProjectError
-languages = i18n.languages  # the kit languages offered (templates/messages/<code>.yaml)
-# ``with untranslated() as missing:`` collects the texts a build printed in English.
-untranslated = i18n.collect
-load = load_game
 version = paths.version
 OUTPUT = paths.OUTPUT
+
+
+def load(game_id: str) -> Game:
+    """One game, loaded and checked (generator/data/)."""
+    from generator.data import load_game
+
+    return load_game(game_id)
+
+
+def untranslated() -> Any:
+    """``with untranslated() as missing:`` collects the texts a build printed in English."""
+    from generator.data import i18n
+
+    return i18n.collect()
 
 
 def games(named: Sequence[str], out_dir: Path | None = None) -> list[str]:
     """The games named (or every built-in game), refusing two that would share an output
     folder when ``out_dir`` is where they will be written."""
+    from generator.data import check_games
+
     return check_games(list(named), out_dir)
 
 
 def output_folder(named: Sequence[str]) -> Path:
     """Where kits go when no --out is given: a project's own output/, else the built-in one."""
+    from generator.data import project
+
     return project.output_folder(list(named))
 
 
 def build(game_id: str, opts: BuildOptions) -> tuple[Path, int]:
     """One game's kit (PDF, manifest, calibration sheet): its PDF and page count."""
+    from generator.orchestration.build import build_pdf
+
     return build_pdf(game_id, opts)
 
 
@@ -59,6 +83,8 @@ def build_many(game_ids: Sequence[str], opts: BuildOptions,
     """Several games' kits, built at once on the machine's cores
     (generator/orchestration/parallel.py),
     yielded in the order named; ``jobs`` caps the worker processes (default: one per core)."""
+    from generator.orchestration.parallel import build_games
+
     return build_games(build, game_ids, opts, jobs)
 
 
@@ -72,6 +98,8 @@ def export_pngs(game_id: str, opts: BuildOptions, dpi: int | None, jobs: int,
 def verify_report(game_id: str, opts: BuildOptions) -> tuple[Game, list[Finding]]:
     """Composition (is the set right?) then pre-flight (will it print right?); in a kit of
     another language, every text it would print in English (generator/data/i18n.py)."""
+    from generator.data import i18n, load_game
+    from generator.orchestration.build import verify
     from generator.orchestration.preflight.report import preflight
 
     game = load_game(game_id)
@@ -114,10 +142,10 @@ def preview(opts: BuildOptions, n_games: int, named: list[str]) -> Path:
     return write_preview(opts, n_games=n_games, games_wanted=named)
 
 
-def calibration(out_dir: Path, paper: str, flip: str, lang: str = i18n.SOURCE) -> Path:
+def calibration(out_dir: Path, paper: str, flip: str, lang: str = SOURCE) -> Path:
     from generator.orchestration.build import write_calibration
 
-    suffix = "" if lang == i18n.SOURCE else f".{lang}"
+    suffix = "" if lang == SOURCE else f".{lang}"
     target = out_dir / "calibration" / f"calibration-{paper}-{flip}{suffix}.pdf"
     write_calibration(target, BuildOptions(paper=paper, flip=flip, lang=lang))
     return target
@@ -143,4 +171,6 @@ def reference(target: Path | None) -> Path:
 
 def init(folder: Path) -> list[Path]:
     """A new project folder holding a small game that builds at once."""
+    from generator.data import project
+
     return list(project.init_project(folder))

@@ -23,8 +23,7 @@ from generator.frontends.app import (
     CompositionError,
     DataError,
     ForwardedError,
-    LayoutError,
-    ProjectError,
+    InputError,
     reported,
     set_lock_timeout,
 )
@@ -395,7 +394,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except (ProjectError, DataError, CompositionError, LayoutError, ForwardedError,
+    except (InputError, DataError, CompositionError, ForwardedError,
             OSError) as exc:  # OSError: an output that cannot be written (read-only, full...)
         text, code = reported(exc) or (str(exc), 1)
         print(f"error: {text}", file=sys.stderr)

@@ -3,17 +3,16 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
 from generator import rules
-from generator.core import paths
 from generator.core.atomic import atomic_batch, output_lock
 from generator.core.errors import CompositionError, DataError
 from generator.core.model import Component, Game, Size
 from generator.core.primitives import Face, Primitive
-from generator.core.sizes import PAGE, PAPER_SIZES
+from generator.core.sizes import PAGE
 from generator.core.yamlfile import load_yaml
 from generator.data import i18n, load_game
 from generator.data.themes import Theme, load_theme
@@ -27,36 +26,10 @@ from generator.layout.frame import Frame
 from generator.layout.kit import Board, Piece
 from generator.layout.manifest import manifest_path, write_manifest
 from generator.layout.page import Kit, Sheet
-from generator.layout.sheet import SheetSpec
 from generator.layout.single import single_pages
+from generator.orchestration.options import BuildOptions
 from generator.render.pdf import write_pdf
 from generator.rules.base import Finding, at
-
-
-@dataclass(frozen=True)
-class BuildOptions:
-    paper: str = "a4"
-    theme: str | None = None  # built-in theme name or a path to a user theme file
-    ink_saver: bool = False
-    margin: float = 5.0
-    gap: float = 0.0
-    bleed: float = 0.0
-    flip: str = "long"
-    back_dx: float = 0.0  # duplex calibration: shift back pages right (mm)
-    back_dy: float = 0.0  # ... and down (mm)
-    force: bool = False
-    layout: str = "sheets"  # sheets | gutterfold | single (one piece per page, print shops)
-    lang: str = i18n.SOURCE  # the kit's language: furniture and translated texts (i18n.py)
-    out_dir: Path = field(default=paths.OUTPUT)
-
-    @property
-    def paper_size(self) -> Size:
-        return PAPER_SIZES[self.paper]
-
-    def sheet_spec(self) -> SheetSpec:
-        return SheetSpec(self.paper_size, self.margin, self.gap, self.bleed, self.flip,
-                         self.back_dx, self.back_dy)
-
 
 _Fn = Callable[..., Any]
 

@@ -15,7 +15,8 @@ from generator.core.primitives import Face
 from generator.core.progress import Progress
 from generator.data import i18n, load_game
 from generator.data.themes import Theme
-from generator.orchestration.build import BuildOptions, check_composition, game_theme, render_faces
+from generator.orchestration.build import check_composition, game_theme, render_faces
+from generator.orchestration.options import BuildOptions
 from generator.render.png import write_png
 
 

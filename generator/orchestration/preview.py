@@ -19,8 +19,9 @@ from generator import rules
 from generator.core import paths
 from generator.core.progress import Progress
 from generator.data import game_ids, i18n, load_game
-from generator.orchestration.build import BuildOptions, build_pdf, output_pdf, verify
+from generator.orchestration.build import build_pdf, output_pdf, verify
 from generator.orchestration.export import PRESETS, export_pngs
+from generator.orchestration.options import BuildOptions
 from generator.orchestration.preflight.report import preflight
 from generator.rules.base import Finding
 

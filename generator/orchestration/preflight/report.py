@@ -22,7 +22,8 @@ from generator.core.model import Game
 from generator.data import fonts
 from generator.faces.expressions import ExpressionError, evaluate
 from generator.layout.frame import frames
-from generator.orchestration.build import BuildOptions, build_kit, game_theme, render_parts
+from generator.orchestration.build import build_kit, game_theme, render_parts
+from generator.orchestration.options import BuildOptions
 from generator.orchestration.preflight import colour
 from generator.orchestration.preflight.checks import Issue, face_issues, furniture_issues
 from generator.orchestration.preflight.font_coverage import coverage_findings
