@@ -68,6 +68,9 @@ PROTOGRAF_VS_KIT_MIN = 5.0  # protograf deck / one kit
 FIVE_KITS_MAX_S = 1.5
 WATCH_MAX_S = 0.3
 PEAK_MAX_MIB = 150.0
+FRONT_DOOR_MAX_S = 0.15  # issue 23, item 8: `pnp --version`, `pnp --help`, `pnp list`
+FRONT_DOOR = (("pnp --version", ["--version"]), ("pnp --help", ["--help"]),
+              ("pnp list", ["list"]))
 
 
 @dataclass
@@ -212,6 +215,8 @@ def measure_processes(rounds: int, five: bool, out: Path,
             protograf, str(BENCH / "protograf_deck.py"), str(out / "protograf" / "deck.pdf")])
     else:
         print(PROTOGRAF_NOTE)
+    for label, args in FRONT_DOOR:  # each alone: what a user waits for, imports included
+        commands[label] = (label, [PY, "-m", "generator", *args])
     envs: dict[str, dict[str, str]] = {}
     if five:
         commands["five"] = (f"all five kits ({os.cpu_count()} cores)",
@@ -343,6 +348,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             results.append(("protograf/kit", ok))
             print(f"protograf deck / one kit: {ratio:.2f}x "
                   f"(target >= {PROTOGRAF_VS_KIT_MIN}x) {verdict(ok)}")
+        for label, _ in FRONT_DOOR:
+            door = runs[label]
+            if not door.failed:
+                ok = door.median <= FRONT_DOOR_MAX_S
+                results.append((label, ok))
+                print(f"{label}: {door.median:.3f} s (target <= {FRONT_DOOR_MAX_S} s) "
+                      f"{verdict(ok)}")
         five = runs.get("five")
         if five and not five.failed:
             ok = five.median <= FIVE_KITS_MAX_S

@@ -99,13 +99,14 @@ def test_changed_code_plays_again(folder, playouts, monkeypatch):
 
 
 def test_the_code_digest_covers_every_engine_file(tmp_path, monkeypatch):
-    package = Path(cache.__file__).parent
-    for name in ("rules/movement_game.py", "rules/base.py", "simulate.py", "cache.py"):
+    package = Path(cache.__file__).parent.parent
+    for name in ("rules/movement_game.py", "rules/base.py", "orchestration/simulate.py",
+                 "core/cache.py"):
         (tmp_path / name).parent.mkdir(exist_ok=True)
         (tmp_path / name).write_bytes((package / name).read_bytes())
     monkeypatch.setattr(cache, "_PACKAGE", tmp_path)
     seen = {cache._read_code_digest()}
-    for name in ("rules/movement_game.py", "rules/base.py", "simulate.py"):
+    for name in ("rules/movement_game.py", "rules/base.py", "orchestration/simulate.py"):
         file = tmp_path / name
         file.write_bytes(file.read_bytes() + b"\n")
         seen.add(cache._read_code_digest())

@@ -103,7 +103,7 @@ def test_an_installed_copy_works_outside_the_checkout(wheel, tmp_path):
         return subprocess.run([sys.executable, "-m", "generator", *args], cwd=work, env=env,
                               capture_output=True, text=True, timeout=300)
 
-    where = subprocess.run([sys.executable, "-c", "from generator import paths; "
+    where = subprocess.run([sys.executable, "-c", "from generator.core import paths; "
                             "print(paths.INSTALLED, paths.BUILTIN)"], cwd=work, env=env,
                            capture_output=True, text=True, timeout=60)
     assert where.stdout.split() == ["True", str(target / "generator" / "builtin")]
