@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.core import paths
-from generator.data import project
+from generator.core import context, memo, paths
 from generator.orchestration.build import BuildOptions, build_pdf
 
 GAME = "moving-target"
@@ -29,6 +28,16 @@ def _build(out_dir: Path, **options) -> Built:
     opts = BuildOptions(out_dir=out_dir, **options)
     path, pages = build_pdf(GAME, opts)
     return Built(opts, path, pages)
+
+
+@pytest.fixture(autouse=True)
+def fresh_state() -> Iterator[None]:
+    """Each test starts as a new process would: no project in use, no language session, no
+    file versions (generator/core/context.py), no memo of an earlier test
+    (generator/core/memo.py), so no test passes or fails by the order the suite runs in."""
+    memo.forget_all()
+    context.fresh()
+    yield
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -104,7 +113,6 @@ def game_file(tmp_path, moving_target_source):
 
 @pytest.fixture
 def in_tmp(tmp_path, monkeypatch) -> Path:
-    """Run in a fresh temporary folder; the project in use is reset to the built-ins after."""
+    """Run in a fresh temporary folder (each test starts from the built-ins: fresh_state)."""
     monkeypatch.chdir(tmp_path)
-    yield tmp_path
-    project.use(project.Project())  # the next test starts from the built-ins
+    return tmp_path

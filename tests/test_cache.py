@@ -93,26 +93,63 @@ def test_changed_parameters_play_again(folder, playouts, monkeypatch):
 
 def test_changed_code_plays_again(folder, playouts, monkeypatch):
     movement_playouts._summaries(GAME.data, ["Pinwheel"])
-    monkeypatch.setattr(cache, "_code_digest", "0" * 64)  # as if an engine file changed
+    monkeypatch.setattr(cache, "code_digest", lambda module=None: "0" * 64)  # an edit
     movement_playouts._summaries(GAME.data, ["Pinwheel"])
     assert playouts == ["Pinwheel"] * 2
 
 
-def test_the_code_digest_covers_every_engine_file(tmp_path, monkeypatch):
-    package = Path(cache.__file__).parent.parent
-    for name in ("rules/movement_game.py", "rules/base.py", "orchestration/simulate.py",
-                 "core/cache.py"):
-        (tmp_path / name).parent.mkdir(exist_ok=True)
-        (tmp_path / name).write_bytes((package / name).read_bytes())
-    monkeypatch.setattr(cache, "_PACKAGE", tmp_path)
-    seen = {cache._read_code_digest()}
-    for name in ("rules/movement_game.py", "rules/base.py", "orchestration/simulate.py"):
-        file = tmp_path / name
-        file.write_bytes(file.read_bytes() + b"\n")
-        seen.add(cache._read_code_digest())
-    (tmp_path / "rules" / "new_engine.py").write_text("X = 1\n")
-    seen.add(cache._read_code_digest())
-    assert len(seen) == 5
+PLAYOUTS = "generator.rules.movement_playouts"
+
+
+def edited(monkeypatch, module: str) -> str:
+    """The playouts' code digest with one module's source changed (as if edited)."""
+    sources = dict(cache.read_sources())
+    sources[module] += b"\n# edited\n"
+    with monkeypatch.context() as m:
+        m.setattr(cache, "package_sources", lambda: sources)
+        m.setattr(cache, "package_graph", lambda: cache.import_graph(sources))
+        return cache.read_code_digest(PLAYOUTS)
+
+
+def test_the_code_key_is_the_source_of_the_modules_the_computation_imports(monkeypatch):
+    """The playouts import the movement engine (directly), the rules base (through it) and
+    this module; an edit to any is another key. A module they never import (the watch
+    loop) keeps the key."""
+    before = cache.read_code_digest(PLAYOUTS)
+    assert cache.code_digest(PLAYOUTS) == before
+    graph = cache.package_graph()
+    used = cache.imported(PLAYOUTS, graph)
+    assert {PLAYOUTS, "generator.rules.movement_game", "generator.rules.base",
+            "generator.orchestration.simulate", "generator.rules", "generator"} <= used
+    assert "generator.frontends.watch" not in used and "generator.frontends.cli" not in used
+    for module in ("generator.rules.movement_game", "generator.rules.base",
+                   "generator.orchestration.simulate", "generator.core.cache", PLAYOUTS):
+        assert edited(monkeypatch, module) != before, module
+    assert edited(monkeypatch, "generator.frontends.watch") == before
+
+
+def test_imports_are_read_wherever_they_are_written():
+    """A module of generator/rules/: absolute, relative, parenthesised over lines, deferred
+    into a function; the word in a string is not an import statement."""
+    source = b"""\
+import os, generator.core.paths as p
+from .. import cache, memo
+from . import (base,
+    declarative)
+def later():
+    from ..faces.template import load_template  # a deferred import
+    text = "important: not an import"
+"""
+    names = set(cache.import_names(source, ["generator", "rules"]))
+    assert {"os", "generator.core.paths", "generator", "generator.cache", "generator.memo",
+            "generator.rules", "generator.rules.base", "generator.rules.declarative",
+            "generator.faces.template"} <= names
+    assert not any("important" in n for n in names)
+
+
+def test_a_computation_outside_the_package_is_keyed_on_this_module_alone():
+    assert cache.imported("tests.test_cache", cache.package_graph()) == set()
+    assert cache.entry_key("k", [1]) == cache.entry_key("k", [1], code="tests.test_cache")
 
 
 def compute_counter() -> tuple[list[int], object]:

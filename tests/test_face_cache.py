@@ -1,12 +1,14 @@
 """The face cache (generator/faces/face_cache.py, generator/faces/face_codec.py): a warm build draws
 nothing it drew before from the same inputs and prints the very same bytes; any edit of
-what a face is drawn from (template, data, image, theme) draws it again; a tampered cache
-file is a miss, never a crash or a wrong card."""
+what a face is drawn from (template, data, image, theme) draws it again, found by content
+(a rewrite keeping size and time too), and an edit of one game's files leaves every other
+game's entries alone; a tampered cache file is a miss, never a crash or a wrong card."""
 from __future__ import annotations
 
 import dataclasses
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pdfplumber
@@ -15,11 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
+from generator.core import paths
 from generator.core import primitives as p
 from generator.data import i18n, project
 from generator.data.loader import load_game
 from generator.faces import face_cache, face_codec
-from generator.frontends import watch
 from generator.orchestration import build
 from generator.orchestration.build import BuildOptions, build_pdf
 
@@ -62,7 +64,8 @@ def built(game: Path, out: Path, **options) -> bytes:
 
 
 def entries(folder: Path) -> list[Path]:
-    return sorted(folder.glob("faces-*.json"))
+    """The faces entries (not the lists of files their drawing opened)."""
+    return sorted(set(folder.glob("faces-*.json")) - set(folder.glob("faces-inputs-*.json")))
 
 
 def edit(file: Path, old: str, new: str) -> None:
@@ -103,7 +106,7 @@ def test_an_edited_template_is_drawn_again_even_at_the_same_size_and_time(
     before = os.stat(face)
     edit(face, "text: \"{{ suit.name }}\"", "text: \"{{ suit.id   }}\"")  # same length
     os.utime(face, ns=(before.st_atime_ns, before.st_mtime_ns))  # and the same mtime
-    watch.clear_caches()  # what this process read is forgotten, as in a new process
+    assert os.stat(face).st_size == before.st_size  # nothing forgotten: read by content
     drawn.clear()
     built(game, tmp_path / "b")
     assert "deck" in drawn
@@ -119,9 +122,12 @@ def test_an_edited_card_and_theme_are_drawn_again(game, tmp_path, cache_dir, dra
     assert "deck" in drawn
     assert "Daybreak" in pdf_text(tmp_path / "b" / "mygame" / "mygame.pdf")
     theme = game.parent / "themes" / "starter.yaml"
-    theme.write_text(theme.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    theme.write_text(theme.read_text(encoding="utf-8") + "\n# a comment\n", encoding="utf-8")
     drawn.clear()
     built(game, tmp_path / "c")
+    assert drawn == [], "the theme's values are the key: a comment changes none"
+    edit(theme, 'suit_sun: "#c26a00"', 'suit_sun: "#c26a01"')
+    built(game, tmp_path / "d")
     assert "deck" in drawn
 
 
@@ -188,7 +194,6 @@ def test_a_french_project_edit_of_its_catalogue_is_drawn_again(game, tmp_path, c
     _, before = french_build(game, tmp_path / "a")
     assert suits(before) == ["Leaf", "Moon"]
     catalogue.write_text('strings:\n  "Moon": "Lune"\n', encoding="utf-8")
-    watch.clear_caches()
     drawn.clear()
     pdf, after = french_build(game, tmp_path / "b")
     assert "deck" in drawn
@@ -228,25 +233,6 @@ def test_tampered_language_events_are_a_miss(events):
                               ["checked", "f", 2, "v"]])
 
 
-def test_a_folder_with_too_many_files_is_drawn_every_time(game, tmp_path, cache_dir, drawn,
-                                                        monkeypatch):
-    monkeypatch.setattr(face_cache, "MAX_FILES", 3)
-    built(game, tmp_path / "a")
-    assert entries(cache_dir) == []
-
-
-def test_the_listing_sees_a_new_file_and_skips_the_output(tmp_path):
-    (tmp_path / "a.yaml").write_text("x", encoding="utf-8")
-    first = face_cache.listing(tmp_path, [tmp_path / "output"])
-    (tmp_path / "output").mkdir()
-    (tmp_path / "output" / "kit.pdf").write_bytes(b"%PDF")
-    (tmp_path / ".git").mkdir()
-    (tmp_path / ".git" / "index").write_bytes(b"x")
-    assert face_cache.listing(tmp_path, [tmp_path / "output"]) == first
-    (tmp_path / "b.yaml").write_text("y", encoding="utf-8")
-    assert face_cache.listing(tmp_path, [tmp_path / "output"]) != first
-
-
 # -- what the key must see (each case was a stale kit once: warm differed from PNP_CACHE=0) ---
 
 def cold(game: Path | str, out: Path, monkeypatch, **options) -> bytes:
@@ -259,7 +245,6 @@ def cold(game: Path | str, out: Path, monkeypatch, **options) -> bytes:
 
 def shrink_card_title(game_folder: Path) -> None:
     edit(game_folder / "faces" / "card.yaml", "size: 13, min_size: 7", "size: 9, min_size: 7")
-    watch.clear_caches()
 
 
 def test_an_output_folder_inside_faces_does_not_hide_their_edits(game, tmp_path, cache_dir,
@@ -290,7 +275,7 @@ def test_the_game_settings_outside_its_data_are_in_the_key(game, tmp_path, cache
     """The rules module, players, theme name and data file are not part of ``game.data``;
     two data files in one folder that differ only there must not share faces."""
     loaded = load_game(str(game))
-    options = {"paper": "a4", "out_dir": str(tmp_path)}
+    options = {"paper": "a4"}
     key = face_cache.game_key(loaded, {}, options)
     assert key is not None and key == face_cache.game_key(loaded, {}, options)
     other = game.parent / "other.yaml"
@@ -303,44 +288,90 @@ def test_the_game_settings_outside_its_data_are_in_the_key(game, tmp_path, cache
     assert len(keys) == 4 and key not in keys
 
 
-def test_a_symlink_pointed_at_another_file_changes_the_listing(tmp_path):
-    (tmp_path / "faces").mkdir()
-    one, two = tmp_path / "one.txt", tmp_path / "two.txt"
-    one.write_text("size: 13", encoding="utf-8")
-    two.write_text("size: 10", encoding="utf-8")
+def test_a_symlink_pointed_at_another_file_is_drawn_again(game, tmp_path, cache_dir, drawn,
+                                                         monkeypatch):
+    """Same size, same time, another file: the link is read through, by content."""
+    faces = game.parent / "faces"
+    one, two = faces / "one.txt", faces / "two.txt"  # inside: faces are confined there
+    text = (faces / "card.yaml").read_text(encoding="utf-8")
+    one.write_text(text, encoding="utf-8")
+    two.write_text(text.replace("size: 13, min_size: 7", "size: 9, min_size: 7"),
+                   encoding="utf-8")
     same = os.stat(one)
-    os.utime(two, ns=(same.st_atime_ns, same.st_mtime_ns))  # same size, same mtime
-    link = tmp_path / "faces" / "card.yaml"
-    link.symlink_to(one)
-    first = face_cache.listing(tmp_path)
-    link.unlink()
-    link.symlink_to(two)
-    assert face_cache.listing(tmp_path) != first
-    stamp = face_cache._stamp(link)
-    assert stamp is not None and stamp[:2] == [os.stat(two).st_dev, os.stat(two).st_ino]
-
-
-def test_a_folder_that_cannot_be_read_is_never_cached(game, tmp_path, cache_dir, drawn,
-                                                      monkeypatch):
-    """Its files can still be opened by name, so its edits would be invisible to the key."""
-    faces = str(game.parent / "faces")
-    real = os.scandir
-
-    def refusing(path="."):
-        if os.fspath(path) == faces:
-            raise PermissionError(13, "Permission denied", faces)
-        return real(path)
-
-    monkeypatch.setattr(face_cache.os, "scandir", refusing)
+    os.utime(two, ns=(same.st_atime_ns, same.st_mtime_ns))
+    (faces / "card.yaml").unlink()
+    (faces / "card.yaml").symlink_to(one)
     built(game, tmp_path / "a")
-    assert entries(cache_dir) == []
+    (faces / "card.yaml").unlink()
+    (faces / "card.yaml").symlink_to(two)
+    drawn.clear()
+    assert built(game, tmp_path / "b") == cold(game, tmp_path / "cold", monkeypatch)
+    assert "deck" in drawn
 
 
-def test_only_output_folders_outside_input_folders_are_skipped(tmp_path):
-    outputs = [tmp_path / "output", tmp_path / "faces" / "out", tmp_path, tmp_path / "x" / "y",
-               tmp_path.parent / "elsewhere"]
-    assert face_cache.skippable(tmp_path, outputs) == [tmp_path / "output",
-                                                        tmp_path / "x" / "y"]
+def test_an_icon_that_comes_to_shadow_a_built_in_one_is_drawn_again(game, tmp_path, cache_dir,
+                                                                   drawn, monkeypatch):
+    """The resolver notes the files it looked for and did not find: a project icon added
+    later under a built-in's name (the moon suit's) is seen, though no file the entry read
+    has changed."""
+    built(game, tmp_path / "a")
+    assert "deck" in drawn
+    icons = game.parent / "icons"
+    shutil.copy(icons / "sun.yaml", icons / "suit-moons.yaml")
+    drawn.clear()
+    assert built(game, tmp_path / "b") == cold(game, tmp_path / "cold", monkeypatch)
+    assert "deck" in drawn
+
+
+def test_a_rewrite_with_the_same_size_and_time_is_seen_in_a_new_process(
+        game, tmp_path, cache_dir):
+    """What a fresh ``pnp build`` finds after an editor kept the size and the time."""
+    import subprocess
+    import sys
+
+    def build_in_a_process(out: Path) -> bytes:
+        subprocess.run([sys.executable, "-m", "generator", "build", str(game), "--out",
+                        str(out)], check=True, capture_output=True, cwd=paths.ROOT)
+        return (out / "mygame" / "mygame.pdf").read_bytes()
+
+    first = build_in_a_process(tmp_path / "a")
+    face = game.parent / "faces" / "card.yaml"
+    before = os.stat(face)
+    edit(face, "size: 13, min_size: 7", "size: 9,  min_size: 7")  # same length
+    os.utime(face, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert os.stat(face).st_size == before.st_size
+    again = build_in_a_process(tmp_path / "b")
+    assert again != first
+    cold_env = {**os.environ, "PNP_CACHE": "0"}
+    subprocess.run([sys.executable, "-m", "generator", "build", str(game), "--out",
+                    str(tmp_path / "c")], check=True, capture_output=True, cwd=paths.ROOT,
+                   env=cold_env)
+    assert again == (tmp_path / "c" / "mygame" / "mygame.pdf").read_bytes()
+
+
+def built_in_copy(tmp_path: Path, game_id: str) -> Path:
+    """A copy of the built-in games folder (so one game's files can be edited)."""
+    folder = tmp_path / "card_data"
+    shutil.copytree(paths.CARD_DATA, folder)
+    return folder / f"{game_id}.yaml"
+
+
+def test_an_edit_to_one_game_leaves_every_other_games_entries_alone(tmp_path, cache_dir,
+                                                                    drawn, monkeypatch):
+    """Two games in one folder: editing one's data file re-keys nothing of the other's (it
+    reads none of that game's files; a listing of the folder would have re-keyed both)."""
+    moving = built_in_copy(tmp_path, "moving-target")
+    boxes = moving.parent / "moving-day-boxes.yaml"
+    built(moving, tmp_path / "a")
+    built(boxes, tmp_path / "a")
+    kept = set(entries(cache_dir))
+    edit(moving, "title: Moving Target", "title: Moving Targets")
+    drawn.clear()
+    built(boxes, tmp_path / "b")
+    assert drawn == [], "the other game's faces were all found"
+    built(moving, tmp_path / "b")
+    assert drawn, "the edited game is drawn again"
+    assert kept <= set(entries(cache_dir))
 
 
 # -- the codec ----------------------------------------------------------------------------------

@@ -10,8 +10,8 @@ import pdfplumber
 import pytest
 from PIL import Image
 
-from generator.core import paths
-from generator.data import project, resolve
+from generator.core import context, paths
+from generator.data import load_game, project, resolve
 from generator.data.themes import load_theme
 from generator.frontends.cli import main
 
@@ -215,7 +215,9 @@ def test_an_image_in_the_projects_art_folder_resolves_from_anywhere(mygame, tmp_
     monkeypatch.chdir(tmp_path / "..")
     code, _, err = run(capsys, "build", str(mygame))
     assert code == 0, err
-    assert resolve.image_file("art/dot.png") == (mygame / "art" / "dot.png").resolve()
+    with context.building():  # as the build did: its project in use, from elsewhere
+        load_game(str(mygame))
+        assert resolve.image_file("art/dot.png") == (mygame / "art" / "dot.png").resolve()
 
 
 def test_a_symlinked_kind_folder_is_refused(mygame, tmp_path, capsys):

@@ -17,6 +17,7 @@ import reportlab
 from PIL import ImageChops
 from reportlab.pdfbase import pdfmetrics
 
+from generator.core import context, paths
 from generator.core import primitives as p
 from generator.core.errors import DataError
 from generator.data import fonts, project, project_fonts
@@ -193,15 +194,13 @@ def test_two_projects_in_one_process_keep_their_own_fonts(in_tmp):
     assert names[0] != names[1] and all(n.startswith("pnp-Title-") for n in names)
 
 
-def test_a_font_added_while_watching_is_found_after_the_caches_are_cleared(in_tmp):
-    from generator.frontends import watch
-
+def test_a_font_added_while_watching_is_found_by_the_next_build(in_tmp):
     folder = in_tmp / "later"
     (folder / "fonts").mkdir(parents=True)
     with project.using(project.Project(folder)):
         assert not fonts.known("Late")
-        shutil.copy(VERA / "Vera.ttf", folder / "fonts" / "Late.ttf")
-        watch.clear_caches()
+    shutil.copy(VERA / "Vera.ttf", folder / "fonts" / "Late.ttf")
+    with context.building(), project.using(project.Project(folder)):  # a rebuild
         assert fonts.known("Late")
 
 
@@ -300,7 +299,6 @@ def test_symlinked_font_files_and_folders_are_refused(fontgame, in_tmp, capsys):
     shutil.rmtree(fontgame / "fonts")
     (in_tmp / "shared-fonts").mkdir()
     (fontgame / "fonts").symlink_to(in_tmp / "shared-fonts")
-    project_fonts.listing.cache_clear()
     code, _, err = run(capsys, "build", "fontgame")
     assert code == 2 and "a project's fonts/ must be a folder inside it" in err
 
@@ -315,3 +313,64 @@ def test_a_font_error_in_a_template_is_a_data_error(fontgame):
             pytest.raises(DataError, match=r"token\.yaml:\d+: elements\[0\]\.text\.font: "
                                            "expected a font key"):
         render_face(load_template("token"), 20, 20, {})
+
+
+# -- ReportLab's registry is one per process ----------------------------------------------------
+
+def wider_a(source: Path, target: Path) -> None:
+    """A copy of a TTF whose letter A is twice as wide: the same PostScript name (a project's
+    own build of a built-in font), other metrics."""
+    import struct
+
+    from reportlab.pdfbase.ttfonts import TTFontFile
+
+    data = bytearray(source.read_bytes())
+    glyph = TTFontFile(str(source)).charToGlyph[ord("A")]
+    tables = struct.unpack(">H", data[4:6])[0]
+    for index in range(tables):
+        tag, _, offset, _ = struct.unpack(">4sIII", data[12 + 16 * index:28 + 16 * index])
+        if tag == b"hmtx":
+            at = offset + 4 * glyph
+            width = struct.unpack(">H", data[at:at + 2])[0]
+            data[at:at + 2] = struct.pack(">H", width * 2)
+    target.write_bytes(bytes(data))
+
+
+SAME_NAME = """
+import sys
+from pathlib import Path
+from generator.core import context
+from generator.data import fonts, project
+folder = Path(sys.argv[1])
+{first}
+{second}
+"""
+OWN = """
+with context.building(), project.using(project.Project(folder)):
+    print("own", fonts.text_width_mm("Twin", "A", 10))
+"""
+BUILT_IN = """
+with context.building():
+    print("built-in", fonts.text_width_mm("symbol", "A", 10))
+"""
+
+
+@pytest.mark.parametrize("order", ["built-in first", "project first"])
+def test_a_project_font_named_like_a_built_in_one_changes_no_other_build(in_tmp, order):
+    """ReportLab maps a second font of a PostScript name already registered to the first:
+    whichever of the two was registered first would have answered for both (in one
+    process: another thread's build, the next build of ``pnp watch``)."""
+    import subprocess
+    import sys
+
+    folder = in_tmp / "twin"
+    (folder / "fonts").mkdir(parents=True)
+    wider_a(fonts.font_files()["symbol"], folder / "fonts" / "Twin.ttf")
+    first, second = (BUILT_IN, OWN) if order == "built-in first" else (OWN, BUILT_IN)
+    script = SAME_NAME.format(first=first, second=second)
+    done = subprocess.run([sys.executable, "-c", script, str(folder)], capture_output=True,
+                          text=True, check=True, cwd=paths.ROOT)
+    widths = dict(line.split() for line in done.stdout.splitlines())
+    assert float(widths["own"]) == pytest.approx(2 * float(widths["built-in"]))
+    with context.building():
+        assert fonts.text_width_mm("symbol", "A", 10) == pytest.approx(float(widths["built-in"]))

@@ -26,13 +26,6 @@ def box(text: str, font: str = "sans") -> TextBox:
     return TextBox(2.0, 3.0, 40.0, 20.0, text, font, 10.0, 6.0)
 
 
-@pytest.fixture(autouse=True)
-def fresh_layouts():
-    template._plain_layout.cache_clear()
-    yield
-    template._plain_layout.cache_clear()
-
-
 def test_plain_text_is_laid_out_once_and_as_before():
     first = template._laid_out(box("Draw two cards"), True, "en", "#ffffff")
     again = template._laid_out(box("Draw two cards"), True, "en", "#ffffff")
@@ -81,10 +74,10 @@ def test_a_missing_glyph_is_refused_even_after_pre_flight_drew_it():
 
 
 def test_watch_forgets_remembered_layouts():
-    from generator.frontends import watch
+    from generator.core import memo
 
     template._laid_out(box("Draw two cards"), True, "en", "#ffffff")
-    watch.clear_caches()
+    memo.forget_all()  # what watch does before each rebuild
     assert template._plain_layout.cache_info().currsize == 0
 
 

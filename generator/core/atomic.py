@@ -14,6 +14,10 @@
 
 Every temporary name is ``.<final name>.<pid>-<random>.part`` (``.old`` for a folder moved
 aside during a swap), so the sweep recognises litter and only removes that of dead processes.
+
+The batches open and the locks held belong to the build (or thread) that opened them, in its
+context (generator/core/context.py): two builds in two threads never join each other's batch, and
+a lock one thread holds makes another wait, as another process would.
 """
 from __future__ import annotations
 
@@ -31,14 +35,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO, NoReturn
 
+from generator.core import context
+
 LOCK_NAME = ".lock"
 DEFAULT_LOCK_TIMEOUT = 600.0  # seconds a build waits for another build of the same folder
 LITTER = re.compile(r"^\..+\.(?P<pid>\d+)-[A-Za-z0-9_]+\.(?P<kind>part|old)$")
 
-_timeout = DEFAULT_LOCK_TIMEOUT
-_held: dict[str, int] = {}          # lock files this process holds -> nesting depth
-_held_fds: dict[str, int] = {}      # ... and their file descriptors
-_batches: list[list[tuple[Path, Path]]] = []   # open atomic_batch()es: (temp, target) pairs
+_timeout = DEFAULT_LOCK_TIMEOUT  # a setting of the command line (--wait), not build state
 
 
 class OutputError(OSError):
@@ -172,8 +175,9 @@ def _atomic(target: Path) -> Iterator[tuple[Path, BinaryIO]]:
             yield tmp, handle
         finally:
             handle.close()
-        if _batches:
-            _batches[-1].append((tmp, target))
+        batches = context.current().batches  # open atomic_batch()es: (temp, target) pairs
+        if batches:
+            batches[-1].append((tmp, target))
             tmp = None  # the batch replaces it (or removes it)
         else:
             os.replace(tmp, target)
@@ -190,17 +194,18 @@ def atomic_batch() -> Iterator[None]:
     """Every ``atomic_path`` inside is written first and replaced together at the end;
     on failure none of them is."""
     pending: list[tuple[Path, Path]] = []
-    _batches.append(pending)
+    batches = context.current().batches
+    batches.append(pending)
     try:
         yield
     except BaseException:
-        _batches.remove(pending)
+        batches.remove(pending)
         for tmp, _ in pending:
             _discard(tmp)
         raise
-    _batches.remove(pending)
-    if _batches:  # inside an outer batch: its end replaces these too
-        _batches[-1].extend(pending)
+    batches.remove(pending)
+    if batches:  # inside an outer batch: its end replaces these too
+        batches[-1].extend(pending)
         return
     try:
         for _, target in pending:  # refuse before replacing any, not half-way through
@@ -281,11 +286,11 @@ def _swap_in(new: Path, target: Path) -> None:
 def drop_inherited_locks() -> None:
     """In a forked worker: close the locks' descriptors inherited from the parent, so a worker
     outliving a killed parent does not keep the output folder locked."""
-    for fd in _held_fds.values():
+    held = context.current().locks
+    for _, fd in held.values():
         with contextlib.suppress(OSError):
             os.close(fd)
-    _held_fds.clear()
-    _held.clear()
+    held.clear()
 
 
 def _alive(pid: int) -> bool:
@@ -346,7 +351,7 @@ def _open_lock(path: Path) -> int:
 
 @contextmanager
 def output_lock(folder: Path, timeout: float | None = None) -> Iterator[None]:
-    """Hold ``folder``'s lock while writing into it (re-entrant within a process).
+    """Hold ``folder``'s lock while writing into it (re-entrant within a build).
 
     Waits for another build up to ``timeout`` seconds (default ``lock_timeout()``; 0 refuses
     at once), then raises ``OutputBusy``. The lock file is removed on release; a waiter that
@@ -354,12 +359,13 @@ def output_lock(folder: Path, timeout: float | None = None) -> Iterator[None]:
     folder = Path(folder)
     path = folder / LOCK_NAME
     key = os.path.abspath(path)
-    if _held.get(key):
-        _held[key] += 1
+    held = context.current().locks  # lock file -> [nesting depth, its descriptor]
+    if key in held:
+        held[key][0] += 1
         try:
             yield
         finally:
-            _held[key] -= 1
+            held[key][0] -= 1
         return
     wait = lock_timeout() if timeout is None else timeout
     deadline = time.monotonic() + wait
@@ -396,13 +402,11 @@ def output_lock(folder: Path, timeout: float | None = None) -> Iterator[None]:
     try:
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode("ascii"))
-        _held[key] = 1
-        _held_fds[key] = fd
+        held[key] = [1, fd]
         sweep(folder)
         yield
     finally:
-        _held.pop(key, None)
-        _held_fds.pop(key, None)
+        held.pop(key, None)
         with contextlib.suppress(OSError):
             os.unlink(path)  # still holding it: see the docstring
         os.close(fd)

@@ -6,13 +6,18 @@ compute)`` keeps each result in a file named by the sha256 of everything it depe
 
 - ``key``: what the caller passes, i.e. the game's loaded data (a canonical, type-tagged
   JSON of the values, never a file path) and the run's parameters (games, seed, policy...);
-- the source of every rules engine module (``generator/rules/*.py``), ``simulate.py`` and
-  this module, plus ``FORMAT`` and the Python version (``random``'s algorithms and float
+- the source of the code that computes it: the module defining ``compute`` (its
+  ``__module__``, or the ``code`` named) and every module of this package it imports,
+  directly or through others, with any import statement anywhere in the file (a deferred
+  import inside a function counts) and the packages' ``__init__`` files importing runs;
+  this module; ``FORMAT`` and the Python version (``random``'s algorithms and float
   formatting belong to it).
 
-So an entry is never stale: any change to the data, the parameters or the code gives another
-name. The code set is a superset of what a given engine uses; an edit to one engine
-recomputes the others once, which is cheap next to ever reading a stale result.
+So an entry is never stale: any change to the data, the parameters or the code it runs
+gives another name, and an edit to a module the computation does not import (another
+engine, the layout) keeps its entries. A module found only by name at run time (a rules
+engine loaded by ``importlib``) is not an import: a computation that reaches one names it
+as ``code``.
 
 Cache files are untrusted (anyone able to write the folder may have edited them): values are
 plain JSON, never pickle or marshal; a file that is not a regular file, is too large, is not
@@ -42,6 +47,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+from . import memo
+
 T = TypeVar("T")
 
 FORMAT = 1  # bump when the envelope or the key's layout changes
@@ -51,9 +58,8 @@ MAX_DEPTH = 64  # nesting of a key or a value: deeper is not cached (and not rec
 STALE_TEMP = 3600.0  # seconds: a temporary file older than this was left by a crash
 _ENTRY = re.compile(r"[a-z0-9][a-z0-9_-]{0,40}-[0-9a-f]{64}\.json")
 _TEMP = re.compile(r"\.tmp-.*\.json")
-_PACKAGE = Path(__file__).resolve().parent.parent  # generator/
-# The engines' code, relative to _PACKAGE.
-_CODE = ("rules/**/*.py", "orchestration/simulate.py", "core/cache.py")
+TOP = __name__.split(".")[0]  # this package: only its modules are code we key on
+PACKAGE = Path(sys.modules[TOP].__file__ or __file__).resolve().parent
 _OFF = {"0", "false", "no", "off"}
 
 
@@ -108,41 +114,144 @@ def fingerprint(value: Any) -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-def code_digest() -> str:
-    """sha256 of the engines' source files (names and bytes), read once per process: close
-    to when the modules were imported, so it describes the code that is running. Kept in a
-    plain global, not a ``functools`` cache: ``pnp watch`` clears those between rebuilds
-    but never re-imports the engines, so a digest read again after an edit would file the
-    old code's results under the new code's name."""
-    global _code_digest
-    if _code_digest is None:
-        _code_digest = _read_code_digest()
-    return _code_digest
+@memo.memo(code=True)
+def code_digest(module: str | None = None) -> str:
+    """sha256 of the source of ``module`` and of the modules it imports (``read_code_digest``),
+    read once per process: close to when the modules were imported, so it describes the
+    code that is running. A ``code`` memo (generator/core/memo.py): ``pnp watch`` forgets the
+    other memos between rebuilds but never re-imports the engines, so a digest read again
+    after an edit would file the old code's results under the new code's name."""
+    return read_code_digest(module)
 
 
-_code_digest: str | None = None
-
-
-def _read_code_digest() -> str:
+def read_code_digest(module: str | None) -> str:
+    """sha256 of the names and bytes of ``imported(module)`` and this module, read now."""
+    sources = package_sources()
     digest = hashlib.sha256()
-    files = sorted({f for pattern in _CODE for f in _PACKAGE.glob(pattern)})
-    if not files:
-        raise Uncacheable("no engine source to key on")
-    for file in files:
-        try:
-            data = file.read_bytes()
-        except OSError as exc:
-            raise Uncacheable(f"cannot read {file}") from exc
-        name = file.relative_to(_PACKAGE).as_posix().encode()
-        digest.update(len(name).to_bytes(4, "big") + name)
+    for name in sorted({*imported(module, package_graph()), __name__}):
+        data = sources.get(name)
+        if data is None:
+            raise Uncacheable(f"cannot read the source of {name}")
+        digest.update(len(name).to_bytes(4, "big") + name.encode())
         digest.update(len(data).to_bytes(8, "big") + data)
     return digest.hexdigest()
 
 
-def entry_key(kind: str, key_parts: Any) -> str:
-    """The file key of a result: the caller's parts, the engines' code and the format."""
+@memo.memo(code=True)
+def package_sources() -> dict[str, bytes]:
+    """``read_sources`` once per process (a ``code`` memo: the source of the running code)."""
+    return read_sources()
+
+
+def read_sources() -> dict[str, bytes]:
+    """Every module of this package (``generator.rules.base``) -> its source bytes, read now."""
+    found: dict[str, bytes] = {}
+    root = str(PACKAGE)
+    for folder, subfolders, files in os.walk(root):
+        subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
+        inside = os.path.relpath(folder, root)
+        parts = () if inside == "." else tuple(inside.split(os.sep))
+        for name in sorted(f for f in files if f.endswith(".py")):
+            module = parts if name == "__init__.py" else (*parts, name[:-3])
+            try:
+                with open(os.path.join(folder, name), "rb") as handle:
+                    found[".".join((TOP, *module))] = handle.read()
+            except OSError:
+                continue  # named by an import, it makes the digest Uncacheable
+    return found
+
+
+@memo.memo(code=True)
+def package_graph() -> dict[str, set[str]]:
+    """``import_graph`` of ``package_sources`` once per process (a ``code`` memo)."""
+    return import_graph(package_sources())
+
+
+def import_graph(sources: Mapping[str, bytes]) -> dict[str, set[str]]:
+    """Each module -> the modules of this package its import statements name, and the
+    packages holding it (importing ``a.b.c`` runs ``a/__init__`` and ``a/b/__init__``)."""
+    packages = {name.rpartition(".")[0] for name in sources}
+    graph: dict[str, set[str]] = {}
+    for name, source in sources.items():
+        parts = name.split(".")
+        package = parts if name in packages else parts[:-1]
+        found = {".".join(parts[:i]) for i in range(1, len(parts))}
+        found.update(m for m in import_names(source, package) if m in sources)
+        graph[name] = found
+    return graph
+
+
+def imported(module: str | None, graph: Mapping[str, set[str]]) -> set[str]:
+    """``module`` and every module of this package it imports, directly or not (``graph``:
+    ``import_graph``). Every ``import`` and ``from ... import`` statement of a file counts,
+    wherever it is (a function's deferred import, a ``TYPE_CHECKING`` block: more than runs,
+    never less). A module outside this package (a test's) imports nothing we key on."""
+    found: set[str] = set()
+    todo = [module] if module is not None and module in graph else []
+    while todo:
+        name = todo.pop()
+        if name not in found:
+            found.add(name)
+            todo.extend(graph[name] - found)
+    return found
+
+
+# ``from .x import (y, z)``, once its text is found (``_statements``).
+_FROM = re.compile(rb"from\s+(\.*)([\w.]*)\s+import\s+(.*)", re.S)
+
+
+def _statements(source: bytes) -> list[bytes]:
+    """The text of each ``import`` or ``from ... import`` statement of a file, wherever it
+    is (indented: inside a function; in parentheses: over several lines). Found by looking
+    for the word, which is quick; one inside a string or a comment only adds a module: more
+    code keyed on than runs, never less."""
+    found = []
+    pos = source.find(b"import")
+    while pos >= 0:
+        start = source.rfind(b"\n", 0, pos) + 1
+        end = source.find(b"\n", pos)
+        end = len(source) if end < 0 else end
+        head = source[start:pos].strip()
+        if source[pos + 6:pos + 7] in (b" ", b"\t") and (not head or head.startswith(b"from ")):
+            text = source[start:end]
+            if b"(" in text and b")" not in text:
+                close = source.find(b")", end)
+                end = len(source) if close < 0 else close + 1
+                text = source[start:end]
+            found.append(text.strip())
+        pos = source.find(b"import", end)
+    return found
+
+
+def import_names(source: bytes, package: list[str]) -> list[str]:
+    """The module names an import statement of ``source`` may load (``package``: the parts
+    of the package the file is in, against which relative imports are read)."""
+    names: list[str] = []
+    for statement in _statements(source):
+        text = statement.decode("ascii", "replace")
+        if text.startswith("import"):
+            names.extend(words[0] for alias in text[6:].split(",") if (words := alias.split()))
+            continue
+        found = _FROM.match(statement)
+        if found is None:
+            continue
+        dots, module, listed = (g.decode("ascii", "replace") for g in found.groups())
+        if dots:
+            base = package[:len(package) - len(dots) + 1]
+            if not base:
+                continue
+            module = ".".join(base + ([module] if module else []))
+        names.append(module)
+        names.extend(f"{module}.{words[0]}"  # a submodule, or a name in the module
+                     for alias in listed.strip("() \n").split(",") if (words := alias.split()))
+    return names
+
+
+def entry_key(kind: str, key_parts: Any, code: str | None = None) -> str:
+    """The file key of a result: the caller's parts, the code computing it (the module
+    ``code`` and what it imports, ``code_digest``) and the format."""
     return fingerprint([FORMAT, kind, list(sys.version_info[:2]), sys.implementation.name,
-                        code_digest(), key_parts])
+                        code_digest(code), key_parts])
 
 
 def is_plain(value: Any, depth: int = 0) -> bool:
@@ -259,18 +368,19 @@ def evict(folder: Path, limit: int = MAX_TOTAL) -> None:
 
 
 def cached(kind: str, key_parts: Any, compute: Callable[[], T],
-           valid: Callable[[Any], bool] = is_plain) -> T:
+           valid: Callable[[Any], bool] = is_plain, code: str | None = None) -> T:
     """``compute()``, or its result from an earlier run with the same ``key_parts``, code and
     format. ``kind`` names the result (lower case, digits, ``-``); ``valid`` checks a cached
-    value's shape (it is read from an untrusted file). Results that are not plain JSON are
-    returned but not stored. Never raises for the cache's sake."""
+    value's shape (it is read from an untrusted file); ``code`` is the module whose source
+    and imports compute it (default: the module defining ``compute``). Results that are not
+    plain JSON are returned but not stored. Never raises for the cache's sake."""
     if not _ENTRY.fullmatch(f"{kind}-{'0' * 64}.json"):
         raise ValueError(f"bad cache kind {kind!r}")
     folder = cache_dir() if enabled() else None
     if folder is None:
         return compute()
     try:
-        key = entry_key(kind, key_parts)
+        key = entry_key(kind, key_parts, code or getattr(compute, "__module__", None))
     except Uncacheable:
         return compute()
     hit, value = lookup(folder, kind, key, valid)

@@ -35,7 +35,7 @@ from typing import Any
 
 import yaml
 
-from generator.core import yamlfast
+from generator.core import context, memo, yamlfast
 from generator.core.errors import DataError
 
 Path_ = tuple[Hashable, ...]
@@ -239,6 +239,7 @@ def read_text(file: Path) -> str:
     raw = b"".join(chunks)
     if len(raw) > MAX_FILE_BYTES:
         raise DataError(file, None, "", _too_big(len(raw)))
+    context.read(file, raw)  # what a face (or anything recording) read, by content
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -318,6 +319,9 @@ def _remember(text: str, parse: _Parse) -> None:
 def forget_parses() -> None:
     """Drop the remembered parses (tests; a long-lived process that wants the memory)."""
     _MEMO.clear()
+
+
+memo.register(forget_parses, f"{__name__}._MEMO")
 
 
 def _construct(node: yaml.Node | None, aliased: bool) -> Any:

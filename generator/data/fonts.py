@@ -12,11 +12,13 @@ ReportLab measures text for line breaking; Pillow draws the same files, so a wra
 breaks at the same words in the PDF and in the PNGs. Every function takes a font *name* as a
 template writes it and finds the file for the project in use.
 
-A project font is registered with ReportLab once per file version (path, size, modification
-time) under a name made from its contents' hash (``pnp-<name>-<hash>``): two projects built
-in one process (``pnp watch`` switching folders) never see each other's ``Foo-Regular``, and
-the same file gives the same PDF bytes wherever the project folder is. Built-in keys keep the
-names ``pnp-<key>`` every kit has had. A file ReportLab or Pillow cannot use is refused with
+A project font is registered with ReportLab once per file version (its content,
+generator/core/context.py) under a name made from its contents' hash (``pnp-<name>-<hash>``):
+ReportLab's registry is one per process, yet two projects built in it (two threads, ``pnp
+watch`` switching folders) never see each other's ``Foo-Regular``, a project's ``sans.ttf``
+never replaces the built-in ``sans`` of another build, and the same file gives the same PDF
+bytes wherever the project folder is. Built-in keys keep the names ``pnp-<key>`` every kit
+has had. A file ReportLab or Pillow cannot use is refused with
 ``FontError`` naming it; a CFF-outline OpenType font (``OTTO``), which ReportLab cannot embed,
 gets its own message.
 """
@@ -27,13 +29,13 @@ import importlib.util
 import io
 from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
-from functools import cache
+from dataclasses import replace
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
+from generator.core import context, memo
 from generator.data import project_fonts
 from generator.data.project_fonts import FontFile
 
@@ -55,7 +57,7 @@ def _package_dir(name: str) -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-@cache
+@memo.memo(code=True)  # files of pinned packages: as fixed as the code running
 def font_files() -> dict[str, Path]:
     """Built-in font key (used in themes and templates) -> TTF file."""
     atkinson = _package_dir("fontpkg_atkinson_hyperlegible") / "files"
@@ -71,13 +73,9 @@ def font_files() -> dict[str, Path]:
     }
 
 
-@cache
+@memo.memo(code=True)
 def _builtins() -> dict[str, FontFile]:
-    found = {}
-    for key, path in font_files().items():
-        st = path.stat()
-        found[key] = FontFile(key, path, st.st_size, st.st_mtime_ns, builtin=True)
-    return found
+    return {key: FontFile(key, path, builtin=True) for key, path in font_files().items()}
 
 
 def names() -> list[str]:
@@ -91,16 +89,23 @@ def resolve(name: object) -> FontFile:
     FontError says why not (listing the names there are)."""
     if not isinstance(name, str):
         raise FontError(_unknown(name))
-    listing = project_fonts.listing()
+    held = project_fonts.in_use()
     key = name.lower()
-    found = listing.fonts.get(key) if listing.fonts else None
+    found = held.files.get(key)
     if found is not None:
         return found
-    if key in listing.refused:
+    listing = held.listing
+    own = listing.fonts.get(key) if listing.fonts else None
+    if own is not None:  # read by content, once per build
+        found = replace(own, version=context.version(own.path))
+    elif key in listing.refused:
         raise FontError(listing.refused[key])
-    found = _builtins().get(key)
-    if found is None:
-        raise FontError(_unknown(name))
+    else:
+        found = _builtins().get(key)
+        if found is None:
+            raise FontError(_unknown(name))
+    if len(held.files) < 1000:
+        held.files[key] = found
     return found
 
 
@@ -135,19 +140,40 @@ def known(name: object) -> bool:
 
 def register(name: object) -> TTFont:
     """Register a font with ReportLab (once per file version) and return its TTFont."""
-    memo = project_fonts.listing().memo  # per project folder listed: the hot path
-    found = memo.get(name) if isinstance(name, str) else None
+    held = project_fonts.in_use().fonts  # per build and project: the hot path
+    found = held.get(name) if isinstance(name, str) else None
     if found is None:
         found = _registered(resolve(name))
-        if isinstance(name, str) and len(memo) < 1000:
-            memo[name] = found
+        if isinstance(name, str) and len(held) < 1000:
+            held[name] = found
     return found
 
 
-@cache
 def _registered(font: FontFile) -> TTFont:
-    ttf = TTFont(f"pnp-{font.name}", str(font.path)) if font.builtin else _project_ttf(font)
+    return _builtin_ttf(font) if font.builtin else _project_registered(font)
+
+
+@memo.memo(code=True)  # a pinned package's file, parsed once per process
+def _builtin_ttf(font: FontFile) -> TTFont:
+    ttf = TTFont(f"pnp-{font.name}", str(font.path))
     pdfmetrics.registerFont(ttf)
+    return ttf
+
+
+@memo.memo  # keyed by the file's content (FontFile.version)
+def _project_registered(font: FontFile) -> TTFont:
+    """A project's font, registered under its content's name alone. ReportLab keeps one
+    font per PostScript name in the process, and maps a second file of that name (a
+    project's own build of a built-in font, another project's "Title") to the first: it
+    would be drawn and measured with the other's glyphs, in this build or another. The
+    PDF still names the font by its own PostScript name."""
+    ttf = _project_ttf(font)
+    own = ttf.face.name
+    ttf.face.name = own + b"@" + ttf.fontName.encode("ascii")
+    try:
+        pdfmetrics.registerFont(ttf)
+    finally:
+        ttf.face.name = own
     return ttf
 
 
@@ -207,6 +233,7 @@ def pdf_name(name: str) -> str:
 # project font, so an edited font file is a new key, never a stale width.
 _WIDTHS: dict[tuple[str, str, float], float] = {}
 MAX_WIDTHS = 100_000
+memo.register(_WIDTHS.clear, f"{__name__}._WIDTHS")
 
 
 def text_width_mm(key: str, text: str, size_pt: float) -> float:
@@ -234,24 +261,23 @@ def missing_glyphs(key: str, text: str) -> str:
 
 # -- missing glyphs: refused by build, reported by pre-flight ---------------------------------
 
-_REPORTING: ContextVar[bool] = ContextVar("glyphs_reported", default=False)
-
-
 @contextmanager
 def glyphs_reported() -> Iterator[None]:
     """Draw text whose font lacks some characters instead of refusing it: pre-flight
     (``pnp verify``) draws every piece this way and reports each template line, with the
-    characters and the pieces, as a finding."""
-    token = _REPORTING.set(True)
+    characters and the pieces, as a finding (a flag of the build's context)."""
+    ctx = context.current()
+    before = ctx.glyphs_reported
+    ctx.glyphs_reported = True
     try:
         yield
     finally:
-        _REPORTING.reset(token)
+        ctx.glyphs_reported = before
 
 
 def reporting() -> bool:
     """Whether text is drawn for pre-flight's report (``glyphs_reported``), not for a kit."""
-    return _REPORTING.get()
+    return context.current().glyphs_reported
 
 
 def glyph_refusal(key: str, text: str) -> str | None:
@@ -260,7 +286,7 @@ def glyph_refusal(key: str, text: str) -> str | None:
     and PNG export refuse it (naming the characters; the template line and the piece are
     added by the caller); pre-flight draws it and reports it instead."""
     missing = missing_glyphs(key, text)
-    if not missing or _REPORTING.get():
+    if not missing or context.current().glyphs_reported:
         return None
     return (f"font {describe(key)} has no glyph for {missing!r}: it would print empty "
             "boxes; use a font that has these characters, or other words ('pnp verify' lists "

@@ -16,10 +16,10 @@ line it comes from; ``verify --lang fr`` reports each as a finding and ``build``
 so English is never printed silently. English kits are untouched: every function here returns
 its argument as it is.
 
-The active language is a ``contextvars.ContextVar`` holding a ``Session`` (one game, one
-language), opened with ``session(game, lang)`` by the build, verify and export stages; code
-below them (templates, layout, rules modules' ``examples``) reads it. Worker processes render
-no faces (PNG workers only rasterise finished faces), so they need none.
+The active language is a ``Session`` (one game, one language) kept in the build's context
+(generator/core/context.py), opened with ``session(game, lang)`` by the build, verify and export
+stages; code below them (templates, layout, rules modules' ``examples``) reads it. Worker
+processes render no faces (PNG workers only rasterise finished faces), so they need none.
 """
 from __future__ import annotations
 
@@ -27,12 +27,11 @@ import re
 import sys
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
+from generator.core import context
 from generator.data import i18n_files as files
 from generator.data.i18n_files import SOURCE, collapse, fill, languages
 
@@ -86,6 +85,9 @@ class Session:
     # While a component's faces are drawn for the face cache: what the drawing told this
     # session, in order (see ``recording`` and ``replay``).
     events: list[list[Any]] | None = None
+    # The files opening the session read or looked for (messages, catalogues), by content
+    # (generator/core/context.py): the face cache keys a game's faces on them.
+    read: dict[str, str | None] = field(default_factory=dict)
 
     @property
     def translating(self) -> bool:
@@ -189,24 +191,14 @@ class Session:
         return fill(text, values)
 
 
-_ENGLISH = Session()
-_ACTIVE: ContextVar[Session | None] = ContextVar("kit_language", default=None)
-_COLLECTORS: ContextVar[tuple[list[Missing], ...]] = ContextVar("untranslated", default=())
-
-
 def current() -> Session:
-    """The active session: the game being built in its language, else plain English."""
-    active = _ACTIVE.get()
-    if active is not None:
-        return active
-    _ENGLISH.messages = _english()
-    return _ENGLISH
-
-
-@cache
-def _english() -> dict[str, str]:
-    """The English messages outside any build (watch forgets them with the other caches)."""
-    return files.messages(SOURCE)
+    """The active session: the game being built in its language, else plain English (a
+    session of this build's, or thread's, own: never one another build writes into)."""
+    ctx = context.current()
+    active = ctx.session
+    if active is None:
+        active = ctx.session = Session(messages=files.messages(SOURCE))
+    return active  # type: ignore[no-any-return]
 
 
 def lang() -> str:
@@ -222,25 +214,30 @@ def session(game: Any | None, lang_code: str = SOURCE) -> Iterator[Session]:
     files.check_lang(lang_code)
     source = Path(getattr(game, "source", "")) if game is not None else None
     key = (lang_code, str(source or ""), getattr(game, "id", ""))
-    active = _ACTIVE.get()
+    ctx = context.current()
+    active = ctx.session
     if active is not None and active.key == key:
         yield active
         return
-    made = Session(lang_code, key, files.messages(lang_code), game=game)
-    if made.translating:
-        game_file = (files.game_catalogue_file(source, str(getattr(game, "id", "")), lang_code)
-                     if source is not None and str(source) else None)
-        game_cat = files.load_catalogue(game_file)
-        shared = files.load_catalogue(files.shared_catalogue_file(lang_code))
-        made.catalogues = (game_cat, shared)
-        for name, (text, _line) in game_cat.furniture.items():
-            made.messages[name] = text
-    token = _ACTIVE.set(made)
+    with context.recording() as read:
+        files.messages(SOURCE)  # the fallback of every message
+        made = Session(lang_code, key, files.messages(lang_code), game=game)
+        if made.translating:
+            game_file = (files.game_catalogue_file(source, str(getattr(game, "id", "")),
+                                                   lang_code)
+                         if source is not None and str(source) else None)
+            game_cat = files.load_catalogue(game_file)
+            shared = files.load_catalogue(files.shared_catalogue_file(lang_code))
+            made.catalogues = (game_cat, shared)
+            for name, (text, _line) in game_cat.furniture.items():
+                made.messages[name] = text
+    made.read = dict(read)
+    ctx.session = made
     try:
         yield made
     finally:
-        _ACTIVE.reset(token)
-        for sink in _COLLECTORS.get():
+        ctx.session = active
+        for sink in ctx.collectors:
             sink.extend(made.missing.values())
 
 
@@ -248,11 +245,13 @@ def session(game: Any | None, lang_code: str = SOURCE) -> Iterator[Session]:
 def collect() -> Iterator[list[Missing]]:
     """Every text left untranslated by the sessions closed inside the block."""
     found: list[Missing] = []
-    token = _COLLECTORS.set((*_COLLECTORS.get(), found))
+    ctx = context.current()
+    before = ctx.collectors
+    ctx.collectors = (*before, found)
     try:
         yield found
     finally:
-        _COLLECTORS.reset(token)
+        ctx.collectors = before
 
 
 # -- the API --------------------------------------------------------------------------------
@@ -310,7 +309,7 @@ def t(value: Any) -> Any:
 
 def here(doc: Any, path: tuple[Hashable, ...]) -> None:
     """The template value being evaluated (where a ``t()`` miss is reported)."""
-    active = _ACTIVE.get()
+    active = context.current().session
     if active is not None and active.lang != SOURCE:
         active.site = (doc, path)
 

@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-from generator.core import paths
+from generator.core import context, memo, paths
 from generator.core.errors import DataError
 from generator.core.languages import SOURCE, languages, messages_folder
 from generator.core.yamlfile import YamlDoc, load_yaml
@@ -63,9 +62,12 @@ def check_lang(lang: str) -> str:
     return lang
 
 
-def _version(file: Path) -> tuple[Path, int, int]:
-    st = file.stat()
-    return file, st.st_size, st.st_mtime_ns
+def _version(file: Path) -> tuple[Path, str | None]:
+    """A file and its content's version (generator/core/context.py): what its memo is keyed by."""
+    found = context.version(file)
+    if found is None:
+        file.stat()  # gone or unreadable: the OSError callers expect
+    return file, found
 
 
 def messages(lang: str) -> dict[str, str]:
@@ -74,8 +76,8 @@ def messages(lang: str) -> dict[str, str]:
     return dict(_messages_at(*_version(file)))
 
 
-@cache
-def _messages_at(file: Path, size: int, mtime_ns: int) -> dict[str, str]:
+@memo.memo
+def _messages_at(file: Path, version: str | None) -> dict[str, str]:
     doc = load_yaml(file)
     if not isinstance(doc.data, dict):
         raise doc.error((), "expected a mapping of message key: text")
@@ -117,11 +119,12 @@ EMPTY = Catalogue(Path(""), {}, {})
 def load_catalogue(file: Path | None) -> Catalogue:
     if file is None:
         return EMPTY
-    return _catalogue_at(*_version(file))
+    english = _version(messages_folder() / f"{SOURCE}.yaml")[1]  # furniture keys checked
+    return _catalogue_at(*_version(file), english)
 
 
-@cache
-def _catalogue_at(file: Path, size: int, mtime_ns: int) -> Catalogue:
+@memo.memo
+def _catalogue_at(file: Path, version: str | None, _english: str | None) -> Catalogue:
     doc = load_yaml(file)
     data = doc.data if doc.data is not None else {}
     if not isinstance(data, dict):
@@ -210,14 +213,11 @@ def _confined(folder: Path, name: str) -> Path | None:
     from generator.data.resolve import inside
 
     if not folder.is_dir():
+        context.listing_version(folder)  # none yet: one made later is seen
         return None
     file = (folder / name).resolve()
     if not inside(file, folder):
         raise DataError(folder / name, None, "", f"leads outside {folder} (a symlink?)")
+    context.version(file)  # looked for: a catalogue added later is seen
     return file if file.is_file() else None
 
-
-def clear() -> None:
-    """Forget every file read (watch does, before a rebuild)."""
-    _messages_at.cache_clear()
-    _catalogue_at.cache_clear()

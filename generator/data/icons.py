@@ -8,9 +8,9 @@ colour, its ``accent`` colour, or not at all, so one drawing serves any palette.
 from __future__ import annotations
 
 import re
-from functools import cache
 from pathlib import Path
 
+from generator.core import context, memo
 from generator.core.errors import DataError
 from generator.core.primitives import Segment
 from generator.core.vector import IconDef, IconShape
@@ -89,20 +89,19 @@ def _paint(value: object, file: Path, line: int | None, field: str) -> str:
 def load_icon(name: str, folder: Path | None = None) -> IconDef:
     """Load and check one icon; errors point at the icon file's line. The name is a plain
     name of a file in ``folder`` when given, else of the project's icons/ or the built-in
-    ones (generator/data/project.py); generator/data/resolve.py confines it. The name is looked up
-    at
-    every call (the project in use may change); each file version is read once."""
+    ones (generator/data/project.py); generator/data/resolve.py confines it. The name is looked
+    up at every call (the project in use may change); each file version (its content:
+    generator/core/context.py) is read once."""
     file = resolve.template_file(name, folder, "icon")
     if file.suffix == ".svg":  # icons/<name>.svg: generator/data/svg.py
         from generator.data.svg import icon_from_svg
 
         return icon_from_svg(name, file)
-    st = file.stat()
-    return _icon_at(name, file, st.st_size, st.st_mtime_ns)
+    return _icon_at(name, file, context.version(file))
 
 
-@cache
-def _icon_at(name: str, file: Path, size: int, mtime_ns: int) -> IconDef:
+@memo.memo
+def _icon_at(name: str, file: Path, version: str | None) -> IconDef:
     doc = load_yaml(file)
     if not isinstance(doc.data, dict):
         raise doc.error((), "expected a mapping with 'view' and 'shapes'")

@@ -13,13 +13,12 @@ import itertools
 import math
 import pkgutil
 from collections.abc import Hashable, Mapping
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from generator.core import paths
+from generator.core import memo, paths
 from generator.core.errors import DataError, DataErrors
 from generator.core.model import Component, Game, Item, Size
 from generator.core.sizes import CARD_SIZES, PAGE
@@ -100,7 +99,7 @@ def _is_union_tag(part: Hashable) -> bool:
                                       or part.startswith(("function-", "list[", "dict[")))
 
 
-@cache
+@memo.memo
 def rules_modules() -> tuple[str, ...]:
     """The rules modules a data file may name: the modules of generator/rules/ that implement
     the interface of generator/rules/base.py (checked on our own code, never on a name

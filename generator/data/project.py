@@ -13,8 +13,9 @@ Every folder searched is confined the same way (generator/data/resolve.py): name
 outside the folder, symlinks followed before the check. A project's kind folder must itself
 be a real folder inside the project (a ``faces`` symlink pointing elsewhere is refused).
 
-The project in use is the folder of the game data file loaded last (the loader calls
-``use_for``): one game is loaded, then rendered, at a time, as for its images. Built-in games
+The project in use is the folder of the game data file loaded last in this build (the loader
+calls ``use_for``; it is kept in the build's context, generator/core/context.py, so two builds in
+one process each have their own). Built-in games
 live in the built-in ``card_data/`` folder, which has no kind folders: they see the built-ins.
 """
 from __future__ import annotations
@@ -25,7 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.core import paths
+from generator.core import context, paths
 from generator.core.errors import InputError
 
 KINDS = ("faces", "themes", "icons", "art", "fonts", "games")
@@ -86,16 +87,20 @@ class Project:
         return self.root / OUTPUT
 
 
-_current: list[Project] = [Project()]
+BUILTINS = Project()  # the built-ins alone: outside any game
 
 
 def current() -> Project:
-    """The project in use (the built-ins alone until a game is loaded)."""
-    return _current[0]
+    """The project in use: the build's (generator/core/context.py), the built-ins alone until a
+    game is loaded."""
+    found = context.current().project
+    return found if found is not None else BUILTINS
 
 
 def use(project: Project) -> None:
-    _current[0] = project
+    ctx = context.current()
+    ctx.project = project
+    ctx.fonts = None  # what was found in the previous project's fonts/ (project_fonts.py)
 
 
 def use_for(data_file: Path) -> Project:

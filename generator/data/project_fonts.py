@@ -11,9 +11,10 @@ project's face, theme or icon shadows the built-in one of the same name.
 The folder is confined as the other kinds are (generator/data/project.py: a ``fonts`` symlink
 leading elsewhere is refused); a font file that is a symlink, a device or a folder is not
 used (the error says so when it is named). Only names of letters, digits, ``-`` and ``_``
-(at most 64) are usable; at most ``MAX_FILES`` files are looked at. Files are listed once per
-project folder (``pnp watch`` clears the cache before each rebuild); each file is parsed
-only when a template or theme names it (generator/data/fonts.py), once per version.
+(at most 64) are usable; at most ``MAX_FILES`` files are looked at. The folder is listed
+once per build (the listing and what each name stood for are kept in the build's context,
+generator/core/context.py); each file is parsed only when a template or theme names it
+(generator/data/fonts.py), once per version of its content.
 """
 from __future__ import annotations
 
@@ -21,10 +22,10 @@ import os
 import re
 import stat
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from generator.core import context
 from generator.data import project
 
 MAX_FONT_BYTES = 30 * 1024 * 1024  # the largest CJK families are ~20 MB; a font is not data
@@ -36,13 +37,14 @@ NAME_RULE = "use only letters, digits, - and _, at most 64"
 
 @dataclass(frozen=True)
 class FontFile:
-    """One font as templates name it: a built-in key or a project file's name, its file and
-    the version of that file (size, modification time) it was seen at."""
+    """One font as templates name it: a built-in key or a project file's name, its file and,
+    for a project's, the version of that file (its content's sha256, generator/core/context.py)
+    this build reads: memo tables keyed by a FontFile are keyed by the font's content. A
+    built-in font is a file of a pinned package (the face cache's code key names it)."""
 
     name: str
     path: Path
-    size: int
-    mtime_ns: int
+    version: str | None = None
     builtin: bool = False
 
     def shown(self) -> str:
@@ -59,26 +61,48 @@ class Listing:
     fonts: dict[str, FontFile] = field(default_factory=dict)
     refused: dict[str, str] = field(default_factory=dict)  # lower-case name -> why
     unusable: tuple[str, ...] = ()  # file names that give no usable name
-    # name as written -> what generator/data/fonts.py made of it: text is measured word by word,
-    # so the look-up of a name must cost no more than a dict's (filled by fonts.register).
-    memo: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
 NO_FONTS = Listing()
-_last: list[Any] = [None, NO_FONTS]  # the root last asked about (the same object) and its listing
+
+
+@dataclass
+class InUse:
+    """The fonts of the project a build uses: its listing, and what generator/data/fonts.py made
+    of each name so far (text is measured word by word, so the look-up of a name must cost
+    no more than a dict's). Kept in the build's context, never shared by two builds."""
+
+    root: Path | None
+    listing: Listing
+    files: dict[str, FontFile] = field(default_factory=dict)  # lower-case name -> file
+    fonts: dict[str, Any] = field(default_factory=dict)  # name as written -> TTFont
+
+
+def in_use() -> InUse:
+    """The project in use's fonts, listed once per build (generator/data/project.py's ``use``
+    drops them when the project changes: they are listed anew)."""
+    ctx = context.current()
+    held = ctx.fonts
+    if held is None:
+        root = project.current().root
+        held = ctx.fonts = InUse(root, NO_FONTS if root is None else _listing(root))
+    return held  # type: ignore[no-any-return]
 
 
 def listing() -> Listing:
     """The fonts/ folder of the project in use (``NO_FONTS`` for the built-ins alone)."""
-    root = project.current().root
-    if root is _last[0]:
-        return _last[1]
-    found = NO_FONTS if root is None else _listing(root)
-    _last[:] = [root, found]
-    return found
+    return in_use().listing
 
 
-@lru_cache(maxsize=16)
+def fingerprint() -> list[Any]:
+    """What the project's fonts are, by content: each usable font's name and version, and
+    the names refused (for the face cache: a font added, removed or edited is a new key)."""
+    found = listing()
+    return [str(found.folder or ""), sorted(found.refused), list(found.unusable),
+            [[key, font.name, context.version(font.path)]
+             for key, font in sorted(found.fonts.items())]]
+
+
 def _listing(root: Path) -> Listing:
     folder = project.Project(root).own("fonts")  # ProjectError when it leads outside
     if folder is None:
@@ -117,16 +141,5 @@ def _listing(root: Path) -> Listing:
             refused[key] = (f"fonts/{entry.name} is {st.st_size / 2**20:.0f} MB; a font file "
                             f"may be at most {MAX_FONT_BYTES // 2**20} MB")
         else:
-            found[key] = FontFile(stem, Path(entry.path), st.st_size, st.st_mtime_ns)
+            found[key] = FontFile(stem, Path(entry.path))
     return Listing(folder, found, refused, tuple(unusable))
-
-
-def _forget() -> None:
-    """Forget the folders listed: ``pnp watch`` calls it before each rebuild (it clears every
-    cache of the generator's modules), so a font added, removed or edited is seen."""
-    _listing.cache_clear()
-    _last[:] = [None, NO_FONTS]
-    NO_FONTS.memo.clear()
-
-
-listing.cache_clear = _forget  # type: ignore[attr-defined]

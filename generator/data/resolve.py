@@ -27,7 +27,11 @@ Paths are relative (no drive, no leading ``/``), at most ``MAX_PATH`` characters
 resolved with symlinks followed *before* the folder check, so neither ``..`` nor a symlink
 can leave the folder. Devices, FIFOs and folders are refused: only regular files are read.
 
-Images are also checked once per file (cached on path, size and modification time): Pillow
+Every file looked for is noted by its content (generator/core/context.py's ``version``: absent
+ones too, so a file that would now shadow the one found is seen), and the face cache keys a
+face on what it read (generator/faces/face_cache.py).
+
+Images are also checked once per file version (cached on path and content): Pillow
 must open, verify and fully decode them, their format must be PNG, JPEG, WebP, GIF or TIFF,
 and they must be at most ``MAX_IMAGE_SIDE`` pixels a side and ``MAX_IMAGE_PIXELS`` pixels in
 all (Pillow's own decompression-bomb limit is set to the same figure). An ``.svg`` path is
@@ -44,12 +48,11 @@ import re
 import stat
 import warnings
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from PIL import Image
 
-from generator.core import paths
+from generator.core import context, memo, paths
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 NAME_RULE = "a name of lower-case letters, digits, - and _ (at most 64 characters)"
@@ -115,6 +118,7 @@ def named_file(name: object, folder: Path, what: str, named: str = "") -> Path:
         file = (folder / f"{name}{suffix}").resolve()
         if not inside(file, folder):
             raise Refused(f"{what} {name!r} leads outside {_show(folder)}")
+        context.version(file)  # looked for: a face drawn from it depends on it, found or not
         if _regular(file):
             found.append(file)
     if not found:
@@ -132,7 +136,8 @@ def template_file(name: object, folder: Path | None, field: str) -> Path:
     template's folder) is searched before the project's and the built-in folders.
 
     Faces draw hundreds of icons: a name found in the same folders is looked up (and
-    confined) once; ``cache_clear`` (watch does, before each rebuild) forgets the lookups."""
+    confined) once, and the files it looked at are asked for again at each use (a memo
+    ``tracked`` by generator/core/memo.py: an edit, or a new file that now shadows, is seen)."""
     from generator.core.errors import DataError
     from generator.data import project
 
@@ -146,14 +151,25 @@ def template_file(name: object, folder: Path | None, field: str) -> Path:
     return _found_template(name, folder, field, kind, search)
 
 
-@lru_cache(maxsize=1024)
+@memo.tracked(maxsize=1024)
 def _found_template(name: str, folder: Path | None, field: str, kind: str,
                     _search: tuple[Path, ...]) -> Path:
     """``_template_file`` memoised on the folders searched (a refusal is never cached)."""
+    _own_folder_to_come(kind)
     return _template_file(name, folder, field, kind)
 
 
 template_file.cache_clear = _found_template.cache_clear  # type: ignore[attr-defined]
+
+
+def _own_folder_to_come(kind: str) -> None:
+    """A project with no ``kind`` folder yet: note that it has none (its listing), so a
+    lookup made now is made again once the folder is created and may shadow a built-in."""
+    from . import project
+
+    root = project.current().root
+    if root is not None and kind != "games" and not (root / kind).is_dir():
+        context.listing_version(root / kind)
 
 
 def _template_file(name: object, folder: Path | None, field: str, kind: str) -> Path:
@@ -253,6 +269,7 @@ def confined(text: object, bases: Sequence[Path], roots: Iterable[Path], what: s
         if not any(candidate.is_relative_to(root) for root in allowed):
             continue
         looked_inside = True
+        context.version(candidate)  # looked for: absent now, it may shadow a later base
         if candidate.exists():
             if not _regular(candidate):
                 raise Refused(f"{what} {rel!r} is not a regular file")
@@ -277,13 +294,16 @@ def extends_file(text: str, folder: Path) -> Path:
 
 # -- images --------------------------------------------------------------------------------
 
-_game_folder: list[Path] = []  # the folder of the game data file loaded last (0 or 1 entry)
-
-
 def allow_game_folder(folder: Path) -> None:
     """A game data file was loaded from ``folder``: the images of the game now being built
-    may come from there (one game is loaded, then rendered, at a time)."""
-    _game_folder[:] = [folder.resolve()]
+    may come from there (kept in the build's context, generator/core/context.py)."""
+    context.current().game_folder = folder.resolve()
+
+
+def _game_folder() -> list[Path]:
+    """The folder of the game data file loaded last in this build (none before)."""
+    found = context.current().game_folder
+    return [] if found is None else [found]
 
 
 def image_roots() -> list[Path]:
@@ -295,7 +315,8 @@ def image_roots() -> list[Path]:
         art = project.folders("art")
     except project.ProjectError as exc:
         raise Refused(str(exc)) from None
-    return [*_game_folder, *(a for a in art if a.resolve() not in _game_folder)]
+    game = _game_folder()
+    return [*game, *(a for a in art if a.resolve() not in game)]
 
 
 def image_file(text: object) -> Path:
@@ -305,9 +326,8 @@ def image_file(text: object) -> Path:
     if rel.lower().endswith((".svg", ".svgz")):
         return svg_file(rel)
     # Relative to the game's folder (the project), or to the built-in root (``art/moon.png``).
-    file = confined(rel, [*_game_folder, paths.BUILTIN], roots, "image")
-    st = file.stat()
-    check_image(str(file), st.st_size, st.st_mtime_ns)
+    file = confined(rel, [*_game_folder(), paths.BUILTIN], roots, "image")
+    check_image(str(file), context.version(file))
     return file
 
 
@@ -317,12 +337,17 @@ def svg_file(text: object) -> Path:
     rel = relative_path(text, "image")
     if rel.lower().endswith(".svgz"):
         raise Refused(f"image {rel!r} is compressed SVG (.svgz): save it as plain .svg")
-    return confined(rel, [*_game_folder, paths.BUILTIN], image_roots(), "image", (".svg",))
+    return confined(rel, [*_game_folder(), paths.BUILTIN], image_roots(), "image", (".svg",))
 
 
-@lru_cache(maxsize=512)
-def check_image(file: str, size: int, mtime_ns: int) -> tuple[str, int, int]:
-    """Open, verify and decode an image; its format, width and height. Cached per version."""
+@memo.memo(maxsize=512)
+def check_image(file: str, version: str | None) -> tuple[str, int, int]:
+    """Open, verify and decode an image; its format, width and height. Cached per version
+    (``context.version``: its content)."""
+    try:
+        size = os.stat(file).st_size
+    except OSError as exc:
+        raise Refused(f"image {_show(Path(file))} cannot be read ({exc.strerror})") from None
     if size > MAX_IMAGE_BYTES:
         raise Refused(f"image {_show(Path(file))} is {size / 1048576:.0f} MB; the limit is "
                       f"{MAX_IMAGE_BYTES // 1048576} MB")

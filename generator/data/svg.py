@@ -30,7 +30,6 @@ from __future__ import annotations
 import io
 import math
 import re
-from functools import cache
 from pathlib import Path
 
 from svgelements import (
@@ -54,7 +53,7 @@ from svgelements.svgelements import (
     REGEX_COLOR_RGB_PERCENT,
 )
 
-from generator.core import paths
+from generator.core import context, memo, paths
 from generator.core.errors import DataError
 from generator.core.fit import fit_box
 from generator.core.primitives import Segment, Vector
@@ -88,9 +87,8 @@ class SvgError(DataError):
 
 def icon_from_svg(name: str, file: Path) -> IconDef:
     """An icon from ``icons/<name>.svg``; an SvgError naming the SVG's line when refused."""
-    st = file.stat()
     try:
-        return _drawing(file, st.st_size, st.st_mtime_ns, True, name)
+        return _drawing(file, context.version(file), True, name)
     except SvgRefused as exc:
         text = str(exc)
         found = re.match(r"(?: line (\d+))?: ", text[len(show(file)):])
@@ -102,8 +100,7 @@ def icon_from_svg(name: str, file: Path) -> IconDef:
 def load_art(file: str | Path) -> IconDef:
     """Art drawn from an SVG file: colours as drawn (a renderer calls this for a Vector)."""
     path = Path(file)
-    st = path.stat()
-    return _drawing(path, st.st_size, st.st_mtime_ns, False, path.stem)
+    return _drawing(path, context.version(path), False, path.stem)
 
 
 def vector_art(file: Path, box: tuple[float, float, float, float], fit: str,
@@ -115,8 +112,8 @@ def vector_art(file: Path, box: tuple[float, float, float, float], fit: str,
     return Vector(str(file), *drawn, clip=clip)
 
 
-@cache
-def _drawing(file: Path, size: int, mtime_ns: int, recolour: bool, name: str) -> IconDef:
+@memo.memo
+def _drawing(file: Path, version: str | None, recolour: bool, name: str) -> IconDef:
     shown = show(file)
     checked = read_svg(file, shown)
     try:

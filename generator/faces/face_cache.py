@@ -3,32 +3,29 @@
 Why: evaluating face templates is half of a build's work (every expression of every element
 of every card), yet most builds follow a build of the same files. A component's rendered
 faces are kept in the on-disk cache (generator/core/cache.py: plain JSON, atomic writes, bounded,
-``PNP_CACHE=0`` turns it off) under a key made of everything they are drawn from:
+``PNP_CACHE=0`` turns it off) under a key made of everything they are drawn from, each part
+by its *content*, never by a file's size or time:
 
 - the component as loaded (its items' data and counts, size, face and back names, params,
-  label), the game's loaded data, id, title and credit, the theme's values, the face size
-  and the build options (all but where the kit goes and ``--force``);
-- the game data file's path (symlinks resolved), its rules module, players and theme name;
-- the files a face may read, each listed with the file it leads to (device and inode), its
-  size, its modification and change times, and where it points when it is a symlink: the
-  built-in templates (faces, icons, themes, messages), art and games folders, the game's
-  own folder (the project in use: its faces, icons, art, fonts...), and the built-in font
-  files. Output folders inside those roots are left out unless they sit in an input folder
-  (``faces/``, ``fonts/``...), so writing a kit does not change the key;
-- the generator's own source files and the drawing libraries it runs on (listed the same
-  way), and the Python version (generator/core/cache.py adds it);
-- the raster or SVG images a face drew (their size, modification and change times are kept
-  in the entry and compared before it is used).
+  label), the game's loaded data, id, title and credit, its data file's path (symlinks
+  resolved), rules module, players and theme name, the theme's values, the face size and the
+  build options that draw (not where the kit goes, not ``--force``);
+- the language session's files (messages and catalogues, generator/data/i18n.py) and the
+  project's fonts (generator/data/project_fonts.py), by content;
+- the code that draws: every source file of the generator, by content, and the versions of
+  the libraries and font packages it draws with (generator/core/cache.py adds the Python version);
+- the files the drawing opened: while a component is drawn, every file the resolver looks
+  for (generator/data/resolve.py: face templates, included templates, icons, images, found or
+  looked for and absent, so a new file that would shadow the one found is seen) is recorded
+  with its sha256 (generator/core/context.py's ``version``, read once per build).
 
-A file's change time moves whenever it is written, so an edit (even one that keeps the size
-and the modification time) is a new key, and a file replaced by another (a save by rename, a
-symlink pointed elsewhere) has another inode: an entry is not used once its inputs changed.
-A copy or a ``git checkout`` that leaves the content alone is a new key too, which only costs
-one cold build. Listing is bounded: a game folder with more than ``MAX_FILES`` files (say, a
-project kept in a home folder), or with a folder that cannot be read, is not cached, only
-drawn. The one write the times miss is the operating system's own blind spot: a program
-writing into a file through a shared memory map, again, before the kernel writes the page
-back (editors and tools write files; ``PNP_CACHE=0`` draws everything when in doubt).
+The last part is known only once the faces are drawn, so an entry is two files: under the
+first key (everything else), the list of files the drawing opened; under the second (the
+first key and those files' versions now), the faces. A lookup reads the list, hashes those
+files (each once per build) and reads the faces filed under what they hold now. So editing
+one game's files never re-keys another game's faces (nor another component's, when it reads
+other files), a file rewritten with the same size and time is seen, and an edit undone finds
+its old entry again.
 
 A kit in another language records, while it draws, which texts have no translation
 (generator/data/i18n.py): an entry keeps what the drawing told the language session, in order,
@@ -40,152 +37,57 @@ draw is never cached: its error is raised as before.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
-from collections.abc import Callable, Iterator, Sequence
-from contextvars import ContextVar
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from generator.core import cache, paths
+from generator.core import cache, context, memo
 from generator.core.primitives import Face
-from generator.data import fonts, i18n, project
+from generator.data import fonts, i18n, project_fonts
 from generator.faces import face_codec
 
 KIND = "faces"
-MAX_FILES = 5000  # files listed under one folder before the folder is deemed too big to key
+INPUTS = "faces-inputs"  # the first key's file: which files a component's drawing opened
 MAX_ENTRY = 16 << 20  # bytes: one component's faces (a large deck's are a few MB at most)
-SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".venv", "node_modules",
-                          ".mypy_cache", ".pytest_cache", ".ruff_cache"})
-# What faces are drawn with besides our code (pyproject.toml's dependencies): an upgrade of
-# any rewrites its package's __init__ (or extension module), so its stamp changes the key.
-LIBRARIES = ("reportlab", "_rl_accel", "PIL", "jinja2", "markupsafe", "yaml", "pydantic",
-             "pydantic_core", "svgelements", "openpyxl", "pyphen")
-
-_IMAGES: ContextVar[list[Path] | None] = ContextVar("face_cache_images", default=None)
-
-
-class TooMany(Exception):
-    """A folder with more files than MAX_FILES: its games are drawn, never cached."""
+MAX_INPUTS = 5000  # files one component's drawing may open and still be cached
+# What faces are drawn with besides our code (pyproject.toml's dependencies, the font
+# packages among them), named as their installed distributions are: an upgrade is a new
+# name-version folder.
+LIBRARIES = ("reportlab", "rl_accel", "pillow", "jinja2", "markupsafe", "pyyaml", "pydantic",
+             "pydantic_core", "svgelements", "openpyxl", "pyphen",
+             "fontpkg_atkinson_hyperlegible", "rinoh_typeface_dejavusans")
 
 
-class Unlistable(Exception):
-    """A folder under a listed root that cannot be read: its games are drawn, never cached."""
-
-
-def _stamp(path: Path) -> list[Any] | None:
-    """What identifies a file's version (None: gone): the file it leads to (device, inode),
-    its size, and its modification and change times. The inode tells apart two files whose
-    size and times match to the tick, as when a symlink is pointed at the other one."""
-    try:
-        return _version(os.stat(path))
-    except OSError:
-        return None
-
-
-def _version(st: os.stat_result) -> list[Any]:
-    return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
-
-
-def listing(root: Path, skip: Sequence[Path] = ()) -> str:
-    """sha256 of every file under ``root`` (path, where a symlink points, the stamp of the
-    file it leads to), folders sorted, the version-control and tool folders and ``skip``
-    left out. TooMany past MAX_FILES; Unlistable for a folder that cannot be read (its
-    files could still be opened by name, so a constant line would hide their edits)."""
+@memo.memo(code=True)
+def code_digest() -> str:
+    """The generator's source (every file, by content) and the libraries' versions, read
+    once per process: the code that is running (a ``code`` memo: watch keeps it)."""
     digest = hashlib.sha256()
-    skipped = {str(s) for s in skip}
-    count = 0
-    stack = [str(root)]
-    while stack:
-        folder = stack.pop()
-        try:
-            with os.scandir(folder) as found:
-                entries = sorted(found, key=lambda e: e.name)
-        except OSError:
-            raise Unlistable(folder) from None
-        for entry in entries:
-            count += 1
-            if count > MAX_FILES:
-                raise TooMany(str(root))
-            try:
-                link = os.readlink(entry.path) if entry.is_symlink() else ""
-                if entry.is_dir(follow_symlinks=True):
-                    if entry.name not in SKIPPED_DIRS and entry.path not in skipped:
-                        stack.append(entry.path)
-                        digest.update(f"{entry.path}/\0{link}\n".encode(
-                            "utf-8", "surrogateescape"))
-                    continue
-                st = entry.stat(follow_symlinks=True)
-            except OSError:
-                digest.update(f"?{entry.path}\n".encode("utf-8", "surrogateescape"))
-                continue
-            line = f"{entry.path}\0{link}\0{_version(st)}\n"
-            digest.update(line.encode("utf-8", "surrogateescape"))
+    for name, source in sorted(cache.package_sources().items()):
+        digest.update(f"{name}\0{hashlib.sha256(source).hexdigest()}\n".encode())
+    for line in library_versions():
+        digest.update(f"{line}\n".encode())
     return digest.hexdigest()
 
 
-def _code_files() -> Iterator[Path]:
-    yield from sorted(paths.PACKAGE.rglob("*.py"))
-    for name in LIBRARIES:
+def library_versions() -> list[str]:
+    """``name-version`` of each of LIBRARIES as installed (the first found on ``sys.path``,
+    as ``import`` finds it; ``?`` when none is)."""
+    found: dict[str, str] = {}
+    for entry in sys.path:
         try:
-            spec = importlib.util.find_spec(name)
-        except (ImportError, ValueError):
-            spec = None
-        if spec is not None and spec.origin:
-            yield Path(spec.origin)  # an upgrade rewrites the package's __init__
-
-
-def code_digest() -> str:
-    """The generator's source and the libraries' versions, listed once per process (as
-    generator/core/cache.py does for the rules engines: the code that is running)."""
-    global _code
-    if _code is None:
-        digest = hashlib.sha256()
-        for file in _code_files():
-            digest.update(f"{file}\0{_stamp(file)}\n".encode("utf-8", "surrogateescape"))
-        for key, font in sorted(fonts.font_files().items()):
-            digest.update(f"{key}\0{font}\0{_stamp(font)}\n".encode("utf-8", "surrogateescape"))
-        _code = digest.hexdigest()
-    return _code
-
-
-_code: str | None = None
-
-
-def files_digest(game_folder: Path, out_dir: Path) -> str:
-    """The folders a face may read from, listed now (see the module docstring).
-
-    ``game_folder`` is the project in use: the folder of the game data file with its
-    symlinks resolved, as generator/data/project.py's ``use_for`` takes it."""
-    builtin = [paths.TEMPLATES, paths.ART, paths.CARD_DATA]
-    folder = game_folder.resolve()
-    roots = [r.resolve() for r in builtin if r.is_dir()]
-    if not any(folder == r or r in folder.parents for r in roots):
-        roots.append(folder)
-    outputs = [out_dir.resolve(), (folder / project.OUTPUT).resolve()]
-    parts = [listing(root, skippable(root, outputs)) for root in roots]
-    return hashlib.sha256("\n".join([str(folder), *parts]).encode()).hexdigest()
-
-
-# A root's folders whose files faces read by name (generator/data/project.py's kinds and the
-# translations); an output folder inside one of them is listed like any other input.
-INPUT_FOLDERS = frozenset({*project.KINDS, "messages"})
-
-
-def skippable(root: Path, outputs: Sequence[Path]) -> list[Path]:
-    """The output folders that may be left out of ``root``'s listing: those strictly inside
-    it and outside its input folders. What the build writes there (kits, calibration
-    sheets, previews) must not change the key, or every build would miss the one before;
-    an output folder given as, say, ``faces/out`` must not hide ``faces/`` edits either."""
-    found = []
-    for out in outputs:
-        try:
-            inside = out.relative_to(root).parts
-        except ValueError:
+            names = os.listdir(entry or ".")
+        except (OSError, ValueError):
             continue
-        if inside and inside[0] not in INPUT_FOLDERS:
-            found.append(out)
-    return found
+        for name in names:
+            if name.endswith(".dist-info"):
+                dist, _, version = name[:-len(".dist-info")].partition("-")
+                key = dist.lower().replace("-", "_").replace(".", "_")
+                if key in LIBRARIES:
+                    found.setdefault(key, version)
+    return [f"{name}-{found.get(name, '?')}" for name in LIBRARIES]
 
 
 def usable() -> bool:
@@ -195,15 +97,15 @@ def usable() -> bool:
 
 def game_key(game: Any, theme_context: Any, options: Any) -> str | None:
     """The part of every component's key that the whole game shares, or None when the game
-    cannot be cached (a folder too big to list, a value the key cannot hold)."""
+    cannot be cached (a value the key cannot hold)."""
     try:
         source = Path(game.source).resolve()
-        files = files_digest(source.parent, Path(options["out_dir"]))
-        rest = {k: v for k, v in options.items() if k != "out_dir"}
-        return cache.fingerprint([code_digest(), files, rest, str(source), game.id,
-                                  game.title, game.credit, game.rules, list(game.players),
-                                  game.theme, game.data, theme_context])
-    except (TooMany, Unlistable, cache.Uncacheable, OSError, RecursionError):
+        session = sorted(i18n.current().read.items())
+        return cache.fingerprint([code_digest(), options, str(source), game.id, game.title,
+                                  game.credit, game.rules, list(game.players), game.theme,
+                                  game.data, theme_context, session,
+                                  project_fonts.fingerprint()])
+    except (cache.Uncacheable, OSError, RecursionError):
         return None
 
 
@@ -213,11 +115,9 @@ def component_key(shared: str, comp: Any, size: Any) -> Any:
             [[dict(item.data), item.count] for item in comp.items]]
 
 
-def note_image(file: Path) -> None:
-    """A face is drawing this picture: an entry keeps its version (see ``drawn``)."""
-    found = _IMAGES.get()
-    if found is not None and len(found) < 10_000:
-        found.append(file)
+def faces_key(first: str, inputs: dict[str, str | None]) -> str:
+    """The second key: the first, and the version of every file the drawing opened."""
+    return cache.fingerprint([first, sorted(inputs.items())])
 
 
 Rendered = tuple[list[Face], list[Face] | None]
@@ -232,9 +132,30 @@ def drawn(shared: str | None, comp: Any, size: Any, draw: Callable[[], Rendered]
     folder = cache.cache_dir()
     assert folder is not None
     try:
-        key = cache.entry_key(KIND, component_key(shared, comp, size))
+        first = cache.entry_key(KIND, component_key(shared, comp, size))
     except (cache.Uncacheable, RecursionError):
         return draw()
+    session = i18n.current()
+    found = _lookup(folder, first)
+    if found is not None:
+        rendered, told = found
+        session.replay(told)  # the untranslated texts drawing would have recorded
+        return rendered
+    with context.recording() as inputs, session.recording() as told:
+        fronts, backs = draw()
+    value = _encode(fronts, backs, told)
+    if value is not None and len(inputs) <= MAX_INPUTS:
+        cache.store(folder, INPUTS, first, sorted(inputs), limit=MAX_ENTRY)
+        cache.store(folder, KIND, faces_key(first, inputs), value, limit=MAX_ENTRY)
+    return fronts, backs
+
+
+def _lookup(folder: Path, first: str) -> tuple[Rendered, list[list[Any]]] | None:
+    """The faces filed under the files the drawing opened, as they are now; None: draw."""
+    hit, listed = cache.lookup(folder, INPUTS, first, _paths, limit=MAX_ENTRY)
+    if not hit:
+        return None
+    inputs = {key: context.version_of(key) for key in listed}  # noted: an outer face reads them
     decoded: list[tuple[Rendered, list[list[Any]]]] = []
 
     def valid(value: Any) -> bool:
@@ -243,27 +164,17 @@ def drawn(shared: str | None, comp: Any, size: Any, draw: Callable[[], Rendered]
             decoded.append(found)
         return found is not None
 
-    session = i18n.current()
-    hit, _ = cache.lookup(folder, KIND, key, valid, limit=MAX_ENTRY, plain=False)
-    if hit and decoded:
-        rendered, told = decoded[0]
-        session.replay(told)  # the untranslated texts drawing would have recorded
-        return rendered
-    images: list[Path] = []
-    token = _IMAGES.set(images)
-    try:
-        with session.recording() as told:
-            fronts, backs = draw()
-    finally:
-        _IMAGES.reset(token)
-    value = _encode(fronts, backs, images, told)
-    if value is not None:
-        cache.store(folder, KIND, key, value, limit=MAX_ENTRY)
-    return fronts, backs
+    hit, _ = cache.lookup(folder, KIND, faces_key(first, inputs), valid, limit=MAX_ENTRY,
+                          plain=False)
+    return decoded[0] if hit and decoded else None
 
 
-def _encode(fronts: list[Face], backs: list[Face] | None, images: list[Path],
-            told: list[list[Any]]) -> Any:
+def _paths(value: Any) -> bool:
+    return (type(value) is list and len(value) <= MAX_INPUTS
+            and all(type(p) is str and os.path.isabs(p) for p in value))
+
+
+def _encode(fronts: list[Face], backs: list[Face] | None, told: list[list[Any]]) -> Any:
     """The entry's value: each distinct face once, then which face each copy is; None when
     a face would not come back exactly as drawn."""
     unique: dict[int, int] = {}
@@ -279,28 +190,15 @@ def _encode(fronts: list[Face], backs: list[Face] | None, images: list[Path],
     again = face_codec.decode(written)
     if again is None or [repr(f) for f in again] != [repr(f) for f in faces]:
         return None
-    stamps = []
-    for image in dict.fromkeys(images):
-        stamp = _stamp(image)
-        if stamp is None:
-            return None
-        stamps.append([str(image), *stamp])
     return {"faces": written, "fronts": [unique[id(f)] for f in fronts],
             "backs": None if backs is None else [unique[id(f)] for f in backs],
-            "images": stamps, "i18n": told}
+            "i18n": told}
 
 
 def _decode(value: Any) -> tuple[Rendered, list[list[Any]]] | None:
-    if type(value) is not dict or set(value) != {"faces", "fronts", "backs", "images", "i18n"} \
+    if type(value) is not dict or set(value) != {"faces", "fronts", "backs", "i18n"} \
             or not i18n.valid_events(value["i18n"]):
         return None
-    images = value["images"]
-    if type(images) is not list:
-        return None
-    for stamp in images:  # a picture drawn then has changed since: draw again
-        if (type(stamp) is not list or not stamp or type(stamp[0]) is not str
-                or _stamp(Path(stamp[0])) != stamp[1:]):
-            return None
     faces = face_codec.decode(value["faces"])
     if faces is None:
         return None

@@ -17,6 +17,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from generator.core import memo
 from generator.core import primitives as p
 
 _CLASSES: dict[str, type] = {cls.__name__: cls for cls in (
@@ -118,7 +119,8 @@ def _fields(cls: type) -> _Layout:
     return cls, tuple(names), tuple(checks)
 
 
-_LAYOUT: dict[str, _Layout] = {}
+_LAYOUT: dict[str, _Layout] = {}  # class name -> its fields: derived from the code alone
+memo.register(_LAYOUT.clear, f"{__name__}._LAYOUT", code=True)
 
 
 def _layout(name: str) -> _Layout:

@@ -16,9 +16,10 @@ The rule, kept conservative because a broken word reads worse than a slightly sm
 from __future__ import annotations
 
 import re
-from functools import cache, lru_cache
 
 import pyphen
+
+from generator.core import memo
 
 MIN_LETTERS = 6
 LEFT = 2
@@ -37,7 +38,7 @@ def language(lang: object) -> str | None:
     return _language(lang) if isinstance(lang, str) else None
 
 
-@lru_cache(maxsize=64)
+@memo.memo(maxsize=64)
 def _language(lang: str) -> str | None:
     if not re.fullmatch(r"[A-Za-z]{2,3}(?:[-_][A-Za-z]{2,4})?", lang):
         return None
@@ -47,12 +48,12 @@ def _language(lang: str) -> str | None:
     return pyphen.language_fallback(code)
 
 
-@cache
+@memo.memo(code=True)  # pyphen's packaged dictionaries
 def _dictionary(name: str) -> pyphen.Pyphen:
     return pyphen.Pyphen(lang=name, left=LEFT, right=RIGHT)
 
 
-@lru_cache(maxsize=8192)
+@memo.memo(maxsize=8192)
 def breaks(word: str, lang: str) -> tuple[tuple[int, bool], ...]:
     """Where ``word`` may break, ascending: (characters before the break, hyphen added)."""
     found: dict[int, bool] = {}

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from generator.core import context, memo
 from generator.core import primitives as p
 from generator.core.colours import NotAColour, parse_colour
 from generator.core.errors import DataError, DataErrors
@@ -24,7 +24,6 @@ from generator.core.fit import fit_box
 from generator.core.yamlfile import YamlDoc, format_path, load_yaml
 from generator.data import fonts, i18n
 from generator.data.icons import load_icon, parse_path
-from generator.faces.face_cache import note_image
 
 from . import markup
 from .expressions import (
@@ -90,18 +89,18 @@ class FaceTemplate:
 
 def load_template(name: str, folder: Path | None = None) -> FaceTemplate:
     """A face template by name: ``folder`` first when given (an including template's own),
-    then where generator/data/project.py looks (the project's faces/, then the built-in ones),
-    each confined by generator/data/resolve.py. The name is looked up at every call (the project in
-    use may change); the file is read once per version (path, size, modification time)."""
+    then where generator/data/project.py looks (the project's faces/, then the built-in
+    ones), each confined by generator/data/resolve.py. The name is looked up at every call
+    (the project in use may change); the file is read once per version (its content:
+    generator/core/context.py)."""
     from generator.data import resolve
 
     file = resolve.template_file(name, folder, "face")
-    st = file.stat()
-    return _template_at(name, file, st.st_size, st.st_mtime_ns)
+    return _template_at(name, file, context.version(file))
 
 
-@cache
-def _template_at(name: str, file: Path, size: int, mtime_ns: int) -> FaceTemplate:
+@memo.memo
+def _template_at(name: str, file: Path, version: str | None) -> FaceTemplate:
     doc = load_yaml(file)
     if not isinstance(doc.data, dict) or not isinstance(doc.data.get("elements"), list):
         raise doc.error((), "expected a mapping with an 'elements' list")
@@ -184,7 +183,7 @@ def _laid_out(box: TextBox, hyphenation: bool, lang: str, accent: str | None) ->
     Only where the layout is a function of the key alone: no markup (inline icons are
     files), every glyph in the font (pre-flight lays such text out where a build refuses
     it), and the font's registered TTFont in the key (a new file version is a new object).
-    Refusals are never remembered. watch.clear_caches forgets the layouts before a rebuild."""
+    Refusals are never remembered (generator/core/memo.py: watch forgets them before a rebuild)."""
     text = box.text
     if markup.has_markup(text):
         return layout_markup(box, hyphenation, lang, accent)
@@ -198,7 +197,7 @@ def _laid_out(box: TextBox, hyphenation: bool, lang: str, accent: str | None) ->
     return _plain_layout(box, hyphenation, lang, accent, font)
 
 
-@lru_cache(maxsize=4096)
+@memo.memo(maxsize=4096)
 def _plain_layout(box: TextBox, hyphenation: bool, lang: str, accent: str | None,
                   _font: object) -> p.Text:
     return layout_markup(box, hyphenation, lang, accent)
@@ -442,7 +441,6 @@ class _Run:
             image = resolve.image_file(a["path"])
         except resolve.Refused as exc:
             raise self.fail(path + ("path",), str(exc)) from None
-        note_image(image)  # a cached face is used only while the picture is unchanged
         if image.suffix.lower() == ".svg":  # drawn as vectors: generator/data/svg.py
             from generator.data.svg import SvgRefused, vector_art
 
@@ -451,8 +449,7 @@ class _Run:
                                   a["focus"] or (0.5, 0.5))
             except SvgRefused as exc:
                 raise self.fail(path + ("path",), str(exc)) from None
-        st = image.stat()
-        _, px_w, px_h = resolve.check_image(str(image), st.st_size, st.st_mtime_ns)
+        _, px_w, px_h = resolve.check_image(str(image), context.version(image))
         drawn, clip = fit_box((a["x"], a["y"], a["w"], a["h"]), (px_w, px_h), a["fit"],
                               a["focus"] or (0.5, 0.5))
         return p.Image(str(image), *drawn, clip=clip)

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.core import paths
+from generator.core import context, paths
 from generator.core.atomic import DEFAULT_LOCK_TIMEOUT, OutputError, set_lock_timeout
 from generator.core.errors import (
     CompositionError,
@@ -102,9 +102,10 @@ def verify_report(game_id: str, opts: BuildOptions) -> tuple[Game, list[Finding]
     from generator.orchestration.build import verify
     from generator.orchestration.preflight.report import preflight
 
-    game = load_game(game_id)
-    with i18n.collect() as missing, i18n.session(game, opts.lang):
-        found = verify(game) + preflight(game, opts)
+    with i18n.collect() as missing, context.building():
+        game = load_game(game_id)
+        with i18n.session(game, opts.lang):
+            found = verify(game) + preflight(game, opts)
     return game, found + i18n.findings(missing, opts.lang)
 
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from generator.core import paths
+from generator.core import memo, paths
 from generator.core.errors import DataError
 
 # Folders of a project (or beside a data file) a game's build reads, besides named files.
@@ -181,21 +181,6 @@ def find_target(given: str) -> Target:
     return Target(given, loader.game_file(given, paths.CARD_DATA))
 
 
-def clear_caches() -> None:
-    """Forget what was read from files (templates, icons, reference tables) so a rebuild sees
-    the edits: every ``functools`` cache of the generator's modules, except pure ones that
-    depend on no file we watch (fonts, colours, compiled expressions)."""
-    keep = ("generator.data.fonts", "generator.render.", "generator.faces.expressions",
-            "generator.orchestration.simulate_chart")
-    for name, module in list(sys.modules.items()):
-        if not name.startswith("generator.") or name.startswith(keep):
-            continue
-        for value in list(vars(module).values()):
-            if callable(getattr(value, "cache_clear", None)) and \
-                    getattr(value, "__module__", None) == name:
-                value.cache_clear()
-
-
 Rebuild = Callable[[Target], tuple[Path, int]]
 
 
@@ -213,7 +198,9 @@ def run_build(target: Target, rebuild: Rebuild, report: Callable[[str], None],
               first: bool = False) -> bool:
     """Build one game, report its time or its errors; True if it built."""
     verb = "built" if first else "rebuilt"
-    clear_caches()
+    # Every memo table is keyed by what it was read from (generator/core/memo.py), so a rebuild
+    # would see the edits anyway; forgetting them reads every file afresh and bounds memory.
+    memo.forget_all()
     start = time.perf_counter()
     try:
         pdf, pages = rebuild(target)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from generator import rules
+from generator.core import context
 from generator.core.atomic import atomic_batch, output_lock
 from generator.core.errors import CompositionError, DataError
 from generator.core.model import Component, Game, Size
@@ -114,20 +115,21 @@ def label_error(comp: Component, source: Path, expected: str) -> DataError:
 def engine_examples(game: Game) -> dict[str, Any]:
     """Worked examples computed by the game's rules module from real engine states (its
     optional ``examples(game)``), for rules pages and aids to draw as ``examples``: when the
-    rules change, the printed example changes with them. Computed once per loaded game."""
+    rules change, the printed example changes with them. Computed once per loaded game and
+    kit language in a build (kept in the build's context, generator/core/context.py)."""
+    held = context.current().examples
     key = (id(game), i18n.lang())  # examples print text: one set per kit language
-    cached = _EXAMPLES.get(key)
+    cached = held.get(key)
     if cached is not None and cached[0] is game:
-        return cached[1]
+        context.note(cached[2])  # the files they were made from: read by this face too
+        return cached[1]  # type: ignore[no-any-return]
     made = getattr(rules.engine(game), "examples", None)  # None: a game without rules
-    found: dict[str, Any] = dict(made(game)) if made else {}
-    if len(_EXAMPLES) > 16:
-        _EXAMPLES.clear()
-    _EXAMPLES[key] = (game, found)
+    with context.recording() as read:
+        found: dict[str, Any] = dict(made(game)) if made else {}
+    if len(held) > 16:
+        held.clear()
+    held[key] = (game, found, dict(read))
     return found
-
-
-_EXAMPLES: dict[tuple[int, str], tuple[Game, dict[str, Any]]] = {}
 
 
 @in_kit_language
@@ -145,8 +147,8 @@ def faces_key(game: Game, theme: Theme, opts: BuildOptions) -> str | None:
     """The key part every component of this build shares, or None: nothing cached."""
     if not face_cache.usable():
         return None
-    options = {f.name: getattr(opts, f.name) for f in fields(opts) if f.name != "force"}
-    options["out_dir"] = str(opts.out_dir)
+    options = {f.name: getattr(opts, f.name) for f in fields(opts)
+               if f.name not in ("force", "out_dir")}  # where the kit goes draws nothing
     return face_cache.game_key(game, theme.context(), options)
 
 
@@ -272,10 +274,12 @@ def output_pdf(game_id: str, opts: BuildOptions) -> Path:
 
 def build_pdf(game_id: str, opts: BuildOptions) -> tuple[Path, int]:
     """Build one game's complete kit (PDF, manifest, calibration sheet); returns the PDF path
-    and its page count."""
-    game = load_game(game_id)
-    with i18n.session(game, opts.lang):  # one record of what has no translation
-        return _build_pdf(game, opts)
+    and its page count. Its state (the project, the language session, the files read) is a
+    context of its own (generator/core/context.py): builds in other threads never see it."""
+    with context.building():
+        game = load_game(game_id)
+        with i18n.session(game, opts.lang):  # one record of what has no translation
+            return _build_pdf(game, opts)
 
 
 def _build_pdf(game: Game, opts: BuildOptions) -> tuple[Path, int]:

@@ -9,6 +9,7 @@ import signal
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.core import context
 from generator.core.atomic import atomic_dir, drop_inherited_locks, output_lock
 from generator.core.model import Component, Game
 from generator.core.primitives import Face
@@ -118,16 +119,17 @@ def export_pngs(game_id: str, opts: BuildOptions, dpi: int | None = None, jobs: 
     dpi = chosen.dpi if dpi is None else dpi
     if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
         raise ValueError(f"dpi must be from {DPI_RANGE[0]} to {DPI_RANGE[1]}, not {dpi}")
-    game = load_game(game_id)
-    name = ("png" if preset == "default" else f"png-{preset}") + (
-        "" if opts.lang == i18n.SOURCE else f".{opts.lang}")  # png.fr/: beside the English
-    folder = opts.out_dir / game.id / name
-    with i18n.session(game, opts.lang):  # faces are drawn here; workers only rasterise
-        check_composition(game, opts.force)
-        theme = game_theme(game, opts)
-        work = [job for comp in game.components if comp.kind != "sheet"
-                for job in component_work(game, comp, theme, opts, folder, dpi)]
-    with output_lock(folder.parent), atomic_dir(folder) as staging:
-        write_all([(face, str(staging / Path(target).relative_to(folder)), face_dpi)
-                   for face, target, face_dpi in work], jobs, chosen.bleed)
+    with context.building():  # this build's own state (generator/core/context.py)
+        game = load_game(game_id)
+        name = ("png" if preset == "default" else f"png-{preset}") + (
+            "" if opts.lang == i18n.SOURCE else f".{opts.lang}")  # png.fr/: beside English
+        folder = opts.out_dir / game.id / name
+        with i18n.session(game, opts.lang):  # faces are drawn here; workers only rasterise
+            check_composition(game, opts.force)
+            theme = game_theme(game, opts)
+            work = [job for comp in game.components if comp.kind != "sheet"
+                    for job in component_work(game, comp, theme, opts, folder, dpi)]
+        with output_lock(folder.parent), atomic_dir(folder) as staging:
+            write_all([(face, str(staging / Path(target).relative_to(folder)), face_dpi)
+                       for face, target, face_dpi in work], jobs, chosen.bleed)
     return folder, len(work)

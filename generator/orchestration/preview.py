@@ -16,7 +16,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from generator import rules
-from generator.core import paths
+from generator.core import context, paths
 from generator.core.progress import Progress
 from generator.data import game_ids, i18n, load_game
 from generator.orchestration.build import build_pdf, output_pdf, verify
@@ -92,9 +92,10 @@ def write_preview(opts: BuildOptions, n_games: int = 200, games_wanted: list[str
     games = []
     try:
         for game_id in wanted:
-            game = load_game(game_id)
-            with i18n.collect() as missing, i18n.session(game, opts.lang):
-                findings = verify(game) + preflight(game, opts)
+            with i18n.collect() as missing, context.building():
+                game = load_game(game_id)
+                with i18n.session(game, opts.lang):
+                    findings = verify(game) + preflight(game, opts)
             findings += i18n.findings(missing, opts.lang)  # texts left in English
             _, pages = build_pdf(game_id, opts)
             png_folder, _ = export_pngs(game_id, opts)

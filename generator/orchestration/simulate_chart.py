@@ -13,11 +13,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from functools import cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from generator.core import memo
 from generator.core.atomic import atomic_file, output_lock
 from generator.data.fonts import font_files
 from generator.orchestration.simulate import Report
@@ -36,7 +36,7 @@ MAX_BINS = 30
 Box = tuple[float, float, float, float]
 
 
-@cache
+@memo.memo
 def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(font_files()["sans-bold" if bold else "sans"]), size)
 

@@ -4,13 +4,13 @@ form XObject (backs, repeated tokens and icons are reused, not redrawn), byte-id
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 from pathlib import Path
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.core import memo
 from generator.core import primitives as p
 from generator.core.atomic import atomic_file
 from generator.data import fonts
@@ -21,7 +21,7 @@ from . import pdf_vector as vectors
 from .pdf_alpha import Canvas as AlphaCanvas  # forms keep their opacity (#rrggbbaa) states
 
 
-@cache
+@memo.memo
 def colour(value: str) -> Color:
     """A parsed colour (generator/core/colours.py). A translucent ``#rrggbbaa`` carries its alpha,
     which ReportLab's setFillColor / setStrokeColor turn into the fill or stroke opacity (an

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
+from generator.core import memo
 from generator.core import primitives as p
 from generator.core.atomic import atomic_file
 from generator.core.vector import IconDef, flatten, paints
@@ -32,13 +32,13 @@ def _font(key: str, px: int) -> ImageFont.FreeTypeFont:
     return _font_file(fonts.path(key), px)
 
 
-@lru_cache(maxsize=256)
+@memo.memo(maxsize=256)
 def _font_file(font: fonts.FontFile, px: int) -> ImageFont.FreeTypeFont:
     # Keyed by file version, not by name: two projects' "Title" fonts are different files.
     return ImageFont.truetype(str(font.path), px, layout_engine=ImageFont.Layout.BASIC)
 
 
-@lru_cache(maxsize=256)
+@memo.memo(maxsize=256)
 def _rgb(value: str) -> tuple[int, int, int]:
     r, g, b = ImageColor.getrgb(value)[:3]
     return (r, g, b)

@@ -12,16 +12,15 @@ the PDF's layout at any resolution, for about the same cost as drawing the line 
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
 from PIL import ImageDraw, ImageFont
 from reportlab.pdfbase import pdfmetrics
 
+from generator.core import memo
 from generator.data import fonts
 from generator.data.project_fonts import FontFile
 
 
-@lru_cache(maxsize=64)
+@memo.memo(maxsize=64)
 def _font(file: FontFile, px: float) -> ImageFont.FreeTypeFont:
     # Keyed by file version (a project's "Title" is not another project's "Title").
     return ImageFont.truetype(str(file.path), max(1.0, px), layout_engine=ImageFont.Layout.BASIC)
@@ -32,7 +31,7 @@ def font(key: str, px: float) -> ImageFont.FreeTypeFont:
     return _font(fonts.path(key), px)
 
 
-@lru_cache(maxsize=8192)
+@memo.memo(maxsize=8192)
 def _advance(pdf_name: str, char: str) -> float:
     """A character's advance in mm per point of font size, as ReportLab measures it (the
     registered name is unique per font file version)."""
