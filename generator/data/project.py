@@ -21,6 +21,7 @@ live in the built-in ``card_data/`` folder, which has no kind folders: they see 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -29,6 +30,10 @@ from pathlib import Path
 from generator.core import context, paths
 from generator.core.errors import InputError
 
+# A name a data file, theme or template gives a file by (``face: playing-card``): lower-case
+# letters, digits, - and _ (generator/data/resolve.py confines what it names).
+NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+NAME_RULE = "a name of lower-case letters, digits, - and _ (at most 64 characters)"
 KINDS = ("faces", "themes", "icons", "art", "fonts", "games")
 # What each kind is called in messages ("no face template 'x' in ...").
 WHAT = {"faces": "face template", "themes": "theme", "icons": "icon", "art": "image",
@@ -128,8 +133,6 @@ def folders(kind: str) -> list[Path]:
 
 def known(kind: str) -> list[str]:
     """The names of every ``kind`` file (``<name>.yaml``) found, project and built-in."""
-    from generator.data.resolve import NAME
-
     names: set[str] = set()
     for folder in folders(kind):
         try:
@@ -215,8 +218,6 @@ def init_project(folder: Path) -> list[Path]:
     must be new or empty: a designer's files are never overwritten. The game's id comes from
     the folder's name when that is a valid id (``mygame``), else ``my-game``; its title from
     the same. Returns the files written."""
-    from generator.data.resolve import NAME
-
     source = paths.STARTER
     if not (source / DATA_FILE).is_file():
         raise ProjectError(f"the starter project is missing from {source} (a broken install?)")

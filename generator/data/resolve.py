@@ -44,7 +44,6 @@ knows the file, line and field and turns it into a ``DataError``.
 from __future__ import annotations
 
 import os
-import re
 import stat
 import warnings
 from collections.abc import Iterable, Sequence
@@ -53,9 +52,8 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 from PIL import Image
 
 from generator.core import context, memo, paths
+from generator.data.project import NAME, NAME_RULE  # what a name may be: decided there
 
-NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
-NAME_RULE = "a name of lower-case letters, digits, - and _ (at most 64 characters)"
 MAX_PATH = 255
 MAX_IMAGE_BYTES = 50 * 1024 * 1024
 MAX_IMAGE_SIDE = 12_000
