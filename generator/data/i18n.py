@@ -198,7 +198,7 @@ def current() -> Session:
     active = ctx.session
     if active is None:
         active = ctx.session = Session(messages=files.messages(SOURCE))
-    return active  # type: ignore[no-any-return]
+    return active
 
 
 def lang() -> str:

@@ -86,7 +86,7 @@ def in_use() -> InUse:
     if held is None:
         root = project.current().root
         held = ctx.fonts = InUse(root, NO_FONTS if root is None else _listing(root))
-    return held  # type: ignore[no-any-return]
+    return held
 
 
 def listing() -> Listing:

@@ -145,8 +145,8 @@ class PdfRenderer:
         for x, baseline, line in prim.lines if not prim.spans else ():
             c.drawString(x * mm, -baseline * mm, line)
         for x, baseline, line, font, fill in prim.spans:  # rich text: each in its own style
-            if fill or prim.fill:  # a span without a colour has the text's, as in the PNG
-                c.setFillColor(colour(fill or prim.fill))
+            if ink := fill or prim.fill:  # a span without a colour has the text's, as in the PNG
+                c.setFillColor(colour(ink))
             c.setFont(fonts.pdf_name(font), prim.size)
             c.drawString(x * mm, -baseline * mm, line)
         if prim.rotate:

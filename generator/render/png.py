@@ -104,7 +104,7 @@ class PngPainter:
         elif isinstance(prim, p.Path):
             polys = [[self.pt(x, y) for x, y in poly] for poly in flatten(prim.segments)]
             ruled = bool(prim.fill) and paths.needs_rule(polys, prim.rule)
-            if ruled:  # holes and overlaps by the fill rule: generator/render/png_paths.py
+            if ruled and prim.fill:  # holes and overlaps by the fill rule: png_paths.py
                 paths.fill_polys(self.image, polys, _rgb(prim.fill), prim.rule)
             for pts in polys:
                 if prim.fill and len(pts) > 2 and not ruled:
@@ -151,7 +151,7 @@ class PngPainter:
         # Glyph by glyph at ReportLab's advances (generator/render/png_glyphs.py): Pillow's
         # hinted advances drift from the PDF's along a line.
         # Each run in its own font and colour (one per line for plain text, spans for rich).
-        runs = [(x, base, line, font, _rgb(fill or prim.fill) if fill or prim.fill else (0, 0, 0))
+        runs = [(x, base, line, font, _rgb(ink) if (ink := fill or prim.fill) else (0, 0, 0))
                 for x, base, line, font, fill in prim.runs()]
         if not prim.rotate:
             for x, baseline, line, font, fill in runs:
