@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_LOCK_TIMEOUT", "PAPER_SIZES", "BuildOptions", "CompositionError",
            "DataError", "ForwardedError", "InputError", "OutputError", "build", "build_many",
-           "calibration", "export_pngs", "games", "init", "languages", "load", "output_folder",
+           "calibration", "export_pngs", "game_list", "games", "init", "languages", "load",
+           "output_folder",
            "preview", "reference", "reported", "schemas", "set_lock_timeout", "simulate",
            "untranslated", "verify_report", "version", "watch"]
 
@@ -62,6 +63,14 @@ def games(named: Sequence[str], out_dir: Path | None = None) -> list[str]:
     from generator.data import check_games
 
     return check_games(list(named), out_dir)
+
+
+def game_list() -> list[str]:
+    """One line per built-in game: id, title, players and components with their counts
+    (remembered by the content of the files read: generator/orchestration/listing.py)."""
+    from generator.orchestration import listing
+
+    return listing.lines()
 
 
 def output_folder(named: Sequence[str]) -> Path:

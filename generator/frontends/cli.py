@@ -241,10 +241,8 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    for game_id in app.games([]):
-        game = app.load(game_id)
-        parts = ", ".join(f"{c.name} ({c.total})" for c in game.components)
-        print(f"{game.id}: {game.title}, {game.players[0]}-{game.players[1]} players: {parts}")
+    for line in app.game_list():
+        print(line)
     return 0
 
 
