@@ -22,7 +22,7 @@ from generator.data.i18n_files import collapse
 from generator.data.themes import load_theme
 from generator.frontends.app import verify_report
 from generator.orchestration.build import BuildOptions, build_kit, build_pdf, render_faces
-from generator.rules import moving_day_boxes_scoring as sc
+from generator.rules.moving_day_boxes import scoring as sc
 
 GAME = "moving-day-boxes"
 CATALOGUE = paths.CARD_DATA / "messages" / f"{GAME}.fr.yaml"

@@ -15,8 +15,11 @@ from hypothesis import strategies as st
 
 from generator.core import cache
 from generator.data import load_game
-from generator.orchestration import simulate
-from generator.rules import decktet_moving_day, movement_game, movement_playouts, moving_target
+from generator.orchestration.build import DrawnKit
+from generator.rules import decktet_moving_day, movement_game, moving_target
+from generator.rules.decktet_moving_day import engine as decktet_engine
+from generator.rules.movement_game import playouts as movement_playouts
+from generator.rules.moving_target import engine as target_engine
 
 GAME = load_game("movement-game")
 # The simulation findings as the code before the cache and the faster greedy policy printed
@@ -63,11 +66,11 @@ def no_playouts(*args, **kwargs):
 
 
 def test_warm_verify_replays_nothing_and_prints_the_same_findings(folder, monkeypatch):
-    cold = movement_game.verify(GAME)
+    cold = movement_game.verify(GAME, DrawnKit(GAME))
     assert [f.line() for f in cold if "simulation" in f.check] == PINNED
     assert len(entries(folder, "movement-verify")) == 1
-    monkeypatch.setattr(simulate, "run", no_playouts)
-    assert movement_game.verify(GAME) == cold
+    monkeypatch.setattr(movement_playouts, "play_one", no_playouts)
+    assert movement_game.verify(GAME, DrawnKit(GAME)) == cold
 
 
 def test_a_changed_board_cell_plays_again(folder, playouts):
@@ -98,7 +101,7 @@ def test_changed_code_plays_again(folder, playouts, monkeypatch):
     assert playouts == ["Pinwheel"] * 2
 
 
-PLAYOUTS = "generator.rules.movement_playouts"
+PLAYOUTS = "generator.rules.movement_game.playouts"
 
 
 def edited(monkeypatch, module: str) -> str:
@@ -112,20 +115,22 @@ def edited(monkeypatch, module: str) -> str:
 
 
 def test_the_code_key_is_the_source_of_the_modules_the_computation_imports(monkeypatch):
-    """The playouts import the movement engine (directly), the rules base (through it) and
-    this module; an edit to any is another key. A module they never import (the watch
-    loop) keeps the key."""
+    """The playouts import the movement engine and the play loop (directly), the rules base
+    (through them) and this module; an edit to any is another key. A module they never
+    import (the watch loop, the simulator's reports) keeps the key."""
     before = cache.read_code_digest(PLAYOUTS)
     assert cache.code_digest(PLAYOUTS) == before
     graph = cache.package_graph()
     used = cache.imported(PLAYOUTS, graph)
-    assert {PLAYOUTS, "generator.rules.movement_game", "generator.rules.base",
-            "generator.orchestration.simulate", "generator.rules", "generator"} <= used
-    assert "generator.frontends.watch" not in used and "generator.frontends.cli" not in used
-    for module in ("generator.rules.movement_game", "generator.rules.base",
-                   "generator.orchestration.simulate", "generator.core.cache", PLAYOUTS):
+    assert {PLAYOUTS, "generator.rules.movement_game.engine", "generator.rules.base",
+            "generator.rules.play", "generator.rules", "generator"} <= used
+    assert not {"generator.frontends.watch", "generator.frontends.cli",
+                "generator.orchestration.simulate"} & used
+    for module in ("generator.rules.movement_game.engine", "generator.rules.base",
+                   "generator.rules.play", "generator.core.cache", PLAYOUTS):
         assert edited(monkeypatch, module) != before, module
-    assert edited(monkeypatch, "generator.frontends.watch") == before
+    for module in ("generator.frontends.watch", "generator.orchestration.simulate"):
+        assert edited(monkeypatch, module) == before, module
 
 
 def test_imports_are_read_wherever_they_are_written():
@@ -251,7 +256,7 @@ def test_an_unwritable_folder_still_computes(tmp_path, monkeypatch, playouts):
     calls, compute = compute_counter()
     assert cache.cached("test-kind", 1, compute) == cache.cached("test-kind", 1, compute)
     assert len(calls) == 2
-    findings = movement_game.verify(GAME)
+    findings = movement_game.verify(GAME, DrawnKit(GAME))
     assert sum("simulation" in f.check for f in findings) == 4 and len(playouts) == 4
 
 
@@ -323,7 +328,7 @@ def test_worked_examples_come_back_identical(folder, monkeypatch):
     made = moving_target.examples(target), decktet_moving_day.examples(day)
     assert len(entries(folder, "moving-target-example")) == 1
     assert len(entries(folder, "decktet-example")) == 1
-    monkeypatch.setattr(moving_target, "new_game", no_playouts)
-    monkeypatch.setattr(decktet_moving_day, "new_game", no_playouts)
+    monkeypatch.setattr(target_engine, "new_game", no_playouts)
+    monkeypatch.setattr(decktet_engine, "new_game", no_playouts)
     assert (moving_target.examples(target), decktet_moving_day.examples(day)) == made
     assert made[0]["moving_target"]["lines"]

@@ -66,7 +66,8 @@ def test_the_wheel_ships_the_built_in_data(wheel):
     for file in ("game.yaml", "faces/card.yaml", "faces/card-back.yaml", "faces/token.yaml",
                  "themes/starter.yaml", "icons/sun.yaml", "README.md"):
         assert f"{base}templates/starter/{file}" in names, file
-    assert "generator/frontends/cli.py" in names and "generator/rules/moving_target.py" in names
+    assert ("generator/frontends/cli.py" in names
+            and "generator/rules/moving_target/engine.py" in names)
     assert not any("__pycache__" in n for n in names)
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.orchestration.simulate_stats import (
+from generator.rules.stats import (
     chi2_sf,
     describe_seats,
     mean_interval,

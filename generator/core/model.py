@@ -68,7 +68,7 @@ class Game:
     id: str
     title: str
     credit: str
-    # The rules module (generator/rules/<name>.py), or None: a game without Python has no play
+    # The rules engine (generator/rules/<name>/), or None: a game without Python has no play
     # engine to simulate and is checked only by its data file's ``verify`` list.
     rules: str | None
     players: tuple[int, int]

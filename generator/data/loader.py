@@ -101,19 +101,10 @@ def _is_union_tag(part: Hashable) -> bool:
 
 @memo.memo
 def rules_modules() -> tuple[str, ...]:
-    """The rules modules a data file may name: the modules of generator/rules/ that implement
-    the interface of generator/rules/base.py (checked on our own code, never on a name
-    taken from a data file)."""
-    from .. import rules
-
-    found = []
-    for module in pkgutil.iter_modules([str(RULES_FOLDER)]):
-        if module.name in ("base", "__init__") or module.ispkg:
-            continue
-        loaded = rules.load(module.name)
-        if all(callable(getattr(loaded, f, None)) for f in ("verify", "new_game", "apply")):
-            found.append(module.name)
-    return tuple(sorted(found))
+    """The rules engines a data file may name: the packages of generator/rules/ (each is an
+    engine; the plain modules beside them are what engines share). Listed, not imported: data
+    sits below rules, and ``rules.load`` checks the engine's interface when it is used."""
+    return tuple(sorted(m.name for m in pkgutil.iter_modules([str(RULES_FOLDER)]) if m.ispkg))
 
 
 def load_game(game: str, card_data: Path = paths.CARD_DATA) -> Game:
@@ -180,7 +171,7 @@ def _check_references(doc: YamlDoc, spec: GameSpec) -> None:
         known = rules_modules()
         if spec.rules not in known:
             raise doc.error(("rules",), f"no rules module {spec.rules!r} (generator/rules/"
-                                        f"{spec.rules}.py); known: {', '.join(known)}; or "
+                                        f"{spec.rules}/); known: {', '.join(known)}; or "
                                         "leave 'rules' out and check the set with a "
                                         "'verify' list (docs/declarative-checks.md)")
     problems = check_settings(spec.rules, spec.settings) if spec.rules else []

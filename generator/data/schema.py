@@ -385,7 +385,7 @@ class GameSpec(Strict):
     id: str = Field(pattern=ID_PATTERN)
     title: str = Field(min_length=1, max_length=80)
     credit: str = Field(min_length=1, max_length=400)
-    # The game's rules module (generator/rules/<name>.py): its verify() and play engine.
+    # The game's rules engine (generator/rules/<name>/): its verify() and play engine.
     # Optional: a game without one is checked by its ``verify`` list alone.
     rules: str | None = Field(default=None, pattern=RULES_PATTERN)
     # A theme name (the project's themes/, then the built-ins) or a .yaml file relative to

@@ -69,9 +69,32 @@ def verify(game: Game) -> list[Finding]:
     from generator.rules.declarative import findings as declared
 
     module = rules.engine(game)
-    findings = ((module.verify(game) if module else []) + declared(game)
+    findings = ((module.verify(game, DrawnKit(game)) if module else []) + declared(game)
                 + coverage_findings(game))
     return [f if f.where else replace(f, where=str(game.source)) for f in findings]
+
+
+class DrawnKit:
+    """The kit as a default build (``BuildOptions()``) draws it, for a rules engine's
+    ``verify`` to read back (``rules.base.PrintedKit``): rules sit below the build, so the
+    build hands them its drawing. Nothing is drawn until an engine asks, and then only the
+    components it asks for (from the face cache when an earlier build drew them)."""
+
+    def __init__(self, game: Game, opts: BuildOptions | None = None) -> None:
+        self.game = game
+        self.opts = opts or BuildOptions()
+
+    @functools.cached_property
+    def theme(self) -> Theme:
+        return game_theme(self.game, self.opts)
+
+    @functools.cached_property
+    def shared(self) -> str | None:
+        """The face cache's key part every component of this drawing shares."""
+        return faces_key(self.game, self.theme, self.opts)
+
+    def fronts(self, component: Component) -> list[Face]:
+        return render_faces(self.game, component, self.theme, self.opts, self.shared)[0]
 
 
 def check_composition(game: Game, force: bool) -> list[Finding]:

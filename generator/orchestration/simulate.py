@@ -7,17 +7,18 @@ split into contiguous chunks, one per job, to keep inter-process traffic to one 
 from __future__ import annotations
 
 import os
-import random
 import statistics
 import time
 from collections import Counter
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
-from generator.orchestration.simulate_stats import (
+from generator import rules
+from generator.rules.base import HasVariants, RulesEngine
+from generator.rules.play import POLICIES, GameResult, game_seed, play_one, seat_wins
+from generator.rules.stats import (
     SeatTest,
     describe_seats,
     mean_interval,
@@ -26,17 +27,7 @@ from generator.orchestration.simulate_stats import (
     wilson_interval,
 )
 
-POLICIES = ("random", "greedy")
 DEFAULT_MAX_TURNS = 500
-
-
-@dataclass(frozen=True)
-class GameResult:
-    turns: int
-    outcome: str                 # win | draw | stall
-    scores: tuple[float, ...]
-    winners: tuple[int, ...]     # seats with the best score (empty for a stall)
-    extra: tuple[tuple[str, int], ...] = ()  # module-specific counters (e.g. damage rules)
 
 
 @dataclass
@@ -59,12 +50,7 @@ class Report:
 
     def seat_wins(self) -> list[float]:
         """Wins per seat; a shared first place counts as a fraction for each seat in it."""
-        wins = [0.0] * self.players
-        for r in self.results:
-            if r.outcome == "win":
-                for seat in r.winners:
-                    wins[seat] += 1 / len(r.winners)
-        return wins
+        return seat_wins(self.results, self.players)
 
     def mean_scores(self) -> list[float]:
         return [statistics.fmean(r.scores[s] for r in self.results) for s in range(self.players)]
@@ -83,7 +69,7 @@ class Report:
         return [mean_interval([r.scores[s] for r in self.results]) for s in range(self.players)]
 
     def seat_test(self) -> SeatTest:
-        """Chi-square test of the seats' wins against equal chances (see simulate_stats)."""
+        """Chi-square test of the seats' wins against equal chances (see rules/stats.py)."""
         return seat_test(self.seat_wins())
 
     def extras(self) -> dict[str, float]:
@@ -105,56 +91,19 @@ def no_engine(game_id: str) -> str:
     return f"{game_id} has no play engine (no `rules:` module); nothing to simulate"
 
 
-def engine(game: Any) -> ModuleType | None:
+def engine(game: Any) -> RulesEngine | None:
     """The game's play engine (its rules module), or None: see ``no_engine``."""
-    from generator import rules
-
     return rules.engine(game)
-
-
-def game_seed(seed: int, index: int) -> int:
-    return (seed * 1_000_003 + index) & 0x7FFFFFFF
-
-
-def play_one(module: ModuleType, players: int, seed: int, policy: str, max_turns: int,
-             data: Mapping[str, Any] | None) -> GameResult:
-    """Play one game to its end (or to ``max_turns``, a stall) with a seeded policy."""
-    state = module.new_game(players, seed, data)
-    chooser = random.Random(seed ^ 0x5EED)
-    greedy = getattr(module, "greedy_action", None) if policy == "greedy" else None
-    legal, apply, over = module.legal_actions, module.apply, module.is_over
-    steps, max_steps = 0, max_turns * 50
-    while not over(state) and state.turn <= max_turns and steps < max_steps:
-        if greedy is not None:
-            action = greedy(state)
-        else:
-            actions = legal(state)
-            action = actions[0] if len(actions) == 1 else chooser.choice(actions)
-        state = apply(state, action)
-        steps += 1
-    done = over(state)
-    outcome = module.outcome(state) if done else "stall"
-    final = tuple(module.scores(state))
-    winners: tuple[int, ...] = ()
-    if outcome == "win" and hasattr(module, "winners"):
-        winners = tuple(module.winners(state))  # the game's own tie-breaks
-    elif outcome == "win":
-        best = max(final)
-        winners = tuple(s for s, v in enumerate(final) if v == best)
-    extra = tuple(sorted(module.counters(state).items())) if hasattr(module, "counters") else ()
-    return GameResult(min(state.turn, max_turns), outcome, final, winners, extra)
 
 
 def _chunk(args: tuple[str, int, int, int, int, str, int, Any]) -> list[GameResult]:
     module_name, players, seed, start, stop, policy, max_turns, data = args
-    from generator import rules
-
     module = rules.load(module_name)
     return [play_one(module, players, game_seed(seed, i), policy, max_turns, data)
             for i in range(start, stop)]
 
 
-def run(module: ModuleType, players: int, n: int, seed: int = 1, jobs: int | None = 1,
+def run(module: RulesEngine, players: int, n: int, seed: int = 1, jobs: int | None = 1,
         policy: str = "random", max_turns: int = DEFAULT_MAX_TURNS,
         data: Mapping[str, Any] | None = None, game: str = "") -> Report:
     """Play ``n`` seeded games; ``jobs`` worker processes (None: one per core)."""
@@ -177,10 +126,10 @@ def run(module: ModuleType, players: int, n: int, seed: int = 1, jobs: int | Non
             results = [r for part in pool.map(_chunk, tasks) for r in part]
     seconds = time.perf_counter() - started
     return Report(game or name, players, policy, n, seed, results, seconds,
-                  bool(getattr(module, "POINTS", False)))
+                  bool(module.POINTS))
 
 
-def run_variants(module: ModuleType, title: str, data: Mapping[str, Any], players: int,
+def run_variants(module: RulesEngine, title: str, data: Mapping[str, Any], players: int,
                  **run_options: Any) -> list[tuple[str, Report]]:
     """Run every set-up of a game (one per board for games offering ``variants(data)``).
     Returns (file-name suffix, report) pairs: ``""`` or e.g. ``"-lattice"``. A player count
@@ -191,7 +140,7 @@ def run_variants(module: ModuleType, title: str, data: Mapping[str, Any], player
         module.new_game(players, 0, data)
     except ValueError:
         return []
-    setups = list(module.variants(data)) if hasattr(module, "variants") else [("", data)]
+    setups = list(module.variants(data)) if isinstance(module, HasVariants) else [("", data)]
     out = []
     for variant, setup in setups:
         name = f"{title} ({variant})" if variant else title

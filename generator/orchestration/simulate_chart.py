@@ -21,8 +21,8 @@ from generator.core import memo
 from generator.core.atomic import atomic_file, output_lock
 from generator.data.fonts import font_files
 from generator.orchestration.simulate import Report
-from generator.orchestration.simulate_stats import describe_seats
-from generator.orchestration.simulate_stats import percent as percent_text
+from generator.rules.stats import describe_seats
+from generator.rules.stats import percent as percent_text
 
 WIDTH = 1200
 ROW = 430                                   # height of one row of panels, titles and axes

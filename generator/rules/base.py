@@ -1,29 +1,27 @@
-"""The one interface every game's rules module implements, in the style of OpenSpiel.
+"""What every game's rules engine offers (``RulesEngine``), and the findings ``verify`` reports.
 
-A rules module is a plain Python module exposing module-level functions (not a class), so
-``generator.rules.load(name)`` can import it by name from the game's data file:
+A game's engine is a package of ``generator/rules/`` named by the ``rules:`` line of its data
+file (``generator.rules.load``); its ``__init__`` is the interface, plain module-level functions
+in the style of OpenSpiel, so a policy or the simulator plays any game without knowing its
+rules. ``RulesEngine`` below is that interface as a ``typing.Protocol``: a type checker checks
+each engine package against it, and a test checks the same at run time (``isinstance`` plus the
+signatures), so a new engine cannot drift from what build, verify and simulate call.
 
-- ``verify(game) -> list[Finding]``: check the composition of the printed set (counts,
-  invariants). Runs before every build; any finding with ``ok=False`` blocks printing.
-- ``new_game(players, seed, game=None) -> state``: a fresh, dealt state. All chance (shuffles,
-  dice) comes from ``state.rng``, a ``random.Random(seed)``, so every game replays exactly.
-- ``current_player(state) -> int``: the seat to act (0-based).
-- ``legal_actions(state) -> list``: every action the current player may take now. Forced steps
-  (e.g. "draw a card") are returned as a single-action list, so a policy never needs game rules.
-- ``apply(state, action) -> state``: perform the action. For speed it may mutate and return the
-  same state object; callers that need the old state take ``clone(state)`` first.
-- ``is_over(state) -> bool`` and ``scores(state) -> list[float]`` (1 for a win, 0 for a loss,
-  0.5 each for a draw, or points where the game scores points).
-- ``outcome(state) -> str``: ``"win"``, ``"draw"`` or ``"stall"``, for simulation reports.
-- optional ``greedy_action(state) -> action`` for the greedy policy; ``winners(state)`` when
-  the game breaks ties beyond ``scores``; ``counters(state) -> dict[str, int]`` for per-game
-  figures in the simulation report; ``variants(data)`` to simulate each board separately.
+States are each engine's own dataclass (typed ``Any`` here): all chance (shuffles, dice) comes
+from ``state.rng``, a ``random.Random(seed)``, so every game replays exactly; ``state.turn``
+counts turns from 1 (the game length the simulator reports). Actions are ints; a forced step
+(e.g. "draw a card") is a single-action list, so a policy never needs the rules.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+
+if TYPE_CHECKING:  # types only: the engines never load themes or draw faces themselves
+    from generator.core.model import Component, Game
+    from generator.core.primitives import Face
+    from generator.data.themes import Theme
 
 T = TypeVar("T")
 
@@ -102,3 +100,108 @@ def per_data(build: Callable[..., T]) -> Callable[..., T]:
         return built
 
     return cached
+
+
+class PrintedKit(Protocol):
+    """The kit as a default build draws it, handed to ``verify`` by the build layer
+    (generator/orchestration/build.py) so an engine can check what is printed, read back
+    from the drawn faces, without drawing anything itself: rules sit below the build and
+    never call it. Faces are drawn only for the components an engine asks about."""
+
+    @property
+    def theme(self) -> Theme:
+        """The theme the faces are drawn with (its palette and labels)."""
+        ...
+
+    def fronts(self, component: Component) -> Sequence[Face]:
+        """The front of every printed copy of ``component``."""
+        ...
+
+
+@runtime_checkable
+class Playable(Protocol):
+    """What playing a game needs (``play.play_one``): the part of ``RulesEngine`` that an
+    engine's own modules offer before its package adds ``verify`` and ``examples``.
+
+    - ``new_game``: a fresh, dealt state (``ValueError`` for a player count the game refuses).
+    - ``apply``: perform a legal action; for speed it may mutate and return the same state, so
+      callers that need the old state take ``clone(state)`` first.
+    - ``scores``: 1 for a win, 0 for a loss, 0.5 each for a draw, or points where the game
+      scores points (``POINTS``); ``outcome``: "win" or "draw" once ``is_over``.
+    - ``greedy_action``: the greedy policy's choice, one of ``legal_actions``.
+    """
+
+    POINTS: bool  # scores are points (a mean score is worth reporting), not win/loss
+
+    def new_game(self, players: int, seed: int, data: Mapping[str, Any] | None = None
+                 ) -> Any: ...
+
+    def current_player(self, state: Any) -> int: ...
+
+    def legal_actions(self, state: Any) -> list[int]: ...
+
+    def apply(self, state: Any, action: int) -> Any: ...
+
+    def clone(self, state: Any) -> Any: ...
+
+    def is_over(self, state: Any) -> bool: ...
+
+    def scores(self, state: Any) -> list[float]: ...
+
+    def outcome(self, state: Any) -> str: ...
+
+    def greedy_action(self, state: Any) -> int: ...
+
+
+@runtime_checkable
+class RulesEngine(Playable, Protocol):
+    """The interface of a game's rules engine (its package's ``__init__``): ``Playable``, and
+
+    - ``verify``: check the printed set (counts, invariants, reference lists); runs before every
+      build, and any finding with ``ok=False`` blocks printing. ``printed`` is the kit as drawn
+      (an engine that checks only data may ignore it).
+    - ``examples``: worked examples computed from real engine states, for rules pages and aids
+      to draw as ``examples`` (plain data; ``{}`` when there are none).
+
+    An engine may also offer ``HasWinners``, ``HasCounters`` and ``HasVariants``.
+    """
+
+    __name__: str  # the package's: "generator.rules.<the name a data file gives it>"
+
+    def verify(self, game: Game, printed: PrintedKit) -> list[Finding]: ...
+
+    def examples(self, game: Game) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class HasWinners(Protocol):
+    """An engine that breaks ties beyond ``scores`` (e.g. most points, then most snacks)."""
+
+    def winners(self, state: Any) -> list[int]: ...
+
+
+@runtime_checkable
+class HasCounters(Protocol):
+    """An engine with per-game figures for the simulation report (damage, discards...)."""
+
+    def counters(self, state: Any) -> dict[str, int]: ...
+
+
+@runtime_checkable
+class HasVariants(Protocol):
+    """An engine simulated once per set-up (e.g. per board): (name, data) pairs."""
+
+    def variants(self, data: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]: ...
+
+
+def members(protocol: type) -> list[str]:
+    """The names a protocol of this module asks for (its attributes and methods, its bases'
+    included), sorted."""
+    names: set[str] = set()
+    for cls in protocol.__mro__:
+        if cls is object or cls is Protocol or cls.__module__ != __name__:
+            continue
+        names |= set(vars(cls).get("__annotations__", {}))
+        names |= {name for name, value in vars(cls).items()
+                  if callable(value) and not name.startswith("_")}
+    return sorted(names)

@@ -17,6 +17,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from generator.data import i18n
+
 from .base import RULEBOOK, Finding, at
 
 SHOWN = 4  # missing rules named in one finding; the rest are counted
@@ -71,8 +73,6 @@ def coverage_findings(game: Any) -> list[Finding]:
     coverage = game.data.get("rules_coverage")
     if not coverage:
         return []
-    from generator.data import i18n
-
     lang = i18n.lang()
     if lang != i18n.SOURCE:
         return _coverage_in(game, coverage, lang)
@@ -100,8 +100,6 @@ def _gone(game: Any, check: str, gone: list[tuple[int, dict[str, Any]]], field: 
 def _coverage_in(game: Any, coverage: dict[str, Any], lang: str) -> list[Finding]:
     """The rules that give their words in ``lang``, checked on the translated rules pages;
     the others counted in a note (a kit language is no reason to fail a set)."""
-    from generator.data import i18n
-
     session = i18n.current()
     text = printed_text(game, lambda s: session.lookup(s) or s)
     rules = coverage["rules"]

@@ -7,12 +7,14 @@ import pytest
 
 from generator.core.paths import CARD_DATA
 from generator.data import load_game
-from generator.rules import decktet_moving_day as md
-from generator.rules.decktet_reference import verify_decktet
+from generator.orchestration.build import DrawnKit
+from generator.rules import decktet_moving_day as dmd
+from generator.rules.decktet_moving_day import engine as md
+from generator.rules.decktet_moving_day.reference import verify_decktet
 from tests.rules.scripted import FixedDice
 
 GAME = load_game("monster-day")
-RULES = md._rules(GAME.data)
+RULES = md.rules_for(GAME.data)
 NAMES = [c.name for c in RULES.cards]
 SUITS = [s["id"] for s in GAME.data["tables"]["decktet_suits"]]
 ODD, EVEN, PERSONALITY, ALL = range(4)
@@ -24,7 +26,7 @@ def card(name: str) -> int:
 
 
 def board(cards_by_space=None, rolls=(), hands=None, pile=None, aces=None, data=None):
-    rules = md._rules(data or GAME.data)
+    rules = md.rules_for(data or GAME.data)
     state = md.State(rules, FixedDice(rolls), list(aces or range(6)), [-1] * 6,
                      hands or [[], []], pile or [], [md.GAP] * 4)
     for space, name in (cards_by_space or {}).items():
@@ -166,7 +168,8 @@ def test_new_game_deals_three_each_from_30_or_39_cards():
 
 @pytest.mark.parametrize("game_id", ["monster-day", "moving-day"])
 def test_verify_passes_for_both_themes(game_id):
-    findings = md.verify(load_game(game_id))
+    game = load_game(game_id)
+    findings = dmd.verify(game, DrawnKit(game))
     assert all(f.ok for f in findings), [f.line() for f in findings if not f.ok]
 
 
@@ -179,7 +182,7 @@ def test_verify_catches_a_broken_decktet():
 
 
 def _printed_failures(game):
-    return [f for f in md.verify(game) if not f.ok]
+    return [f for f in dmd.verify(game, DrawnKit(game)) if not f.ok]
 
 
 def _swap_suits(rows, a="the MOUNTAIN", b="the BATTLE"):
@@ -245,7 +248,7 @@ def test_the_worked_example_matches_a_hand_count():
     """The rules pages print ``examples(game)``; here its numbers are counted by hand from the
     cards it shows. Seat A: the CALAMITY (Crown, event), the JOURNEY (3), the MILL (8); seat B:
     the DIPLOMAT (8, personality), the BETRAYAL (8), the DISCOVERY (5)."""
-    ex = md.examples(GAME)["village"]
+    ex = dmd.examples(GAME)["village"]
     cards = [s["card"]["name"] for s in ex["spaces"]]
     assert cards == ["the CALAMITY", "the JOURNEY", "the MILL",
                      "the DIPLOMAT", "the BETRAYAL", "the DISCOVERY"]
@@ -262,7 +265,7 @@ def test_the_example_follows_the_engine():
     tokens = [dict(t) for t in GAME.data["tables"]["moving_day_tokens"]]
     tokens[0]["counts"] = "all"
     data = {**GAME.data, "tables": {**GAME.data["tables"], "moving_day_tokens": tokens}}
-    from generator.rules.decktet_examples import village_example
+    from generator.rules.decktet_moving_day.worked import village_example
 
     ex = village_example(data)
     first, last = ex["tokens"][0], ex["tokens"][3]
@@ -290,8 +293,8 @@ def test_tetrahedra_pawn_and_court_ranks_are_rolled_on_2d4():
 def test_a_random_game_lasts_30_turns_and_hands_out_5_points_at_most():
     from generator.orchestration import simulate
 
-    report = simulate.run(md, players=2, n=200, seed=2, data=GAME.data)
+    report = simulate.run(dmd, players=2, n=200, seed=2, data=GAME.data)
     assert set(report.lengths) == {30}
     assert all(sum(r.scores) <= 5 for r in report.results)
-    greedy = simulate.run(md, players=2, n=50, seed=2, data=GAME.data, policy="greedy")
+    greedy = simulate.run(dmd, players=2, n=50, seed=2, data=GAME.data, policy="greedy")
     assert greedy.n == 50 and greedy.count("stall") == 0

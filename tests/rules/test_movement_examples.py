@@ -1,18 +1,26 @@
 """The movement game's worked examples, reference checks and board symmetries.
 
-The seed's three example turns are played by the engine (generator/rules/movement_examples.py);
-these tests check the outcomes the seed describes (lines 48, 52, 58). Verify compares the
-printed kit with card_data/movement-reference.yaml: broken variants must fail naming the card,
-colour or square. The asymmetry check must try all seven symmetries of the square."""
+The seed's three example turns are played by the engine (generator/rules/movement_game/
+worked.py); these tests check the outcomes the seed describes (lines 48, 52, 58). Verify
+compares the printed kit with card_data/movement-reference.yaml: broken variants must fail
+naming the card, colour or square. The asymmetry check must try all seven symmetries of the
+square."""
 from __future__ import annotations
 
 import pytest
 
 from generator.data import load_game
-from generator.rules import movement_game as mg
+from generator.orchestration.build import DrawnKit
+from generator.rules import movement_game as movement
 from generator.rules.base import DESIGN, RULEBOOK
-from generator.rules.movement_boards import SYMMETRIES, board_findings, parse_board, symmetries
-from generator.rules.movement_examples import examples
+from generator.rules.movement_game import engine as mg
+from generator.rules.movement_game.boards import (
+    SYMMETRIES,
+    board_findings,
+    parse_board,
+    symmetries,
+)
+from generator.rules.movement_game.worked import examples
 from tests.rules.scripted import FixedDice
 
 GAME = load_game("movement-game")
@@ -66,7 +74,7 @@ def test_captions_are_the_engines_facts_and_the_rules_page_prints_them(made):
 
 
 def test_an_example_the_rules_forbid_fails_the_build(monkeypatch):
-    from generator.rules import movement_examples as me
+    from generator.rules.movement_game import worked as me
 
     setup = me.load_setup(GAME)
     bad = {**setup, "turns": [{**setup["turns"][0],
@@ -106,11 +114,11 @@ def broken(tmp_path, old, new):
 
 
 def failed(game):
-    return {f.check: f for f in mg.verify(game) if not f.ok}
+    return {f.check: f for f in movement.verify(game, DrawnKit(game)) if not f.ok}
 
 
 def test_verify_is_clean_and_says_its_basis():
-    findings = mg.verify(GAME)
+    findings = movement.verify(GAME, DrawnKit(GAME))
     assert all(f.ok for f in findings), [f.line() for f in findings if not f.ok]
     assert all(f.basis in (RULEBOOK, DESIGN) for f in findings)
     by_check = {f.check: f.basis for f in findings}
@@ -156,7 +164,7 @@ def test_a_lost_starting_ring_fails_on_the_printed_board(tmp_path):
 
 def test_a_board_template_that_stops_drawing_rings_fails(monkeypatch):
     """The boards are read from the rendered faces: a template change shows up too."""
-    from generator.rules import movement_reference as ref
+    from generator.rules.movement_game import reference as ref
 
     real = ref.read_board
 

@@ -7,8 +7,11 @@ import random
 import pytest
 
 from generator.data import load_game
-from generator.rules import movement_game as mg
-from generator.rules.movement_game import (
+from generator.orchestration.build import DrawnKit
+from generator.rules import movement_game as movement
+from generator.rules.movement_game import engine as mg
+from generator.rules.movement_game.boards import board_findings, parse_board
+from generator.rules.movement_game.engine import (
     DISCARD_HAND,
     DISCARD_ONE,
     PLACE,
@@ -223,7 +226,7 @@ def test_all_four_tokens_on_the_goal_spaces_across_win():
 
 def test_variants_give_one_board_each_and_new_game_plays_it():
     names = [b["name"] for b in DATA["tables"]["boards"]]
-    found = mg.variants(DATA)
+    found = movement.variants(DATA)
     assert [name for name, _ in found] == names
     for name, data in found:
         assert mg.new_game(2, 1, data).rules.board.name == name
@@ -233,7 +236,7 @@ def test_variants_give_one_board_each_and_new_game_plays_it():
 def test_a_player_always_has_an_action_and_clones_replay():
     for seed in range(12):
         players = 2 if seed % 2 else 4
-        state = mg.new_game(players, seed, mg.variants(DATA)[seed % 4][1])
+        state = mg.new_game(players, seed, movement.variants(DATA)[seed % 4][1])
         chooser = random.Random(seed)
         for step in range(400):
             actions = mg.legal_actions(state)
@@ -247,7 +250,7 @@ def test_a_player_always_has_an_action_and_clones_replay():
 
 
 def test_verify_passes_on_the_data_file():
-    findings = mg.verify(GAME)
+    findings = movement.verify(GAME, DrawnKit(GAME))
     assert findings and all(f.ok for f in findings), [f.line() for f in findings if not f.ok]
     details = [f.detail for f in findings if f.check.startswith("standard-deck conversion")]
     assert "forward: standard deck 9, navigation deck 10 (-1)" in details
@@ -267,7 +270,8 @@ def test_verify_catches_broken_boards():
         lattice, saltire = boards[0], boards[1]
         lattice["rows"][0] = lattice["rows"][0].replace("N", ".", 1)   # 3 north starts
         saltire["rows"][1] = "#" + saltire["rows"][1][1:]               # symmetry broken
-    failed = {f.check for f in mg.verify(with_boards(GAME, break_two)) if not f.ok}
+    broken = with_boards(GAME, break_two)
+    failed = {f.check for f in movement.verify(broken, DrawnKit(broken)) if not f.ok}
     assert failed == {"board Lattice: 4 starting spaces per side, on its edge, not in corners",
                       "board Lattice: horizontal symmetry", "board Saltire: horizontal symmetry"}
 
@@ -275,23 +279,25 @@ def test_verify_catches_broken_boards():
 def test_board_checks_catch_cut_off_starts_and_spaces():
     rows = ["..NN.NN..", "#########", "W.......E", "W.......E", "W.......E", "W.......E",
             ".........", "##.......", ".#SS.SS.."]
-    found = {f.check: f for f in mg.board_findings(mg.parse_board({"name": "x", "rows": rows}))}
+    found = {f.check: f for f in board_findings(parse_board({"name": "x", "rows": rows}))}
     assert not found["board x: every start reaches every start across"].ok
     assert not found["board x: every open space reachable"].ok  # (8, 0) is walled in
     assert "(8, 0)" in found["board x: every open space reachable"].detail
-    ragged = mg.board_findings(mg.parse_board({"name": "y", "rows": ["....", "..."]}))
+    ragged = board_findings(parse_board({"name": "y", "rows": ["....", "..."]}))
     assert [f.ok for f in ragged] == [False]
 
 
 def test_random_games_replay_exactly():
     from generator.orchestration import simulate
 
-    data = mg.variants(DATA)[1][1]
+    data = movement.variants(DATA)[1][1]
     for players in (2, 4):
-        first = simulate.run(mg, players=players, n=16, seed=5, jobs=1, data=data, max_turns=150)
-        again = simulate.run(mg, players=players, n=16, seed=5, jobs=2, data=data, max_turns=150)
+        first = simulate.run(movement, players=players, n=16, seed=5, jobs=1, data=data,
+                             max_turns=150)
+        again = simulate.run(movement, players=players, n=16, seed=5, jobs=2, data=data,
+                             max_turns=150)
         assert first.results == again.results
-    greedy = simulate.run(mg, players=2, n=20, seed=5, jobs=1, data=data, policy="greedy")
+    greedy = simulate.run(movement, players=2, n=20, seed=5, jobs=1, data=data, policy="greedy")
     assert greedy.count("win") == 20 and min(greedy.lengths) > 20
 
 

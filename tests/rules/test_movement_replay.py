@@ -10,7 +10,8 @@ import pytest
 
 from generator.data import load_game
 from generator.orchestration import simulate
-from generator.rules import movement_game as mg
+from generator.rules import movement_game as movement
+from generator.rules.movement_game import engine as mg
 
 GAME = load_game("movement-game")
 # (board, players) -> (games, seed, sha256 of every game's result, the first game)
@@ -34,8 +35,8 @@ RECORDED = {
 @pytest.mark.parametrize(("board", "players"), list(RECORDED))
 def test_greedy_games_are_unchanged(board, players):
     games, seed, digest, first = RECORDED[board, players]
-    data = dict(mg.variants(GAME.data))[board]
-    report = simulate.run(mg, players=players, n=games, seed=seed, jobs=1, policy="greedy",
+    data = dict(movement.variants(GAME.data))[board]
+    report = simulate.run(movement, players=players, n=games, seed=seed, jobs=1, policy="greedy",
                           max_turns=300, data=data)
     rows = [[r.turns, r.outcome, list(r.winners), [list(x) for x in r.extra]]
             for r in report.results]

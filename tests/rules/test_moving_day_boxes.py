@@ -1,5 +1,5 @@
 """Moving Day (Fløe) rules on hand-built positions: the rulebook's worked example, then one
-test per rule and per reading named in ``generator/rules/moving_day_boxes.py``."""
+test per rule and per reading named in ``generator/rules/moving_day_boxes/engine.py``."""
 from __future__ import annotations
 
 import copy
@@ -9,12 +9,14 @@ from types import SimpleNamespace
 
 import pytest
 
+from generator.data import load_game
 from generator.orchestration import simulate
-from generator.rules import moving_day_boxes as md
-from generator.rules import moving_day_boxes_scoring as sc
+from generator.rules import moving_day_boxes as boxes
+from generator.rules.moving_day_boxes import engine as md
+from generator.rules.moving_day_boxes import scoring as sc
 
-DATA = md.default_data()
-RULES = md._rules(DATA)
+DATA = load_game("moving-day-boxes").data
+RULES = md.rules_for(DATA)
 SHAPES = [s["id"] for s in DATA["tables"]["box_shapes"]]
 COLOURS = [c["id"] for c in DATA["tables"]["box_colours"]]
 ICONS = {1: 1, 2: 1, 3: 2, 4: 2, 5: 2, 6: 3, 7: 3}   # as in the tables file
@@ -339,11 +341,11 @@ def fake_game(data=DATA) -> SimpleNamespace:
 
 
 def failed(data) -> set[str]:
-    return {f.check for f in md.verify(fake_game(data)) if not f.ok}
+    return {f.check for f in boxes.verify(fake_game(data)) if not f.ok}
 
 
 def test_verify_passes_on_the_tables():
-    findings = md.verify(fake_game())
+    findings = boxes.verify(fake_game())
     assert all(f.ok for f in findings), [f.line() for f in findings if not f.ok]
     summary = {f.check: f.detail for f in findings if f.check.startswith("summary")}
     assert "w3: 15 tiles" in summary["summary: tiles by weight"]
@@ -352,10 +354,8 @@ def test_verify_passes_on_the_tables():
 
 
 def test_verify_passes_on_the_kit():
-    from generator.data import load_game
-
-    game = load_game(md.GAME_ID)
-    findings = md.verify(game)
+    game = load_game("moving-day-boxes")
+    findings = boxes.verify(game)
     assert all(f.ok for f in findings), [f.line() for f in findings if not f.ok]
     # Table rows with `count` print that many copies.
     assert game.component("friends").total == 36 and game.component("snacks").total == 34
@@ -407,8 +407,8 @@ def test_verify_fails_on_broken_data():
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_seeded_games_replay_identically_whatever_the_number_of_jobs(players):
-    one = simulate.run(md, players, n=8, seed=3, data=DATA, jobs=1)
-    two = simulate.run(md, players, n=8, seed=3, data=DATA, jobs=2)
+    one = simulate.run(boxes, players, n=8, seed=3, data=DATA, jobs=1)
+    two = simulate.run(boxes, players, n=8, seed=3, data=DATA, jobs=2)
     assert one.results == two.results
     assert set(one.lengths) == {8 * players} and one.count("stall") == 0
     assert all(dict(r.extra)["boxes crushed"] >= 0 for r in one.results)
@@ -420,6 +420,6 @@ def test_greedy_plays_legal_moves_and_beats_random():
         action = md.greedy_action(state)
         assert action in md.legal_actions(state)
         md.apply(state, action)
-    greedy = simulate.run(md, 2, n=10, seed=4, data=DATA, policy="greedy")
-    rand = simulate.run(md, 2, n=10, seed=4, data=DATA)
+    greedy = simulate.run(boxes, 2, n=10, seed=4, data=DATA, policy="greedy")
+    rand = simulate.run(boxes, 2, n=10, seed=4, data=DATA)
     assert sum(greedy.mean_scores()) > sum(rand.mean_scores()) + 10

@@ -12,19 +12,20 @@ from generator.core.model import Item
 from generator.data import load_game
 from generator.data.themes import load_theme
 from generator.orchestration.build import BuildOptions, engine_examples, render_faces, verify
-from generator.rules import moving_day_boxes as md
-from generator.rules import moving_day_boxes_examples as ex
-from generator.rules import moving_day_boxes_scoring as sc
+from generator.rules import moving_day_boxes as boxes
 from generator.rules.base import DESIGN, RULEBOOK
+from generator.rules.moving_day_boxes import engine
+from generator.rules.moving_day_boxes import scoring as sc
+from generator.rules.moving_day_boxes import worked as ex
 
 
 @pytest.fixture(scope="module")
 def game():
-    return load_game(md.GAME_ID)
+    return load_game("moving-day-boxes")
 
 
 def test_the_worked_example_scores_31_with_the_rulebooks_breakdown(game):
-    worked = md.examples(game)["worked"]
+    worked = boxes.examples(game)["worked"]
     per = {v["id"]: (v["icons"], v["shapes"], v["colours"]) for v in worked["vehicles"]}
     # Seed lines 181-186: weights 3+5+8, shape 0+2+2, colour 0+3+0, snacks 8, 31 in all.
     assert per == {"scooter": (3, 0, 0), "car": (5, 2, 3), "truck": (8, 2, 0)}
@@ -99,12 +100,12 @@ def broken(game, component: str, change) -> object:
 
 
 def failures(game) -> dict[str, object]:
-    return {f.check: f for f in md.verify(game) if not f.ok}
+    return {f.check: f for f in boxes.verify(game) if not f.ok}
 
 
 def test_verify_checks_every_piece_against_the_reference(game):
     assert not failures(game)
-    findings = md.verify(game)
+    findings = boxes.verify(game)
     assert all(f.basis in (RULEBOOK, DESIGN) for f in findings)
     assert any(f.basis == RULEBOOK and f.check.startswith("friend cards: 36") for f in findings)
 
@@ -156,7 +157,7 @@ def test_a_clumsy_mark_on_the_wrong_card_and_a_wrong_capacity_fail_naming_the_pi
 
 def test_the_clumsy_rule_reads_the_same_in_the_engine_rules_page_cards_and_aid(game):
     rule = sc.CLUMSY_RULE
-    assert rule in " ".join(inspect.getdoc(md).split())
+    assert rule in " ".join(inspect.getdoc(engine).split())
     pages = " ".join(s.get("text", "") for page in game.component("rules").items
                      for s in page.data["sections"])
     assert " ".join(pages.split()).count(rule) == 2       # damage step 2 and our readings

@@ -4,8 +4,9 @@ from __future__ import annotations
 import pytest
 
 from generator.data import load_game
-from generator.rules import moving_target as mt
-from generator.rules.moving_target import DRAW, REMOVE, parse_card, position
+from generator.rules import moving_target as target
+from generator.rules.moving_target import engine as mt
+from generator.rules.moving_target.engine import DRAW, REMOVE, parse_card, position
 
 
 def placements(state):
@@ -127,7 +128,7 @@ def test_deadlock_is_a_draw():
 
 
 def test_verify_passes_on_the_data_file():
-    findings = mt.verify(load_game("moving-target"))
+    findings = target.verify(load_game("moving-target"))
     assert findings and all(f.ok for f in findings), [f.line() for f in findings if not f.ok]
 
 
@@ -136,15 +137,15 @@ def test_verify_catches_a_missing_card():
     deck = game.component("deck")
     short = type(deck)(**{**deck.__dict__, "items": deck.items[:-1]})
     broken = type(game)(**{**game.__dict__, "components": (short, *game.components[1:])})
-    failed = {f.check for f in mt.verify(broken) if not f.ok}
+    failed = {f.check for f in target.verify(broken) if not f.ok}
     assert {"deck size", "unique cards", "13 cards per suit", "4 cards per rank"} <= failed
 
 
 def test_random_games_always_end_and_replay_exactly():
     from generator.orchestration import simulate
 
-    first = simulate.run(mt, players=2, n=60, seed=5, jobs=1)
-    again = simulate.run(mt, players=2, n=60, seed=5, jobs=2)
+    first = simulate.run(target, players=2, n=60, seed=5, jobs=1)
+    again = simulate.run(target, players=2, n=60, seed=5, jobs=2)
     assert first.results == again.results
     assert first.count("win") + first.count("draw") + first.count("stall") == 60
     assert first.count("stall") == 0

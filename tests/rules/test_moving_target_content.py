@@ -1,5 +1,5 @@
 """Moving Target's kit content: the engine-drawn worked example, the printed deck checked card
-by card against the standard deck (moving_target_reference.py), the player aids, seat 0."""
+by card against the standard deck (moving_target/reference.py), the player aids, seat 0."""
 from __future__ import annotations
 
 import json
@@ -10,10 +10,11 @@ import pytest
 from generator.core.errors import CompositionError
 from generator.data import load_game
 from generator.orchestration.build import BuildOptions, build_pdf, check_composition
-from generator.rules import moving_target as mt
-from generator.rules import moving_target_example as mte
+from generator.rules import moving_target as target
 from generator.rules.base import DESIGN, RULEBOOK
-from generator.rules.moving_target_reference import load_reference, reference_findings
+from generator.rules.moving_target import engine as mt
+from generator.rules.moving_target import worked as mte
+from generator.rules.moving_target.reference import load_reference, reference_findings
 
 SEVEN = 'value: 7,\n       pips: [[0, 0], [1, 0], [0.5, 0.25], '
 SEVEN_MISSING_PIP = 'value: 7,\n       pips: [[0, 0], [1, 0], '
@@ -29,7 +30,7 @@ def game():
 
 @pytest.fixture(scope="module")
 def example(game):
-    return mt.examples(game)["moving_target"]
+    return target.examples(game)["moving_target"]
 
 
 # -- the worked example -----------------------------------------------------------------------
@@ -117,7 +118,7 @@ def test_the_example_replays_from_its_seed(game, example):
 def test_the_example_follows_the_engine(game, monkeypatch):
     """Change the engine's winning rule (a suit match would do) and the example changes."""
     monkeypatch.setattr(mt, "SAME_VALUE", mt.MATCH)
-    changed = mte.examples(game).get("moving_target")
+    changed = mte.worked_example(game).get("moving_target")
     assert changed is None or changed["seed"] != 9 or changed["cell"] != "B1"
 
 
@@ -144,7 +145,7 @@ def test_reference_has_the_52_cards_with_their_source():
 
 
 def test_every_finding_says_where_its_expectation_comes_from(game):
-    findings = mt.verify(game)
+    findings = target.verify(game)
     assert findings and all(f.ok for f in findings)
     assert all(f.basis in (RULEBOOK, DESIGN) for f in findings)
     assert [f.check for f in findings if f.basis == DESIGN] == [
@@ -157,7 +158,7 @@ def test_a_removed_pip_fails_even_when_the_check_beside_it_is_edited(game_file):
     (its own file) still catches it, naming the card and the data line."""
     file, (line, _) = game_file((SEVEN, SEVEN_MISSING_PIP), (PIP_CHECK, 'expect: "{{ true }}"'))
     broken = load_game(str(file))
-    [finding] = failing(mt.verify(broken))
+    [finding] = failing(target.verify(broken))
     assert finding.basis == RULEBOOK
     assert "the 7 of Spades prints 6 pips, expected 7" in finding.detail
     assert "the 7 of Hearts prints 6 pips, expected 7" in finding.detail
@@ -169,7 +170,7 @@ def test_a_removed_pip_fails_even_when_the_check_beside_it_is_edited(game_file):
 def test_a_wrong_value_with_matching_pips_fails(game_file):
     """Value and pips edited together pass the row check, not the reference."""
     file, _ = game_file((SEVEN, SEVEN_MISSING_PIP.replace("7", "6")))
-    problems = failing(mt.verify(load_game(str(file))))
+    problems = failing(target.verify(load_game(str(file))))
     details = " | ".join(f.detail for f in problems)
     assert "the 7 of Hearts has value 6, expected 7" in details
     assert "the 7 of Hearts prints 6 pips, expected 7" in details
@@ -181,7 +182,7 @@ def test_a_swapped_suit_fails_naming_the_cards(game_file):
     file, (line, _) = game_file(
         (HEARTS, HEARTS.replace("Hearts", "Diamonds")),
         (DIAMONDS, DIAMONDS.replace("Diamonds", "Hearts")))
-    findings = mt.verify(load_game(str(file)))
+    findings = target.verify(load_game(str(file)))
     [finding] = failing(findings)
     assert finding.basis == RULEBOOK
     assert "the Ace of Diamonds prints the heart symbol, expected diamond" in finding.detail

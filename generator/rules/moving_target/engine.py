@@ -1,4 +1,4 @@
-"""Moving Target (Andrew Gonsalves, 2011): rules engine and composition check.
+"""Moving Target (Andrew Gonsalves, 2011): the rules engine.
 
 Seed: ``../shared/seeds/moving-target.txt``. Numbers (grid size, hand sizes, the 12-card limit,
 the 3-draw limit) come from the ``settings`` of ``card_data/moving-target.yaml``.
@@ -37,13 +37,9 @@ Readings where the seed allows more than one (each has a test in ``tests/rules``
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
-
-from .base import DESIGN, RULEBOOK, Finding, at, expect_equal
-from .moving_target_reference import reference_findings
 
 SUITS = 4
 RANKS = 13
@@ -133,7 +129,7 @@ class State:
         return copy
 
 
-def _settings(data: Mapping[str, Any] | None) -> dict[str, Any]:
+def settings(data: Mapping[str, Any] | None) -> dict[str, Any]:
     merged = dict(DEFAULTS)
     if data:
         merged.update(data.get("settings", {}))
@@ -168,7 +164,7 @@ def position(players: int, grid: Mapping[tuple[int, int], str], hands: list[list
              deck: list[str] | None = None, discards: list[str] | None = None,
              data: Mapping[str, Any] | None = None, seed: int = 0) -> State:
     """A hand-built position for tests: ``grid`` maps (row, col) to card names like ``"QH"``."""
-    cfg = _settings(data)
+    cfg = settings(data)
     size = int(cfg["grid_size"])
     state = State(players, size, int(cfg["max_on_grid"]), int(cfg["max_draws"]),
                   random.Random(seed), [-1] * size * size, [0] * size * size,
@@ -181,7 +177,7 @@ def position(players: int, grid: Mapping[tuple[int, int], str], hands: list[list
 
 
 def new_game(players: int, seed: int, data: Mapping[str, Any] | None = None) -> State:
-    cfg = _settings(data)
+    cfg = settings(data)
     if players not in cfg["hand_size"]:
         raise ValueError(f"Moving Target is for {sorted(cfg['hand_size'])} players")
     size = int(cfg["grid_size"])
@@ -362,76 +358,3 @@ def describe(action: int) -> str:
         return f"remove cell {action - REMOVE}"
     cell, card = divmod(action, 64)
     return f"{card_name(card)} to cell {cell}"
-
-
-def examples(game: Any) -> dict[str, Any]:
-    """The rules pages' worked example, played by this engine (moving_target_example.py): up
-    to 400 seeded games, so kept in the on-disk cache (generator/core/cache.py) under the game's
-    data, its only input besides the engine's code."""
-    from generator.core import cache
-
-    from .moving_target_example import examples as made
-
-    return cache.cached("moving-target-example", {"data": game.data}, lambda: made(game),
-                        valid=lambda v: type(v) is dict and set(v) <= {"moving_target"})
-
-
-def verify(game: Any) -> list[Finding]:
-    """52 unique cards, 4 suits x 13 ranks, each card as the standard deck prints it
-    (moving_target_reference.py); deals leave a draw pile; the grid is 5x5. All restate the
-    seed or the standard deck (RULEBOOK) except the board's paper size (DESIGN)."""
-    cfg = _settings(game.data)
-    deck = game.component("deck")
-    cards = [(item["suit"]["id"], item["rank"]["id"]) for item in deck.expanded()]
-    suits = Counter(s for s, _ in cards)
-    ranks = Counter(r for _, r in cards)
-    deck_at, suits_at, ranks_at = (at(game, "components", "deck"), at(game, "tables", "suits"),
-                                   at(game, "tables", "ranks"))
-    findings = [
-        expect_equal("deck size", len(cards), CARDS, deck_at, basis=RULEBOOK),
-        expect_equal("unique cards", len(set(cards)), CARDS, deck_at, basis=RULEBOOK),
-        expect_equal("suits", len(suits), SUITS, suits_at, basis=RULEBOOK),
-        expect_equal("ranks", len(ranks), RANKS, ranks_at, basis=RULEBOOK),
-        Finding("13 cards per suit", set(suits.values()) == {RANKS}, str(dict(suits)),
-                where=suits_at, basis=RULEBOOK),
-        Finding("4 cards per rank", set(ranks.values()) == {SUITS},
-                ", ".join(f"{r}:{n}" for r, n in ranks.items()), where=ranks_at,
-                basis=RULEBOOK),
-        *reference_findings(game),
-    ]
-    for players, hand in sorted(cfg["hand_size"].items()):
-        left = len(cards) - players * hand - 1
-        findings.append(Finding(f"{players} players take {hand} each, 1 starts the grid",
-                                left > 0, f"{left} cards left to draw",
-                                where=at(game, "settings", "hand_size"), basis=RULEBOOK))
-    size = int(cfg["grid_size"])
-    grid = game.component("grid") if any(c.id == "grid" for c in game.components) else None
-    if grid is not None:
-        findings += [replace(f, where=at(game, "components", "grid"))
-                     for f in _grid_findings(grid, size)]
-    return findings
-
-
-def _grid_findings(grid: Any, size: int) -> list[Finding]:
-    """The printed board against the rules: the cells the face template draws (its params)
-    must be the rules' grid, and must add up to the board's printed size (from ``size:``), so
-    a board that draws 5 x 5 cells on paper sized for 4 x 4 is caught."""
-    from generator.core.sizes import CARD_SIZES
-
-    p = grid.params
-    rows, cols = p.get("rows"), p.get("cols")
-    out = [expect_equal("play grid cells drawn (params) vs rules grid_size",
-                        f"{rows}x{cols}", f"{size}x{size}", basis=RULEBOOK)]
-    cell = CARD_SIZES.get(str(p.get("cell")))
-    if cell is None or not all(isinstance(v, (int, float)) for v in (rows, cols)):
-        out.append(Finding("play grid cell size", False, f"unknown cell {p.get('cell')!r}",
-                           basis=DESIGN))
-        return out
-    gap, border = float(p.get("gap", 0)), float(p.get("border", 0))
-    w = cols * cell.w + (cols - 1) * gap + 2 * border
-    h = rows * cell.h + (rows - 1) * gap + 2 * border
-    fits = abs(w - grid.size.w) < 0.01 and abs(h - grid.size.h) < 0.01
-    out.append(Finding("play grid cells fill the printed board", fits,
-                       f"cells need {w:g} x {h:g} mm, board printed "
-                       f"{grid.size.w:g} x {grid.size.h:g} mm", basis=DESIGN))
-    return out

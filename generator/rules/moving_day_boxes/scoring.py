@@ -1,14 +1,16 @@
 """Moving Day (Fløe): the pieces, the end-of-game damage and points, and the kit checks.
 
-Split from ``moving_day_boxes`` (which holds the turn engine and documents every reading) so
-each file stays readable. Everything here works on one vehicle or one printed set at a time:
+The bottom of the package: the turn engine (``engine``, which documents every reading), the
+reference list and the worked example build on it. Everything here works on one vehicle or
+one printed set at a time:
 
 - ``score_vehicle`` applies the three damage steps in the rulebook's order (crushed, clumsy,
   strength) and counts the points of one vehicle. Vehicles score independently (adjacency never
   crosses vehicles), so the owner's best choice for clumsy friends is made vehicle by vehicle,
   which is also the best choice for the whole score.
-- ``verify`` checks the printed set (or the tables, for a component not yet defined) against
-  the published counts and against the balance our reconstruction promises.
+- ``kit_findings`` checks the printed set (or the tables, for a component not yet defined)
+  against the published counts and against the balance our reconstruction promises;
+  ``printed_pieces`` reads that set, for the reference and the worked example too.
 """
 from __future__ import annotations
 
@@ -19,7 +21,8 @@ from functools import lru_cache
 from itertools import combinations, pairwise
 from typing import Any
 
-from .base import DESIGN, RULEBOOK, Finding, expect_equal
+from ..base import DESIGN, RULEBOOK, Finding, expect_equal
+from ..base import at as data_at
 
 EMPTY = -1
 INTACT, CRUSHED, CLUMSY, WEAK = "", "crushed", "clumsy", "weak"
@@ -191,12 +194,18 @@ def score_vehicle(vehicle: Vehicle, slots: Sequence[int], tiles: Sequence[Tile],
 
 # --- the printed set -------------------------------------------------------------------------
 
-def _key(value: Any) -> Any:
+def piece_id(value: Any) -> Any:
     """A table cell may be an id or, in a product-generated item, the whole row."""
     return value.get("id") if isinstance(value, Mapping) else value
 
 
-def _printed(game: Any, component: str, table: str) -> tuple[list[Mapping[str, Any]], str]:
+def at(game: Any, *path: Any) -> str:
+    """``base.at`` for a loaded game; "" for a bare stand-in (tests pass data alone)."""
+    return data_at(game, *path) if hasattr(game, "source") else ""
+
+
+def printed_pieces(game: Any, component: str, table: str
+                   ) -> tuple[list[Mapping[str, Any]], str]:
     """Each printed copy of a component, or the table expanded by ``count`` if it is missing."""
     ids = {c.id for c in getattr(game, "components", ())}
     if component in ids:
@@ -225,7 +234,7 @@ def _even(counts: Counter[Any], keys: list[str]) -> bool:
 
 def verify_tiles(tiles: list[Mapping[str, Any]], where: str, shapes: list[str],
                  colours: list[str]) -> list[Finding]:
-    pairs = Counter((_key(t["shape"]), _key(t["colour"])) for t in tiles)
+    pairs = Counter((piece_id(t["shape"]), piece_id(t["colour"])) for t in tiles)
     wanted = {(s, c) for s in shapes for c in colours}
     weights = [int(t["weight"]) for t in tiles]
     icons = [int(t["icons"]) for t in tiles]
@@ -235,12 +244,12 @@ def verify_tiles(tiles: list[Mapping[str, Any]], where: str, shapes: list[str],
         by_weight.setdefault(w, set()).add(i)
     order = sorted(by_weight)
     rising = all(max(by_weight[a]) <= min(by_weight[b]) for a, b in pairwise(order))
-    mix_shape = {s: Counter(int(t["weight"]) for t in tiles if _key(t["shape"]) == s)
+    mix_shape = {s: Counter(int(t["weight"]) for t in tiles if piece_id(t["shape"]) == s)
                  for s in shapes}
-    mix_colour = {c: Counter(int(t["weight"]) for t in tiles if _key(t["colour"]) == c)
+    mix_colour = {c: Counter(int(t["weight"]) for t in tiles if piece_id(t["colour"]) == c)
                   for c in colours}
-    frag_shape = Counter(_key(t["shape"]) for t in fragile)
-    frag_colour = Counter(_key(t["colour"]) for t in fragile)
+    frag_shape = Counter(piece_id(t["shape"]) for t in fragile)
+    frag_colour = Counter(piece_id(t["colour"]) for t in fragile)
     return [
         expect_equal(f"box tiles ({where})", len(tiles), TILES),
         expect_equal("shapes x colours", f"{len(shapes)} x {len(colours)}", "5 x 5"),
@@ -263,15 +272,16 @@ def verify_tiles(tiles: list[Mapping[str, Any]], where: str, shapes: list[str],
     ]
 
 
-def verify(game: Any) -> list[Finding]:
-    """The printed set against the published counts, our balance, and 4-player supply."""
+def kit_findings(game: Any) -> list[Finding]:
+    """The printed set against the published counts, our balance, and 4-player supply (the
+    package's ``verify`` adds the reference list and the worked example)."""
     settings, tables = game.data["settings"], game.data["tables"]
     shapes = [s["id"] for s in tables["box_shapes"]]
     colours = [c["id"] for c in tables["box_colours"]]
-    tiles, tiles_from = _printed(game, "tiles", "box_tiles")
+    tiles, tiles_from = printed_pieces(game, "tiles", "box_tiles")
     findings = verify_tiles(tiles, tiles_from, shapes, colours)
 
-    cards, cards_from = _printed(game, "friends", "friend_cards")
+    cards, cards_from = printed_pieces(game, "friends", "friend_cards")
     sized = Counter((int(c["friends"]), int(c["strength"]), bool(c["clumsy"])) for c in cards)
     findings += [
         expect_equal(f"friend cards ({cards_from})", len(cards), CARDS),
@@ -325,17 +335,14 @@ def verify(game: Any) -> list[Finding]:
                 for _, v, size, s in fitting),
             ", ".join(f"{name} {size.w:g}x{size.h:g} mm >= {int(v['cols']) * s:g}x"
                       f"{int(v['rows']) * s:g}" for name, v, size, s in fitting)))
-    snacks, snacks_from = _printed(game, "snacks", "snacks")
+    snacks, snacks_from = printed_pieces(game, "snacks", "snacks")
     findings.append(expect_equal(f"snacks by value ({snacks_from})",
                                  dict(sorted(Counter(int(s["value"]) for s in snacks).items())),
                                  SNACKS))
     findings += _row_counts(game)
     findings += _summaries(tiles, cards)
-    from . import moving_day_boxes_examples, moving_day_boxes_reference
-
-    findings = [replace(f, basis=f.basis or (RULEBOOK if f.check.startswith(_FROM_RULEBOOK)
-                                              else DESIGN)) for f in findings]
-    return findings + moving_day_boxes_reference.check(game) + moving_day_boxes_examples.check(game)
+    return [replace(f, basis=f.basis or (RULEBOOK if f.check.startswith(_FROM_RULEBOOK)
+                                          else DESIGN)) for f in findings]
 
 
 # Checks that restate the rulebook (its component list, the ranges printed on the pieces, 8

@@ -1,6 +1,6 @@
 """Untitled Movement Game: what the engine reads from the data, computed once per board and
 player count (``Rules``), and the greedy policy's per-seat view of the board (``Plan``).
-Split from movement_game.py, which plays by these; the readings of the seed are listed there.
+The engine (``engine``) plays by these; the readings of the seed are listed there.
 """
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import per_data
-from .movement_boards import (
+from ..base import per_data
+from .boards import (
     ACROSS,
     Board,
     forbidden,

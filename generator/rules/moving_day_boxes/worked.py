@@ -5,7 +5,7 @@ colours 0+3+0, snacks 8: 31 points) but shows its tiles only in a picture. The d
 ``card_data/moving-day-boxes-example.yaml`` lays it out with the kit's OWN pieces: each box is
 matched to a printed tile (shape, colour, weight, fragile; each printed tile used once) and
 each friend card to a printed card. ``examples`` puts them in a real ``State`` with
-``moving_day_boxes.empty_seat`` and scores it with ``score_breakdown``, the code that scores
+``engine.empty_seat`` and scores it with ``score_breakdown``, the code that scores
 simulated games, so the rules page (``templates/faces/boxes-example.yaml``) draws the engine's
 own damage and points: if the tiles, the cards or the scoring change, the page changes too.
 ``check`` is the verify finding that the result still matches the rulebook's numbers.
@@ -17,8 +17,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .base import RULEBOOK, Finding
-from .base import at as _at
+from ..base import RULEBOOK, Finding
+from . import engine as md
+from .scoring import Friends, Tile, at, clumsy_friends, piece_id, printed_pieces
 
 CATEGORIES = ("icons", "shapes", "colours")
 
@@ -27,20 +28,11 @@ class ExampleError(ValueError):
     """The example asks for a tile or card the kit does not print (or more copies of it)."""
 
 
-def at(game: Any, *path: Any) -> str:
-    """``base.at`` for a loaded game; "" for a bare stand-in (tests pass data alone)."""
-    return _at(game, *path) if hasattr(game, "source") else ""
-
-
-def _key(value: Any) -> Any:
-    return value.get("id") if isinstance(value, Mapping) else value
-
-
 def _take(pool: list[tuple[int, Mapping[str, Any]]], want: Mapping[str, Any],
           fields: Sequence[str], what: str) -> int:
     """Remove from ``pool`` the first printed piece matching ``want`` on ``fields``."""
     for n, (index, row) in enumerate(pool):
-        if all(_key(row[f]) == want[f] for f in fields):
+        if all(piece_id(row[f]) == want[f] for f in fields):
             del pool[n]
             return index
     described = ", ".join(f"{f} {want[f]}" for f in fields)
@@ -50,18 +42,15 @@ def _take(pool: list[tuple[int, Mapping[str, Any]]], want: Mapping[str, Any],
 
 def example_state(game: Any) -> tuple[Any, int]:
     """The example as a one-seat end position built from the printed pieces, and its snacks."""
-    from . import moving_day_boxes as md
-    from .moving_day_boxes_scoring import Friends, Tile, _printed
-
     tables = game.data["tables"]
     shapes = [s["id"] for s in tables["box_shapes"]]
     colours = [c["id"] for c in tables["box_colours"]]
-    printed_tiles, _ = _printed(game, "tiles", "box_tiles")
-    printed_cards, _ = _printed(game, "friends", "friend_cards")
-    rules = md._rules(game.data)
+    printed_tiles, _ = printed_pieces(game, "tiles", "box_tiles")
+    printed_cards, _ = printed_pieces(game, "friends", "friend_cards")
+    rules = md.rules_for(game.data)
     rules = dataclasses.replace(
         rules,
-        tiles=tuple(Tile(shapes.index(_key(t["shape"])), colours.index(_key(t["colour"])),
+        tiles=tuple(Tile(shapes.index(piece_id(t["shape"])), colours.index(piece_id(t["colour"])),
                          int(t["weight"]), int(t["icons"]), bool(t["fragile"]))
                     for t in printed_tiles),
         cards=tuple(Friends(int(c["friends"]), int(c["strength"]), bool(c["clumsy"]))
@@ -93,9 +82,6 @@ def example_state(game: Any) -> tuple[Any, int]:
 def worked_example(game: Any) -> dict[str, Any]:
     """The example scored by the engine: per vehicle its boxes (with the damage each took) and
     friends, the points by category, and the totals."""
-    from . import moving_day_boxes as md
-    from .moving_day_boxes_scoring import clumsy_friends
-
     state, _ = example_state(game)
     parts = md.score_breakdown(state, 0)
     seat, rules = state.seats[0], state.rules

@@ -1,10 +1,10 @@
-"""Untitled Movement Game: rules engine, greedy policy and the composition check.
+"""Untitled Movement Game: the rules engine and its greedy policy.
 
 Seed: ``../shared/seeds/untitled-movement-game.txt``. Everything comes from the ``data`` of
 ``card_data/movement-game.yaml``: ``settings`` (hand size, die, tokens, the introducing roll,
 seats, ``board``: the board's name, default the first) and ``tables`` (``navigation`` cards,
-``boards`` as text grids, ``tokens``). ``variants`` gives one data set per board; parsing and
-checking boards lives in ``movement_boards``.
+``boards`` as text grids, ``tokens``). ``setup.variants`` gives one data set per board;
+parsing and checking boards lives in ``boards``.
 
 Seats sit clockwise from the south edge (2 players S and N; 4 players S, W, N, E). A card's
 ``(dx, dy)`` is seen from its holder's edge: forward (``dy = -1``) leads away from it, ``dx = +1``
@@ -59,13 +59,11 @@ import heapq
 import random
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-from .base import DESIGN, RULEBOOK, Finding
-from .movement_boards import ACROSS, board_findings, parse_board
-from .movement_setup import FAR, Plan, Rules, rules_for
-from .movement_setup import variants as variants  # the engine interface: one set per board
+from .boards import ACROSS
+from .setup import FAR, Plan, Rules, rules_for
 
 ROLL, DISCARD_HAND, STOP = -1, -2, -3
 DISCARD_ONE = -10          # minus the direction index
@@ -398,41 +396,3 @@ def _worst_discard(state: State) -> int:
     if not hand:
         return STOP
     return DISCARD_ONE - max(hand, key=lambda d: state.rules.backward[d])
-
-
-def examples(game: Any) -> dict[str, Any]:
-    """The seed's example turns played by this engine, for the rules pages (movement_examples)."""
-    from .movement_examples import examples as played
-
-    return played(game)
-
-
-def verify(game: Any) -> list[Finding]:
-    """What the kit prints against the reference data (``movement_reference``: the seed's cards,
-    tokens and board kinds, our frozen board layouts, read back from the rendered boards), each
-    board's shape and reachability, the standard-deck stand-in beside the navigation deck, and
-    a quick playout per sound board."""
-    from .movement_playouts import playout_findings
-    from .movement_reference import content_findings, load_reference
-
-    tables = game.data["tables"]
-    out = content_findings(game)
-    boards = [parse_board(b) for b in tables.get("boards") or []]
-    sound = set()
-    for board in boards:
-        found = [replace(f, basis=f.basis or DESIGN) for f in board_findings(board)]
-        out += found
-        if all(f.ok for f in found):
-            sound.add(board.name)
-    cards = Counter({str(r["direction"]): int(r.get("count", 1)) for r in tables["navigation"]})
-    conversion = {r["direction"]: int(r["count"]) for r in tables["standard_deck_conversion"]}
-    for d, n in cards.items():
-        std = conversion.get(d, 0)
-        out.append(Finding("standard-deck conversion", d in conversion,
-                           f"{d}: standard deck {std}, navigation deck {n} ({std - n:+d})",
-                           basis=RULEBOOK))
-    total, want = sum(conversion.values()), load_reference(game).data["standard_deck"]["cards"]
-    out.append(Finding("standard-deck conversion, total", total == sum(want.values()),
-                       f"{total} vs {sum(cards.values())}", basis=RULEBOOK))
-    out += [replace(f, basis=DESIGN) for f in playout_findings(game.data, sound)]
-    return out

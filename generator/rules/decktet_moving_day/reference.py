@@ -20,9 +20,11 @@ from functools import cache
 from typing import Any
 
 from generator.core import paths
+from generator.core.model import Game
 from generator.core.yamlfile import YamlDoc, load_yaml
 
-from .base import DESIGN, RULEBOOK, Finding, at, expect_equal
+from ..base import DESIGN, RULEBOOK, Finding, PrintedKit, at, expect_equal
+from .engine import build_rules
 
 REFERENCE = paths.CARD_DATA / "decktet-reference.yaml"
 FIELDS = ("kind", "rank", "suits", "types")
@@ -110,11 +112,9 @@ def verify_decktet(rows: list[Mapping[str, Any]]) -> list[Finding]:
     return findings
 
 
-def token_findings(game: Any) -> list[Finding]:
-    """The printed tokens (die face -> counts -> points) and the theme's names, against the
-    seeds as the reference file restates them."""
-    from generator.data.themes import load_theme
-
+def token_findings(game: Game, kit: PrintedKit) -> list[Finding]:
+    """The printed tokens (die face -> counts -> points) and the names of the theme they are
+    printed with, against the seeds as the reference file restates them."""
     ref = reference().data
     expected = {t["die"]: t for t in ref["tokens"]}
     table = {t["die"]: t for t in game.data["tables"]["moving_day_tokens"]}
@@ -135,7 +135,7 @@ def token_findings(game: Any) -> list[Finding]:
                                     f"{d}: {expected[d][field]}" for d in sorted(expected))
                                 + f" ({ref['tokens_source']})",
                                 where=where if bad else "", basis=RULEBOOK))
-    theme = load_theme(game.theme)
+    theme = kit.theme
     names = {die: row["names"].get(theme.name) for die, row in expected.items()}
     if all(names.values()):
         labels = theme.labels.get("tokens", {})
@@ -147,22 +147,24 @@ def token_findings(game: Any) -> list[Finding]:
     return findings
 
 
-def verify_kit(game: Any, rules: Any) -> list[Finding]:
-    """Everything verify checks for Moving Day / Monster Day."""
+def verify(game: Game, printed: PrintedKit) -> list[Finding]:
+    """The printed cards against the reference card list, the Decktet's invariants, the tokens
+    against the seed, then the kit's composition (Moving Day and Monster Day alike)."""
+    rules = build_rules(game.data)
     rows = game.data["tables"]["decktet_cards"]
     row_index = {row["name"]: index for index, row in enumerate(rows)}
     by_id = {c.id: c for c in game.components}
-    printed = [dict(item) for cid in ("play", "aces", "extended") if cid in by_id
-               for item in by_id[cid].expanded()]
+    cards = [dict(item) for cid in ("play", "aces", "extended") if cid in by_id
+             for item in by_id[cid].expanded()]
 
     def where(name: str) -> str:
         if name in row_index:
             return at(game, "tables", "decktet_cards", row_index[name])
         return at(game, "tables", "decktet_cards")
 
-    findings = compare_cards(printed, reference().data["cards"], where)
+    findings = compare_cards(cards, reference().data["cards"], where)
     findings += verify_decktet(rows)
-    findings += token_findings(game)
+    findings += token_findings(game, printed)
     play = [item["name"] for item in by_id["play"].expanded()] if "play" in by_id else []
     findings.append(expect_equal("play cards (numerals and Crowns)", len(play), 30,
                                  basis=RULEBOOK))

@@ -7,9 +7,10 @@ per colour, board kinds, 4 starting spaces a side) and its standard-deck stand-i
 are this kit's ``design``, frozen there. Each finding carries that basis.
 
 What is compared is what gets printed: the copies of each card and token the components expand
-to (the faces draw each copy from its item), and for the boards the rendered board faces
-themselves, read back cell by cell (a dark square is a closed space, a ring in a player's
-colour a starting space). So a wrong count, a changed arrow or a moved closed space, whether
+to (the faces draw each copy from its item), and for the boards the board faces themselves as
+a default build draws them (the build hands them in as ``printed``: rules never call the
+build), read back cell by cell (a dark square is a closed space, a ring in a player's colour a
+starting space). So a wrong count, a changed arrow or a moved closed space, whether
 it comes from the data or from a template, fails naming the card, the colour or the square.
 """
 from __future__ import annotations
@@ -19,10 +20,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from generator.core.model import Game
+from generator.core.primitives import Circle, Face, Rect
 from generator.core.yamlfile import YamlDoc, load_yaml
 
-from .base import RULEBOOK, Finding, at, expect_equal
-from .movement_boards import SIDES
+from ..base import RULEBOOK, Finding, PrintedKit, at, expect_equal
+from .boards import SIDES
 
 REFERENCE_FILE = "movement-reference.yaml"
 Cell = tuple[int, int]
@@ -114,11 +117,9 @@ def deck_findings(game: Any, ref: YamlDoc) -> list[Finding]:
                            "standard_deck_conversion", "direction", deck["basis"], source)
 
 
-def read_board(face: Any, palette: Mapping[str, str], colour_side: Mapping[str, str]
+def read_board(face: Face, palette: Mapping[str, str], colour_side: Mapping[str, str]
                ) -> tuple[set[Cell], dict[str, set[Cell]]]:
     """Closed squares and starting rings (by side) as a rendered board face draws them."""
-    from generator.core.primitives import Circle, Rect
-
     squares = [p for p in face.prims if isinstance(p, Rect) and abs(p.w - p.h) < 1e-6
                and p.w < face.w * 0.5]
     if not squares:
@@ -134,8 +135,8 @@ def read_board(face: Any, palette: Mapping[str, str], colour_side: Mapping[str, 
               if p.fill == palette["board_closed"]}
     starts: dict[str, set[Cell]] = {side: set() for side in SIDES}
     for p in face.prims:
-        if isinstance(p, Circle) and p.fill is None and p.stroke in colour_side \
-                and p.r > cell * 0.3:
+        if isinstance(p, Circle) and p.fill is None and p.stroke is not None \
+                and p.stroke in colour_side and p.r > cell * 0.3:
             starts[colour_side[p.stroke]].add(at_cell(p.cx, p.cy))
     return closed, starts
 
@@ -151,35 +152,30 @@ def _name(cell: Cell) -> str:
     return f"(row {cell[0]}, col {cell[1]})"
 
 
-def board_findings(game: Any, ref: YamlDoc) -> list[Finding]:
-    """Each printed board, read from its rendered face, against the reference layout; the
-    board kinds and starting spaces per side against the seed."""
-    from generator.orchestration.build import BuildOptions, faces_key, game_theme, render_faces
-
+def board_findings(game: Game, ref: YamlDoc, printed: PrintedKit) -> list[Finding]:
+    """Each printed board, read from its face as ``printed`` draws it, against the reference
+    layout; the board kinds and starting spaces per side against the seed."""
     kinds, boards = ref.data["board_kinds"], ref.data["boards"]
-    opts = BuildOptions()
-    theme = game_theme(game, opts)
-    shared = faces_key(game, theme, opts)  # the faces a default build draws: cached alike
+    theme = printed.theme
     palette, sides = theme.palette, theme.labels["sides"]
     colour_side = {palette[f"player_{v['colour']}"]: side for side, v in sides.items()}
     tables = game.data["tables"]["boards"]
     out = [_equal("board kinds", dict(Counter(str(b.get("symmetry", "none")) for b in tables)),
                   kinds["symmetries"], "seed lines 79-82", kinds["basis"],
                   at(game, "tables", "boards"))]
-    printed: dict[str, tuple[set[Cell], dict[str, set[Cell]]]] = {}
+    drawn: dict[str, tuple[set[Cell], dict[str, set[Cell]]]] = {}
     for comp in game.components:
         if comp.kind == "board" and comp.face == "movement-board":
-            fronts, _ = render_faces(game, comp, theme, opts, shared)
             name = str(comp.items[0].data.get("name"))
-            printed[name] = read_board(fronts[0], palette, colour_side)
+            drawn[name] = read_board(printed.fronts(comp)[0], palette, colour_side)
     for name, spec in boards["layouts"].items():
         index = next((i for i, b in enumerate(tables) if b["name"] == name), None)
         where = at(game, "tables", "boards", index) if index is not None else str(game.source)
-        if name not in printed:
+        if name not in drawn:
             out.append(Finding(f"board {name}: printed", False, "no board component prints it",
                                basis=boards["basis"], where=where))
             continue
-        closed, starts = printed[name]
+        closed, starts = drawn[name]
         want_closed, want_starts = _layout(list(spec["rows"]))
         problems = [f"closed square missing at {_name(c)}" for c in sorted(want_closed - closed)]
         problems += [f"closed square not in the design at {_name(c)}"
@@ -202,10 +198,9 @@ def board_findings(game: Any, ref: YamlDoc) -> list[Finding]:
     return out
 
 
-def content_findings(game: Any) -> list[Finding]:
-    """Every content check against ``movement-reference.yaml``."""
-    ref = load_reference(game)
+def content_findings(game: Game, printed: PrintedKit, ref: YamlDoc) -> list[Finding]:
+    """Every content check against ``movement-reference.yaml`` (``ref``)."""
     out = (card_findings(game, ref) + token_findings(game, ref) + deck_findings(game, ref)
-           + board_findings(game, ref))
+           + board_findings(game, ref, printed))
     return [f if f.where else Finding(f.check, f.ok, f.detail, f.warn,
                                       _ref_where(ref, "source"), f.basis) for f in out]

@@ -10,7 +10,7 @@ position before the winning placement is cloned, the card is placed on that othe
 engine declares the winner). Seeds are tried in order from ``FIRST_SEED``, so the example is
 the same on every build, and changes with the engine when the engine changes.
 
-``examples(game)`` returns plain data for the diagram template (moving-target-example.yaml):
+``worked_example(game)`` returns plain data for the diagram template (moving-target-example.yaml):
 the 25 cells with the printed rank and suit (from the game's tables), the winning and the
 suit-only cells, and sentences whose numbers all come from the engine states. The sentences
 speak to players: no seed or turn number (kept in the dict for the tests), and the kit's own
@@ -21,7 +21,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import moving_target as mt
+from generator.core import cache
+from generator.core.model import Game
+
+from . import engine as mt
 
 FIRST_SEED = 1
 MAX_SEEDS = 400
@@ -107,7 +110,16 @@ def _find(data: Any) -> tuple[int, mt.State, int, int] | None:
     return None
 
 
-def examples(game: Any) -> dict[str, Any]:
+def examples(game: Game) -> dict[str, Any]:
+    """The rules pages' worked example (``worked_example``): up to 400 seeded games, so kept in
+    the on-disk cache (generator/core/cache.py) under the game's data, its only input besides the
+    engine's code."""
+    return cache.cached("moving-target-example", {"data": game.data},
+                        lambda: worked_example(game),
+                        valid=lambda v: type(v) is dict and set(v) <= {"moving_target"})
+
+
+def worked_example(game: Game) -> dict[str, Any]:
     """The worked example (see the module docstring) as plain data."""
     found = _find(game.data) if _describes_deck(game) else None
     if found is None:

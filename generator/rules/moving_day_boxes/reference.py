@@ -17,19 +17,10 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from .base import DESIGN, RULEBOOK, Finding
-from .base import at as _at
+from ..base import DESIGN, RULEBOOK, Finding
+from .scoring import at, piece_id, printed_pieces
 
 Row = Mapping[str, Any]
-
-
-def at(game: Any, *path: Any) -> str:
-    """``base.at`` for a loaded game; "" for a bare stand-in (tests pass data alone)."""
-    return _at(game, *path) if hasattr(game, "source") else ""
-
-
-def _key(value: Any) -> Any:
-    return value.get("id") if isinstance(value, Mapping) else value
 
 
 def _tile_name(shape: str, colour: str, weight: int | None = None) -> str:
@@ -42,7 +33,7 @@ def check_tiles(printed: list[Row], reference: list[Row], points: Mapping[int, i
     extra or with the wrong fragile mark) and (tiles with the wrong point value)."""
     by_pair: dict[tuple[str, str], list[Row]] = {}
     for tile in printed:
-        by_pair.setdefault((_key(tile["shape"]), _key(tile["colour"])), []).append(tile)
+        by_pair.setdefault((piece_id(tile["shape"]), piece_id(tile["colour"])), []).append(tile)
     wrong, pointless = [], []
     seen = set()
     for ref in reference:
@@ -91,16 +82,14 @@ def check_friends(printed: list[Row], reference: list[Row]) -> list[str]:
 
 def check(game: Any) -> list[Finding]:
     """Each printed piece against the reference file; the basis says where the fact is from."""
-    from .moving_day_boxes_scoring import _printed
-
     tables = game.data["tables"]
     if "reference_tiles" not in tables:
         return [Finding("reference list of the pieces", False,
                         "include moving-day-boxes-reference.yaml: verify needs it",
                         where=at(game), basis=DESIGN)]
-    tiles, tiles_from = _printed(game, "tiles", "box_tiles")
-    cards, cards_from = _printed(game, "friends", "friend_cards")
-    snacks, _ = _printed(game, "snacks", "snacks")
+    tiles, tiles_from = printed_pieces(game, "tiles", "box_tiles")
+    cards, cards_from = printed_pieces(game, "friends", "friend_cards")
+    snacks, _ = printed_pieces(game, "snacks", "snacks")
     points = {int(r["weight"]): int(r["points"]) for r in tables["reference_points"]}
     wrong, pointless = check_tiles(tiles, tables["reference_tiles"], points)
     tiles_at = at(game, "tables", "box_tiles")
@@ -135,15 +124,15 @@ def check(game: Any) -> list[Finding]:
     sets = len(tables["vehicle_sets"])
     for ref in tables["reference_vehicles"]:
         kind = kinds.get(ref["id"], {})
-        got = (kind.get("cols"), kind.get("rows"), kind.get("capacity"))
+        shape = (kind.get("cols"), kind.get("rows"), kind.get("capacity"))
         want = (ref["cols"], ref["rows"], ref["capacity"])
         copies = printed_vehicles.get(ref["id"], 0) if boards else sets
-        ok = got == want and copies == sets
+        ok = shape == want and copies == sets
         findings.append(Finding(
             f"{ref['id']}: {ref['cols'] * ref['rows']} slots ({ref['cols']} x {ref['rows']}), "
             f"{ref['capacity']} friends", ok,
-            f"printed {got[0]} x {got[1]}, {got[2]} friends, {copies} copies for {sets} sets; "
-            f"from {ref['source']}",
+            f"printed {shape[0]} x {shape[1]}, {shape[2]} friends, {copies} copies for {sets} "
+            f"sets; from {ref['source']}",
             where=at(game, "tables", "vehicles"),
             basis=RULEBOOK if ref["basis"] == "rulebook" else DESIGN))
     return findings

@@ -1,4 +1,4 @@
-"""Moving Day / Monster Day (P.D. Magnus): one engine for both themes, and the Decktet checks.
+"""Moving Day / Monster Day (P.D. Magnus): the rules engine, one for both themes.
 
 Seeds: ``../shared/seeds/moving-day-decktet.txt`` and ``../shared/seeds/monster-day.txt``. The
 cards come from the ``decktet_cards`` table, the four tokens (which die face moves each, what it
@@ -41,7 +41,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import Finding, per_data
+from ..base import per_data
 
 GAP = -1
 POINTS = True
@@ -86,7 +86,7 @@ def _card_value(row: Mapping[str, Any]) -> tuple[int, int, int, int]:
     return (odd, even, personality, rank)
 
 
-def _build_rules(data: Mapping[str, Any]) -> Rules:
+def build_rules(data: Mapping[str, Any]) -> Rules:
     cfg = {**DEFAULTS, **data.get("settings", {})}
     tables = data.get("tables", {})
     suit_ids = [s["id"] for s in tables["decktet_suits"]]
@@ -108,7 +108,7 @@ def _build_rules(data: Mapping[str, Any]) -> Rules:
                  int(cfg["village_spaces"]), 4 if cfg["dice"] == "d4" else 6)
 
 
-_rules = per_data(_build_rules)  # built once per data mapping, reused by every game of a run
+rules_for = per_data(build_rules)  # built once per data mapping, reused by every game of a run
 
 
 @dataclass
@@ -141,7 +141,7 @@ def owner(rules: Rules, space: int) -> int:
 def new_game(players: int, seed: int, data: Mapping[str, Any] | None = None) -> State:
     if players != 2:
         raise ValueError("Moving Day / Monster Day is a game for 2 players")
-    rules = _rules(data)
+    rules = rules_for(data)
     rng = random.Random(seed)
     aces = list(rules.aces)
     rng.shuffle(aces)
@@ -292,24 +292,3 @@ def greedy_action(state: State) -> int:
 def describe(state: State, action: int) -> str:
     card, space = divmod(action, 8)
     return f"{state.rules.cards[card].name} beside space {space + 1}"
-
-
-def verify(game: Any) -> list[Finding]:
-    """The printed cards against the reference card list, the Decktet's invariants, the tokens
-    against the seed, then the kit's composition (see ``decktet_reference``)."""
-    from .decktet_reference import verify_kit
-
-    return verify_kit(game, _build_rules(game.data))
-
-
-def examples(game: Any) -> dict[str, Any]:
-    """The worked example of the rules pages: a village from a seeded game, with each token's
-    totals and moves computed here (see ``decktet_examples``). Kept in the on-disk cache
-    (generator/core/cache.py) under the game's data, its only input besides the engine's code."""
-    from generator.core import cache
-
-    from .decktet_examples import village_example
-
-    return cache.cached("decktet-example", {"data": game.data},
-                        lambda: {"village": village_example(game.data)},
-                        valid=lambda v: type(v) is dict and list(v) == ["village"])

@@ -12,7 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import decktet_moving_day as md
+from generator.core import cache
+from generator.core.model import Game
+
+from . import engine as md
 
 TURNS = 6            # turns played before the position is taken
 SEEDS = range(1, 400)
@@ -83,3 +86,12 @@ def village_example(data: Mapping[str, Any]) -> dict[str, Any]:
         "scores": [int(s) for s in md.scores(state)],
         "scores_after_roll": [int(s) for s in md.scores(rolled)],
     }
+
+
+def examples(game: Game) -> dict[str, Any]:
+    """The worked example of the rules pages: a village from a seeded game, with each token's
+    totals and moves computed here. Kept in the on-disk cache (generator/core/cache.py) under the
+    game's data, its only input besides the engine's code."""
+    return cache.cached("decktet-example", {"data": game.data},
+                        lambda: {"village": village_example(game.data)},
+                        valid=lambda v: type(v) is dict and list(v) == ["village"])

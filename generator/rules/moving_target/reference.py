@@ -1,4 +1,4 @@
-"""Moving Target's printed deck against the standard 52-card deck, card by card.
+"""Moving Target's ``verify``: the printed deck against the standard 52-card deck, card by card.
 
 The kit's data file describes the deck as two tables (suits, ranks) whose product the face
 template draws; a ``checks:`` row in the same file keeps each number card's pips equal to its
@@ -14,20 +14,26 @@ source), which no face template reads:
 - each card prints as many pips as the reference: the pips the face draws from ``rank.pips``,
   plus the Ace's one large pip (``rank.ace``); court cards have none.
 
-Every finding restates the published card list, so its basis is RULEBOOK, and a failure names
+Each of these restates the published card list, so its basis is RULEBOOK, and a failure names
 the cards ("the 7 of Hearts prints 6 pips, expected 7") and the data line that draws them.
+``verify`` adds the counts (52 unique cards, 4 suits x 13 ranks), the deals against the deck
+and the printed play grid against the rules (``grid_findings``).
 """
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from generator.core import paths
+from generator.core.model import Component, Game
+from generator.core.sizes import CARD_SIZES
 from generator.core.yamlfile import load_yaml
 
-from .base import RULEBOOK, Finding, at
+from ..base import DESIGN, RULEBOOK, Finding, PrintedKit, at, expect_equal
+from .engine import CARDS, RANKS, SUITS, settings
 
 REFERENCE = paths.CARD_DATA / "standard-deck-reference.yaml"
 SHOWN = 4  # cards named in one finding; the rest are counted
@@ -117,3 +123,63 @@ def reference_findings(game: Any, reference: list[dict[str, Any]] | None = None
                 _named(pips) if pips else checked, where=pips_at, basis=RULEBOOK),
     ]
     return findings
+
+
+def verify(game: Game, printed: PrintedKit | None = None) -> list[Finding]:
+    """52 unique cards, 4 suits x 13 ranks, each card as the standard deck prints it
+    (``reference_findings``); deals leave a draw pile; the grid is 5x5. All restate the
+    seed or the standard deck (RULEBOOK) except the board's paper size (DESIGN). Only data is
+    read: ``printed`` (the drawn kit) is not needed."""
+    cfg = settings(game.data)
+    deck = game.component("deck")
+    cards = [(item["suit"]["id"], item["rank"]["id"]) for item in deck.expanded()]
+    suits = Counter(s for s, _ in cards)
+    ranks = Counter(r for _, r in cards)
+    deck_at, suits_at, ranks_at = (at(game, "components", "deck"), at(game, "tables", "suits"),
+                                   at(game, "tables", "ranks"))
+    findings = [
+        expect_equal("deck size", len(cards), CARDS, deck_at, basis=RULEBOOK),
+        expect_equal("unique cards", len(set(cards)), CARDS, deck_at, basis=RULEBOOK),
+        expect_equal("suits", len(suits), SUITS, suits_at, basis=RULEBOOK),
+        expect_equal("ranks", len(ranks), RANKS, ranks_at, basis=RULEBOOK),
+        Finding("13 cards per suit", set(suits.values()) == {RANKS}, str(dict(suits)),
+                where=suits_at, basis=RULEBOOK),
+        Finding("4 cards per rank", set(ranks.values()) == {SUITS},
+                ", ".join(f"{r}:{n}" for r, n in ranks.items()), where=ranks_at,
+                basis=RULEBOOK),
+        *reference_findings(game),
+    ]
+    for players, hand in sorted(cfg["hand_size"].items()):
+        left = len(cards) - players * hand - 1
+        findings.append(Finding(f"{players} players take {hand} each, 1 starts the grid",
+                                left > 0, f"{left} cards left to draw",
+                                where=at(game, "settings", "hand_size"), basis=RULEBOOK))
+    size = int(cfg["grid_size"])
+    grid = game.component("grid") if any(c.id == "grid" for c in game.components) else None
+    if grid is not None:
+        findings += [replace(f, where=at(game, "components", "grid"))
+                     for f in grid_findings(grid, size)]
+    return findings
+
+
+def grid_findings(grid: Component, size: int) -> list[Finding]:
+    """The printed board against the rules: the cells the face template draws (its params)
+    must be the rules' grid, and must add up to the board's printed size (from ``size:``), so
+    a board that draws 5 x 5 cells on paper sized for 4 x 4 is caught."""
+    p = grid.params
+    rows, cols = p.get("rows"), p.get("cols")
+    out = [expect_equal("play grid cells drawn (params) vs rules grid_size",
+                        f"{rows}x{cols}", f"{size}x{size}", basis=RULEBOOK)]
+    cell = CARD_SIZES.get(str(p.get("cell")))
+    if cell is None or not isinstance(rows, int | float) or not isinstance(cols, int | float):
+        out.append(Finding("play grid cell size", False, f"unknown cell {p.get('cell')!r}",
+                           basis=DESIGN))
+        return out
+    gap, border = float(p.get("gap", 0)), float(p.get("border", 0))
+    w = cols * cell.w + (cols - 1) * gap + 2 * border
+    h = rows * cell.h + (rows - 1) * gap + 2 * border
+    fits = abs(w - grid.size.w) < 0.01 and abs(h - grid.size.h) < 0.01
+    out.append(Finding("play grid cells fill the printed board", fits,
+                       f"cells need {w:g} x {h:g} mm, board printed "
+                       f"{grid.size.w:g} x {grid.size.h:g} mm", basis=DESIGN))
+    return out

@@ -6,7 +6,7 @@ Seed: ``../shared/seeds/moving-day-boxes.fr.txt`` (English summary in
 ``box_tiles``, ``friend_cards`` (expanded by ``count``), ``vehicles`` (left to right) and
 ``vehicle_sets``; the fixed options from ``settings``: ``rounds``, ``extra_groups``,
 ``boxes_per_group`` and ``snack_per_neighbour``. Damage and points live in
-``moving_day_boxes_scoring``.
+``scoring``.
 
 A turn is three kinds of decision, each an int (``describe`` names them):
 
@@ -71,30 +71,16 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
-from . import moving_day_boxes_scoring as scoring
-from .base import per_data
-from .moving_day_boxes_examples import examples
-from .moving_day_boxes_scoring import (
-    EMPTY,
-    Breakdown,
-    Friends,
-    Tile,
-    Vehicle,
-    score_vehicle,
-    verify,
-)
+from ..base import per_data
+from . import scoring
+from .scoring import EMPTY, Breakdown, Friends, Tile, Vehicle, score_vehicle
 
 POINTS = True
 PLACE, FRIEND = 10, 50
 OUT = FRIEND + 9
 TAKE_PHASE, BOX_PHASE, FRIEND_PHASE = 0, 1, 2
-GAME_ID = "moving-day-boxes"
-__all__ = ["OUT", "POINTS", "Breakdown", "State", "apply", "clone", "counters", "current_player",
-           "examples", "greedy_action", "is_over", "legal_actions", "new_game", "outcome",
-           "score_breakdown", "scores", "verify", "winners"]
 
 
 @dataclass(frozen=True)
@@ -110,10 +96,6 @@ class Rules:
     per_group: int
     snack_per_neighbour: int
     heavier: tuple[float, ...]    # by weight: the share of tiles heavier (greedy's crush risk)
-
-
-def _rules(data: Mapping[str, Any] | None) -> Rules:
-    return _cached_rules(data if data is not None else default_data())
 
 
 def build_rules(data: Mapping[str, Any]) -> Rules:
@@ -133,15 +115,7 @@ def build_rules(data: Mapping[str, Any]) -> Rules:
                  int(cfg["snack_per_neighbour"]), heavier)
 
 
-_cached_rules = per_data(build_rules)
-
-
-@lru_cache(maxsize=1)
-def default_data() -> Mapping[str, Any]:
-    """The game's settings and tables, for callers that pass no data (tests, the REPL)."""
-    from ..data import load_game
-
-    return load_game(GAME_ID).data
+rules_for = per_data(build_rules)  # built once per data mapping, reused by every game of a run
 
 
 @dataclass
@@ -205,7 +179,10 @@ def total_turns(state: State) -> int:
 
 
 def new_game(players: int, seed: int, data: Mapping[str, Any] | None = None) -> State:
-    rules = _rules(data)
+    if data is None:
+        raise ValueError("Moving Day needs its data: the settings and tables of "
+                         "card_data/moving-day-boxes.yaml")
+    rules = rules_for(data)
     if not 2 <= players <= min(4, rules.sets):
         raise ValueError("Moving Day is a game for 2 to 4 players")
     groups = players + rules.extra_groups

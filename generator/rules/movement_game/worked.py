@@ -5,7 +5,7 @@
 hands, the die results the seed gives, which cards are played on which token) is data, in
 ``card_data/movement-examples.yaml``; everything printed beside the diagrams (what a card means
 from its seat, where each token ends, how many moves are forgone, how many cards are drawn,
-who plays next) is what ``movement_game.apply`` did, read back from the states. Each play is
+who plays next) is what ``engine.apply`` did, read back from the states. Each play is
 looked up among ``legal_actions``, so an example the rules forbid fails the build.
 
 It also gives the seat-relative compass the aids and the rules page draw: for every seat, each
@@ -24,8 +24,9 @@ from typing import Any
 
 from generator.core.yamlfile import load_yaml
 
-from . import movement_game as mg
-from .movement_boards import ACROSS, world_step
+from . import engine as mg
+from .boards import ACROSS, parse_board, world_step
+from .setup import variants
 
 EXAMPLES_FILE = "movement-examples.yaml"
 SIDE_NAMES = {"S": "South", "W": "West", "N": "North", "E": "East"}
@@ -94,7 +95,7 @@ def seats_info(game: Any, players: int = 4) -> list[dict[str, Any]]:
 def play_turn(game: Any, setup: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
     """One example turn played by the engine: the states before and after and every move."""
     players = int(setup["players"])
-    data = dict(mg.variants(game.data))[setup["board"]]
+    data = dict(variants(game.data))[setup["board"]]
     seats = [str(s) for s in {int(k): v for k, v in data["settings"]["seats"].items()}[players]]
     seat = seats.index(turn["side"])
     placed = [[tuple(p) for p in setup["tokens"].get(side, [])] for side in seats]
@@ -170,7 +171,7 @@ def caption(turn: Mapping[str, Any]) -> list[str]:
 def examples(game: Any) -> dict[str, Any]:
     """The three example turns, the board they are played on, and the seat compass."""
     setup = load_setup(game)
-    board = mg.parse_board(next(b for b in game.data["tables"]["boards"]
+    board = parse_board(next(b for b in game.data["tables"]["boards"]
                                 if b["name"] == setup["board"]))
     turns = [play_turn(game, setup, turn) for turn in setup["turns"]]
     for turn in turns:

@@ -13,8 +13,11 @@ from typing import Any
 
 from generator.core import cache
 
-from . import movement_game
-from .base import Finding
+from ..base import Finding
+from ..play import game_seed, play_one, seat_wins
+from ..stats import rate_with_interval
+from . import engine
+from .setup import variants
 
 # verify's playouts: the greedy policy, since random play wanders (about half its turns discard
 # the hand) and nearly always hits the turn limit, which says nothing about a board.
@@ -22,20 +25,20 @@ VERIFY_GAMES, VERIFY_TURNS, VERIFY_POLICY, VERIFY_SEED = 200, 300, "greedy", 2
 
 
 def playout_findings(data: Mapping[str, Any], sound: Iterable[str]) -> list[Finding]:
-    """One finding per board variant (``movement_game.variants``) named in ``sound``."""
+    """One finding per board variant (``setup.variants``) named in ``sound``."""
     wanted = set(sound)
-    names = [name for name, _ in movement_game.variants(data) if name in wanted]
+    names = [name for name, _ in variants(data) if name in wanted]
     summaries = _summaries(data, list(dict.fromkeys(names))) if names else {}
     return [_simulate(summaries[name], name) for name in names]
 
 
 def _playouts(data: Mapping[str, Any]) -> dict[str, Any]:
-    """What verify reads from one board's playouts: wins per seat, stalls, games."""
-    from generator.orchestration import simulate  # imported on a miss only
-
-    report = simulate.run(movement_game, players=2, n=VERIFY_GAMES, seed=VERIFY_SEED,
-                          jobs=1, policy=VERIFY_POLICY, max_turns=VERIFY_TURNS, data=data)
-    return {"wins": report.seat_wins(), "stalls": report.count("stall"), "n": report.n}
+    """What verify reads from one board's playouts: wins per seat, stalls, games. The games
+    are those ``simulate`` plays for the same seed and policy (one loop: ``play.play_one``)."""
+    results = [play_one(engine, 2, game_seed(VERIFY_SEED, i), VERIFY_POLICY, VERIFY_TURNS, data)
+               for i in range(VERIFY_GAMES)]
+    return {"wins": seat_wins(results, 2), "stalls": sum(r.outcome == "stall" for r in results),
+            "n": VERIFY_GAMES}
 
 
 def _summaries(data: Mapping[str, Any], names: list[str]) -> dict[str, dict[str, Any]]:
@@ -43,7 +46,7 @@ def _summaries(data: Mapping[str, Any], names: list[str]) -> dict[str, dict[str,
     (generator/core/cache.py) under the game's data, the boards and the playouts' parameters:
     unchanged data and code replay nothing."""
     def compute() -> dict[str, dict[str, Any]]:
-        setups = dict(movement_game.variants(data))
+        setups = dict(variants(data))
         return {name: _playouts(setups[name]) for name in names}
 
     key = {"data": data, "boards": names, "players": 2, "games": VERIFY_GAMES,
@@ -66,8 +69,6 @@ def _sound_summaries(value: Any, names: list[str]) -> bool:
 
 def _simulate(summary: Mapping[str, Any], name: str) -> Finding:
     """The finding verify prints for one board, from its summary alone."""
-    from generator.orchestration.simulate_stats import rate_with_interval
-
     wins, stalls, n = summary["wins"], summary["stalls"], summary["n"]
     lopsided = max(wins) > 0.6 * n or stalls > n / 10
     detail = (f"seat 1 (first player) wins {rate_with_interval(wins[0], n)} (95 % Wilson), "
