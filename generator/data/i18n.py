@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.core import context
+from generator.core.findings import DESIGN, Finding
 from generator.data import i18n_files as files
 from generator.data.i18n_files import SOURCE, collapse, fill, languages
 
@@ -392,11 +393,9 @@ _HOW = {"text": "template text", "t()": "t() of a data value", "name": "data tex
         "message": "furniture message"}
 
 
-def findings(missing: list[Missing], lang_code: str) -> list[Any]:
+def findings(missing: list[Missing], lang_code: str) -> list[Finding]:
     """verify's report of a kit in another language: one warning per text printed in English
     (where it comes from, the English), sorted by file and line; nothing in English."""
-    from generator.rules.base import DESIGN, Finding
-
     if lang_code == SOURCE:
         return []
     unique = {(m.file, m.line, m.text, m.how): m for m in missing}

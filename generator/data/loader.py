@@ -158,7 +158,8 @@ def load_game(game: str, card_data: Path = paths.CARD_DATA) -> Game:
               "rules_coverage": (spec.rules_coverage.model_dump()
                                  if spec.rules_coverage else None),
               # The declarative checks, their names and targets checked against the
-              # components and tables here (generator/rules/declarative.py runs them).
+              # components and tables here (data/verify_list.py; rules/declarative.py
+              # runs them).
               "verify": _composition_checks(doc, spec, components, tables)},
         source=file,
         docs={"game": doc, "tables": table_docs},
@@ -199,7 +200,7 @@ def _composition_checks(doc: YamlDoc, spec: GameSpec, components: list[Component
                         tables: Tables) -> list[dict[str, Any]]:
     """The ``verify`` list, each check's components, tables and expressions checked (a
     DataError at the check's line), as plain data the Game carries."""
-    from ..rules.declarative import check_specs
+    from .verify_list import check_specs
 
     return check_specs(doc, spec.verify, components, tables)
 

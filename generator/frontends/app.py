@@ -28,9 +28,9 @@ from generator.core.sizes import PAPER_SIZES
 from generator.orchestration.options import BuildOptions
 
 if TYPE_CHECKING:
+    from generator.core.findings import Finding
     from generator.core.model import Game
     from generator.orchestration.parallel import Built
-    from generator.rules.base import Finding
 
 __all__ = ["DEFAULT_LOCK_TIMEOUT", "PAPER_SIZES", "BuildOptions", "CompositionError",
            "DataError", "ForwardedError", "InputError", "OutputError", "build", "build_many",

@@ -11,6 +11,7 @@ from generator import rules
 from generator.core import context
 from generator.core.atomic import atomic_batch, output_lock
 from generator.core.errors import CompositionError, DataError
+from generator.core.findings import Finding
 from generator.core.model import Component, Game, Size
 from generator.core.primitives import Face, Primitive
 from generator.core.sizes import PAGE
@@ -30,7 +31,7 @@ from generator.layout.page import Kit, Sheet
 from generator.layout.single import single_pages
 from generator.orchestration.options import BuildOptions
 from generator.render.pdf import write_pdf
-from generator.rules.base import Finding, at
+from generator.rules.base import at
 
 _Fn = Callable[..., Any]
 

@@ -17,13 +17,13 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from generator import rules
 from generator.core import context, paths
+from generator.core.findings import Finding
 from generator.core.progress import Progress
 from generator.data import game_ids, i18n, load_game
 from generator.orchestration.build import build_pdf, output_pdf, verify
 from generator.orchestration.export import PRESETS, export_pngs
 from generator.orchestration.options import BuildOptions
 from generator.orchestration.preflight.report import preflight
-from generator.rules.base import Finding
 
 LAYOUTS = ("sheets", "gutterfold", "single")
 

@@ -16,9 +16,9 @@ from typing import Any
 
 from generator.core.errors import DataError
 
-from .base import Finding, RulesEngine, expect_equal, members
+from .base import RulesEngine, members
 
-__all__ = ["Finding", "RulesEngine", "engine", "expect_equal", "load"]
+__all__ = ["RulesEngine", "engine", "load"]
 
 
 def load(name: str) -> RulesEngine:

@@ -15,7 +15,6 @@ counts turns from 1 (the game length the simulator reports). Actions are ints; a
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:  # types only: the engines never load themes or draw faces themselves
@@ -23,32 +22,9 @@ if TYPE_CHECKING:  # types only: the engines never load themes or draw faces the
     from generator.core.primitives import Face
     from generator.data.themes import Theme
 
+from generator.core.findings import Finding
+
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One line of a composition report: what was checked, whether it held, and the detail."""
-
-    check: str
-    ok: bool
-    detail: str = ""
-    warn: bool = False  # a pre-flight warning: fails only ``verify --strict``
-    where: str = ""  # "file:line" of the data the finding is about (see ``at``)
-    # Where the expectation comes from: RULEBOOK (the game's published rules or card list)
-    # or DESIGN (a target of this kit: print legibility, sheet counts, our own readings).
-    basis: str = ""
-
-    def line(self) -> str:
-        mark = "ok  " if self.ok else ("WARN" if self.warn else "FAIL")
-        place = f" ({self.where})" if self.where and not self.ok else ""
-        basis = f" [{self.basis}]" if self.basis else ""
-        return (f"  [{mark}]{basis} {self.check}" + (f": {self.detail}" if self.detail else "")
-                + place)
-
-
-RULEBOOK = "rulebook"  # Finding.basis: the check restates the published rules or card list
-DESIGN = "design"  # Finding.basis: our own target (legibility, sheet counts, a reading)
 
 
 def at(game: Any, *path: Any) -> str:

@@ -17,9 +17,10 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from generator.core.findings import RULEBOOK, Finding
 from generator.data import i18n
 
-from .base import RULEBOOK, Finding, at
+from .base import at
 
 SHOWN = 4  # missing rules named in one finding; the rest are counted
 

@@ -4,10 +4,11 @@ still has its set checked ("18 cards", "each suit 6 times", "every suit x rank c
 The syntax is documented in docs/declarative-checks.md and validated by
 ``generator.data.schema.CompositionCheck``. This module does two things:
 
-- ``check_specs`` at load time: every component and table a check names exists, every
-  expression compiles, a table product stays bounded; a problem is a DataError at the check's
-  line (exit 2), so a typo never reads as a failed check;
-- ``findings`` at verify time (``generator.orchestration.build.verify``, so before every build
+- at load time (``generator.data.verify_list.check_specs``, below this layer): every
+  component and table a check names exists, every expression compiles, a table product stays
+  bounded; a problem is a DataError at the check's line (exit 2), so a typo never reads as a
+  failed check;
+- here, ``findings`` at verify time (``generator.orchestration.build.verify``, so before every build
 too): one
   ``Finding`` per check, ``basis=DESIGN``, ``where`` = the check's line, naming what was
   expected and what was found.
@@ -25,19 +26,20 @@ import json
 import math
 import time
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from generator.core.errors import DataError
-from generator.core.model import Component, Game
+from generator.core.findings import DESIGN, Finding
+from generator.core.model import Game
 
 from ..data.schema import CompositionCheck, CountRange
-from ..faces.expressions import ExpressionError, compile_value, evaluate
-from .base import DESIGN, Finding, at
+from ..data.verify_list import component_ids, is_expression
+from ..faces.expressions import ExpressionError, evaluate
+from .base import at
 
 MAX_LISTED = 10  # wrong values or missing combinations named in one finding
-MAX_PRODUCT = 100_000  # combinations of one ``product`` check
 MAX_EVALUATIONS = 200_000  # expression evaluations by one game's verify list
 VERIFY_SECONDS = 30.0  # evaluation time of one game's verify list (each expression: 2 s)
 
@@ -53,57 +55,6 @@ class Piece:
     name: str  # "deck item 3 (Fox)", for findings
     data: Mapping[str, Any]
     count: int
-
-
-# -- load time -------------------------------------------------------------------------------
-
-def check_specs(doc: Any, checks: Sequence[CompositionCheck], components: Sequence[Component],
-                tables: Mapping[str, Sequence[Mapping[str, Any]]]) -> list[dict[str, Any]]:
-    """What the checks name, checked against the loaded game; returns them as plain data."""
-    ids = [comp.id for comp in components]
-    for index, check in enumerate(checks):
-        path = ("verify", index)
-        for cid in _ids(check.component):
-            if cid not in ids:
-                raise doc.error(path + ("component",), f"unknown component {cid!r}; "
-                                                       f"components: {', '.join(ids)}")
-        combos = 1
-        for field, table in (check.product or {}).items():
-            if table not in tables:
-                raise doc.error(path + ("product", field), f"unknown table {table!r}; tables: "
-                                                           f"{', '.join(tables) or 'none'}")
-            combos *= len(tables[table])
-        if combos > MAX_PRODUCT:
-            raise doc.error(path + ("product",), f"this product has {combos} combinations; "
-                                                 f"at most {MAX_PRODUCT}")
-        for key, ref in _refs(check):
-            if _is_expression(ref):
-                try:
-                    compile_value(ref)
-                except ExpressionError as exc:
-                    raise doc.error(path + (key,), str(exc)) from None
-    return [check.model_dump(by_alias=True, exclude_none=True) for check in checks]
-
-
-def _refs(check: CompositionCheck) -> Iterator[tuple[str, str]]:
-    for key in ("per", "unique"):
-        value = getattr(check, key)
-        for ref in [value] if isinstance(value, str) else (value or []):
-            yield key, ref
-    if check.total is not None:
-        yield "total", check.total
-    if isinstance(check.where, str):
-        yield "where", check.where
-    for field in (check.where or {}) if isinstance(check.where, dict) else ():
-        yield "where", field
-
-
-def _ids(component: str | list[str]) -> list[str]:
-    return [component] if isinstance(component, str) else list(component)
-
-
-def _is_expression(ref: str) -> bool:
-    return "{{" in ref or "{%" in ref
 
 
 # -- verify time -----------------------------------------------------------------------------
@@ -151,7 +102,7 @@ def _error(game: Game, index: int, expected: str) -> DataError:
 
 def _pieces(game: Game, check: CompositionCheck, budget: _Budget) -> list[Piece]:
     pieces = []
-    for cid in _ids(check.component):
+    for cid in component_ids(check.component):
         comp = game.component(cid)
         for position, item in enumerate(comp.items):
             hint = next((item.data[k] for k in ("name", "id", "label")
@@ -180,7 +131,7 @@ def _keeps(where: Mapping[str, Any] | str, piece: Piece, budget: _Budget) -> boo
 
 def _value(ref: str, piece: Piece, budget: _Budget) -> Any:
     """A FIELD of a piece: an expression over ``item``, or a (dotted) field name."""
-    if _is_expression(ref):
+    if is_expression(ref):
         budget.spend()
         return evaluate(ref, {"item": piece.data})
     current: Any = piece.data
@@ -258,7 +209,7 @@ def _refs_of(value: str | list[str] | None) -> list[str]:
 def _label(refs: Sequence[str]) -> str:
     """How a report names the grouped fields ("suit", "(suit, rank)"); an expression is
     "value" (the finding's line points at the check that spells it out)."""
-    names = ["value" if _is_expression(ref) else ref for ref in refs]
+    names = ["value" if is_expression(ref) else ref for ref in refs]
     return names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
 
 

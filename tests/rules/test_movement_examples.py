@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
+from generator.core.findings import DESIGN, RULEBOOK
 from generator.data import load_game
 from generator.orchestration.build import DrawnKit
 from generator.rules import movement_game as movement
-from generator.rules.base import DESIGN, RULEBOOK
 from generator.rules.movement_game import engine as mg
 from generator.rules.movement_game.boards import (
     SYMMETRIES,

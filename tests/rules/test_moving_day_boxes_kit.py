@@ -8,12 +8,12 @@ import inspect
 
 import pytest
 
+from generator.core.findings import DESIGN, RULEBOOK
 from generator.core.model import Item
 from generator.data import load_game
 from generator.data.themes import load_theme
 from generator.orchestration.build import BuildOptions, engine_examples, render_faces, verify
 from generator.rules import moving_day_boxes as boxes
-from generator.rules.base import DESIGN, RULEBOOK
 from generator.rules.moving_day_boxes import engine
 from generator.rules.moving_day_boxes import scoring as sc
 from generator.rules.moving_day_boxes import worked as ex

@@ -8,10 +8,10 @@ import pdfplumber
 import pytest
 
 from generator.core.errors import CompositionError
+from generator.core.findings import DESIGN, RULEBOOK
 from generator.data import load_game
 from generator.orchestration.build import BuildOptions, build_pdf, check_composition
 from generator.rules import moving_target as target
-from generator.rules.base import DESIGN, RULEBOOK
 from generator.rules.moving_target import engine as mt
 from generator.rules.moving_target import worked as mte
 from generator.rules.moving_target.reference import load_reference, reference_findings

@@ -14,9 +14,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from generator.core import primitives as p
+from generator.core.findings import Finding
 from generator.data import fonts
 from generator.data.project_fonts import FontFile
-from generator.rules.base import Finding
 
 SHOWN = 12  # missing characters named in the line; the glyph findings name the rest
 

@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from generator.core.colours import parse_colour
 from generator.core.errors import DataError
+from generator.core.findings import DESIGN, Finding
 from generator.core.model import Game
 from generator.data import fonts
 from generator.faces.expressions import ExpressionError, evaluate
@@ -27,7 +28,6 @@ from generator.orchestration.options import BuildOptions
 from generator.orchestration.preflight import colour
 from generator.orchestration.preflight.checks import Issue, face_issues, furniture_issues
 from generator.orchestration.preflight.font_coverage import coverage_findings
-from generator.rules.base import DESIGN, Finding
 
 SHOWN = 3  # examples per kind of issue; the rest are counted
 

@@ -20,10 +20,11 @@ from functools import cache
 from typing import Any
 
 from generator.core import paths
+from generator.core.findings import DESIGN, RULEBOOK, Finding
 from generator.core.model import Game
 from generator.core.yamlfile import YamlDoc, load_yaml
 
-from ..base import DESIGN, RULEBOOK, Finding, PrintedKit, at, expect_equal
+from ..base import PrintedKit, at, expect_equal
 from .engine import build_rules
 
 REFERENCE = paths.CARD_DATA / "decktet-reference.yaml"

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..base import RULEBOOK, Finding
+from generator.core.findings import RULEBOOK, Finding
 
 SIDES = "SWNE"             # clockwise from the south edge
 ACROSS = {"S": "N", "N": "S", "W": "E", "E": "W"}

@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
+from generator.core.findings import DESIGN, RULEBOOK, Finding
 from generator.core.model import Game
 
-from ..base import DESIGN, RULEBOOK, Finding, PrintedKit
+from ..base import PrintedKit
 from .boards import board_findings, parse_board
 from .playouts import playout_findings
 from .reference import content_findings, load_reference

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from generator.core import cache
+from generator.core.findings import Finding
 
-from ..base import Finding
 from ..play import game_seed, play_one, seat_wins
 from ..stats import rate_with_interval
 from . import engine

@@ -20,11 +20,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from generator.core.findings import RULEBOOK, Finding
 from generator.core.model import Game
 from generator.core.primitives import Circle, Face, Rect
 from generator.core.yamlfile import YamlDoc, load_yaml
 
-from ..base import RULEBOOK, Finding, PrintedKit, at, expect_equal
+from ..base import PrintedKit, at, expect_equal
 from .boards import SIDES
 
 REFERENCE_FILE = "movement-reference.yaml"

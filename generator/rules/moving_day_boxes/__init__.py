@@ -12,9 +12,10 @@ The package reads one way, bottom to top:
 """
 from __future__ import annotations
 
+from generator.core.findings import Finding
 from generator.core.model import Game
 
-from ..base import Finding, PrintedKit
+from ..base import PrintedKit
 from .engine import (
     POINTS,
     apply,

@@ -17,7 +17,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from ..base import DESIGN, RULEBOOK, Finding
+from generator.core.findings import DESIGN, RULEBOOK, Finding
+
 from .scoring import at, piece_id, printed_pieces
 
 Row = Mapping[str, Any]

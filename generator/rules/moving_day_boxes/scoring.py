@@ -21,8 +21,10 @@ from functools import lru_cache
 from itertools import combinations, pairwise
 from typing import Any
 
-from ..base import DESIGN, RULEBOOK, Finding, expect_equal
+from generator.core.findings import DESIGN, RULEBOOK, Finding
+
 from ..base import at as data_at
+from ..base import expect_equal
 
 EMPTY = -1
 INTACT, CRUSHED, CLUMSY, WEAK = "", "crushed", "clumsy", "weak"

@@ -17,7 +17,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..base import RULEBOOK, Finding
+from generator.core.findings import RULEBOOK, Finding
+
 from . import engine as md
 from .scoring import Friends, Tile, at, clumsy_friends, piece_id, printed_pieces
 

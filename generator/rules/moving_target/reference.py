@@ -28,11 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from generator.core import paths
+from generator.core.findings import DESIGN, RULEBOOK, Finding
 from generator.core.model import Component, Game
 from generator.core.sizes import CARD_SIZES
 from generator.core.yamlfile import load_yaml
 
-from ..base import DESIGN, RULEBOOK, Finding, PrintedKit, at, expect_equal
+from ..base import PrintedKit, at, expect_equal
 from .engine import CARDS, RANKS, SUITS, settings
 
 REFERENCE = paths.CARD_DATA / "standard-deck-reference.yaml"

@@ -1,0 +1,71 @@
+"""A data file's ``verify:`` list checked when the game is loaded, before anything runs it.
+
+Every component and table a check names must exist, every expression must compile and a table
+product must stay bounded (``MAX_PRODUCT``); a problem is a DataError at the check's line
+(exit 2), so a typo never reads as a failed check. The checks themselves run at verify time,
+in the rules layer (generator/rules/declarative.py), which reads a check's references with the
+helpers here; the syntax is in docs/declarative-checks.md.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from generator.core.model import Component
+from generator.faces.expressions import ExpressionError, compile_value
+
+from .schema import CompositionCheck
+
+MAX_PRODUCT = 100_000  # combinations of one ``product`` check
+
+
+def check_specs(doc: Any, checks: Sequence[CompositionCheck], components: Sequence[Component],
+                tables: Mapping[str, Sequence[Mapping[str, Any]]]) -> list[dict[str, Any]]:
+    """What the checks name, checked against the loaded game; returns them as plain data."""
+    ids = [comp.id for comp in components]
+    for index, check in enumerate(checks):
+        path = ("verify", index)
+        for cid in component_ids(check.component):
+            if cid not in ids:
+                raise doc.error(path + ("component",), f"unknown component {cid!r}; "
+                                                       f"components: {', '.join(ids)}")
+        combos = 1
+        for field, table in (check.product or {}).items():
+            if table not in tables:
+                raise doc.error(path + ("product", field), f"unknown table {table!r}; tables: "
+                                                           f"{', '.join(tables) or 'none'}")
+            combos *= len(tables[table])
+        if combos > MAX_PRODUCT:
+            raise doc.error(path + ("product",), f"this product has {combos} combinations; "
+                                                 f"at most {MAX_PRODUCT}")
+        for key, ref in field_refs(check):
+            if is_expression(ref):
+                try:
+                    compile_value(ref)
+                except ExpressionError as exc:
+                    raise doc.error(path + (key,), str(exc)) from None
+    return [check.model_dump(by_alias=True, exclude_none=True) for check in checks]
+
+
+def field_refs(check: CompositionCheck) -> Iterator[tuple[str, str]]:
+    """(key, reference) of every field name or expression a check reads."""
+    for key in ("per", "unique"):
+        value = getattr(check, key)
+        for ref in [value] if isinstance(value, str) else (value or []):
+            yield key, ref
+    if check.total is not None:
+        yield "total", check.total
+    if isinstance(check.where, str):
+        yield "where", check.where
+    for field in (check.where or {}) if isinstance(check.where, dict) else ():
+        yield "where", field
+
+
+def component_ids(component: str | list[str]) -> list[str]:
+    """The components a check counts: one id or a list of them."""
+    return [component] if isinstance(component, str) else list(component)
+
+
+def is_expression(ref: str) -> bool:
+    """A reference is an expression (``"{{ item.x * 2 }}"``), not a field name."""
+    return "{{" in ref or "{%" in ref
