@@ -139,6 +139,8 @@ def simulate(game: Game, players: int, n: int, seed: int, jobs: int, policy: str
     from generator.orchestration import simulate_chart  # Pillow loads only to draw a chart
 
     module = sim.engine(game)
+    if module is None:  # no play engine: the caller says so (``no_engine``)
+        return
     for suffix, report in sim.run_variants(module, game.title, game.data, players, n=n,
                                            seed=seed, jobs=jobs, policy=policy):
         chart = out_dir / game.id / f"simulation{suffix}-{players}p-{policy}.png"
