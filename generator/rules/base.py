@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # types only: the engines never load themes or draw faces the
     from generator.core.primitives import Face
     from generator.data.themes import Theme
 
+from generator.core import memo
 from generator.core.findings import Finding
 
 T = TypeVar("T")
@@ -61,8 +62,10 @@ def per_data(build: Callable[..., T]) -> Callable[..., T]:
 
     Rules modules precompute tables (card values, board rays...) from the game's data mapping.
     Mappings are unhashable, but the simulator hands the same object to every game of a run, so
-    identity is the key; the cache keeps a reference to ``data`` so its id is never reused."""
+    identity is the key; the cache keeps a reference to ``data`` so its id is never reused.
+    The table is registered (generator/core/memo.py), so ``forget_all`` empties it too."""
     cache: dict[tuple[Any, ...], tuple[Any, T]] = {}
+    memo.register(cache.clear, f"{build.__module__}.{build.__qualname__}")
 
     def cached(data: Any, *extra: Any) -> T:
         key = (id(data), *extra)

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Any
 
-from generator.core import paths
+from generator.core import memo, paths
 from generator.core.findings import DESIGN, RULEBOOK, Finding
 from generator.core.model import Game
 from generator.core.yamlfile import YamlDoc, load_yaml
@@ -32,7 +31,7 @@ FIELDS = ("kind", "rank", "suits", "types")
 SHOWN = 4  # cards named in one finding; the rest are counted
 
 
-@cache
+@memo.memo
 def reference() -> YamlDoc:
     return load_yaml(REFERENCE)
 

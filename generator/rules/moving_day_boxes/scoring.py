@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from itertools import combinations, pairwise
 from typing import Any
 
+from generator.core import memo
 from generator.core.findings import DESIGN, RULEBOOK, Finding
 
 from ..base import at as data_at
@@ -114,7 +114,7 @@ class Breakdown:
         return sum(v.count(cause) for v in self.vehicles)
 
 
-@lru_cache(maxsize=16)
+@memo.memo(maxsize=16)
 def neighbours(vehicle: Vehicle) -> tuple[tuple[int, ...], ...]:
     """Orthogonal neighbours of each slot inside one vehicle."""
     result = []
