@@ -15,14 +15,16 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, get_args
 
 from generator.core import memo
 from generator.core import primitives as p
 
-_CLASSES: dict[str, type] = {cls.__name__: cls for cls in (
-    p.Rect, p.Circle, p.Line, p.Path, p.Text, p.Icon, p.Image, p.Vector, p.Origin, p.Face)}
-_PRIMITIVES = ("Rect", "Circle", "Line", "Path", "Text", "Icon", "Image", "Vector")
+# Every primitive of the drawing vocabulary (its ``Primitive`` union), so a new one is
+# encoded without a change here.
+_PRIMITIVES = tuple(cls.__name__ for cls in get_args(p.Primitive))
+_CLASSES: dict[str, type] = {cls.__name__: cls
+                             for cls in (*get_args(p.Primitive), p.Origin, p.Face)}
 
 
 class Unencodable(ValueError):

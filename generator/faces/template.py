@@ -39,7 +39,6 @@ from .rich_layout import MarkupError, layout_markup
 from .text import TextBox, TextDoesNotFit
 
 FACE_BLEED = 3.175  # art extends this far past the trim; layouts clip to what they need
-PRIMITIVES = ("rect", "circle", "line", "path", "polygon", "text", "icon", "image")
 MAX_INCLUDE_DEPTH = 4  # include inside include: deep enough for a diagram's parts, no cycles
 PRIMITIVE_FIELDS: dict[str, dict[str, tuple[str, Any]]] = {
     # field: (type, default); a default of ... means required
@@ -70,6 +69,7 @@ PRIMITIVE_FIELDS: dict[str, dict[str, tuple[str, Any]]] = {
 }
 
 
+PRIMITIVES = tuple(PRIMITIVE_FIELDS)  # the element kinds a template may draw
 for _spec in PRIMITIVE_FIELDS.values():
     # Game information (kept 3 mm inside a cut edge by pre-flight)? Default: text and icons.
     _spec["info"] = ("bool", None)
