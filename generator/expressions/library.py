@@ -108,19 +108,28 @@ def _zip(*sequences: Iterable[Any]) -> list[tuple[Any, ...]]:
     return bounded_list(zip(*sequences, strict=False))
 
 
+def _untranslated(value: Any) -> Any:
+    """``t(value)`` where no translation can be under way (data/i18n.py, which keeps the
+    translations, is not even loaded): the value itself, as i18n's own ``t`` gives it then.
+    data/i18n.py offers its ``t`` in its place (``offer_function``)."""
+    return value
+
+
 ENV.globals.clear()
 ENV.globals.update({name: _function(name, fn) for name, fn in {
     "range": _range, "min": _min, "max": _max, "abs": _abs, "round": _round, "len": _len,
     "enumerate": _enumerate, "zip": _zip, "int": _int, "float": _float, "str": _str,
     "d6_net": dice.d6_net, "d4_net": dice.d4_net, "pips": dice.pips,
     "arrow": shapes.arrow, "regular": shapes.regular, "star": shapes.star,
+    "t": _untranslated,  # replaced by data/i18n.py's t (a data text in the kit's language)
 }.items()})
 
 
 def offer_function(name: str, fn: Callable[..., Any]) -> None:
-    """Offer a function of a layer above this package to every expression, counted and
-    checked like ours (data/i18n.py offers ``t``, a data text in the kit's language: the
-    expressions package sits below the data and may not import it)."""
+    """Offer a function of a layer above this package to every expression (or put it in the
+    place of one of ours), counted and checked like ours: data/i18n.py offers ``t``, a data
+    text in the kit's language (the expressions package sits below the data and may not
+    import it)."""
     ENV.globals[name] = _function(name, fn)
 
 
