@@ -79,9 +79,9 @@ def check_tree(tree: nodes.Node) -> tuple[int, bool]:
                 raise ExpressionError(f"{word} is not allowed: only {{{{ expressions }}}} and "
                                       "{% if %} (use each: in a face template to repeat)")
             raise ExpressionError(f"{kind.__name__} is not allowed in an expression")
-        if kind is nodes.Name and (node.ctx != "load" or node.name in _RESERVED):
+        if isinstance(node, nodes.Name) and (node.ctx != "load" or node.name in _RESERVED):
             raise ExpressionError(f"the name {node.name!r} is reserved")
-        if kind is nodes.Tuple and node.ctx != "load":
+        if isinstance(node, nodes.Tuple) and node.ctx != "load":
             raise ExpressionError("assignment is not allowed in an expression")
         if kind is nodes.Filter or kind is nodes.Test:
             filters = True

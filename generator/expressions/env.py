@@ -3,6 +3,7 @@ the operators it may use, and how it compiles (no constant folding; comparisons 
 lone expression into a function returning its value)."""
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -211,12 +212,14 @@ class BoundedSandbox(SandboxedEnvironment):
         function of the context (``_CodeGenerator.expression_module``; ``filters``: whether
         the tree applies a filter or test). Errors as Jinja's compiler raises them
         (TemplateAssertionError for an unknown filter...)."""
-        generator = self.code_generator_class(self, "<expression>", "<expression>",
+        source = io.StringIO()
+        generator = self.code_generator_class(self, "<expression>", "<expression>", source,
                                               optimized=self.optimized)
         generator.expression_module(node, filters)
         namespace = {**_RUNTIME_NAMES, "environment": self}
-        exec(compile(generator.stream.getvalue(), "<expression>", "exec"), namespace)
-        return namespace["expression"]  # type: ignore[no-any-return]
+        exec(compile(source.getvalue(), "<expression>", "exec"), namespace)
+        function: Callable[[Context], Any] = namespace["expression"]
+        return function
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         if not isinstance(attr, str) or attr.startswith("_") or attr in REFUSED_ATTRIBUTES:

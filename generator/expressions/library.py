@@ -116,13 +116,14 @@ def _untranslated(value: Any) -> Any:
 
 
 ENV.globals.clear()
-ENV.globals.update({name: _function(name, fn) for name, fn in {
+_GLOBALS: dict[str, Callable[..., Any]] = {
     "range": _range, "min": _min, "max": _max, "abs": _abs, "round": _round, "len": _len,
     "enumerate": _enumerate, "zip": _zip, "int": _int, "float": _float, "str": _str,
     "d6_net": dice.d6_net, "d4_net": dice.d4_net, "pips": dice.pips,
     "arrow": shapes.arrow, "regular": shapes.regular, "star": shapes.star,
     "t": _untranslated,  # replaced by data/i18n.py's t (a data text in the kit's language)
-}.items()})
+}
+ENV.globals.update({name: _function(name, fn) for name, fn in _GLOBALS.items()})
 
 
 def offer_function(name: str, fn: Callable[..., Any]) -> None:
@@ -137,8 +138,9 @@ def offer_function(name: str, fn: Callable[..., Any]) -> None:
 
 # What Jinja passes a filter or test first, by the mark its public decorators leave on it
 # (``pass_context``, ``pass_eval_context``, ``pass_environment``); unmarked: the value.
+_MARK = "jinja_pass_arg"
 _FIRST_ARGUMENT = {
-    decorator(lambda: None).jinja_pass_arg: what
+    getattr(decorator(lambda: None), _MARK): what
     for decorator, what in ((pass_context, "context"), (pass_eval_context, "eval_context"),
                             (pass_environment, "environment"))
 }
@@ -147,7 +149,7 @@ _FIRST_ARGUMENT = {
 def first_argument(fn: Callable[..., Any]) -> str | None:
     """``context``, ``eval_context``, ``environment`` or None: what Jinja would pass ``fn``
     before the value (tests/test_sandbox.py checks every filter kept is one of these)."""
-    mark = getattr(fn, "jinja_pass_arg", None)
+    mark = getattr(fn, _MARK, None)
     if mark is None:
         return None
     return _FIRST_ARGUMENT[mark]  # KeyError: a mark this Jinja has and we do not know
@@ -255,7 +257,7 @@ def _sum_filter(context: Context, iterable: Iterable[Any], attribute: Any = None
     for item in metered(iterable):
         if not isinstance(item, NUMBERS) or not isinstance(total, NUMBERS):
             raise TypeError("sum adds numbers only")
-        total = context.environment.call_binop(context, "+", total, item)
+        total = ENV.call_binop(context, "+", total, item)
     return total
 
 
@@ -283,7 +285,7 @@ def _upper_first(value: str) -> str:
 
 
 ENV.filters.clear()
-ENV.filters.update({name: wrap_filter(fn) for name, fn in {
+_FILTERS: dict[str, Callable[..., Any]] = {
     "abs": abs, "count": len, "d": jf.do_default, "default": jf.do_default,
     "dictsort": jf.do_dictsort, "first": jf.do_first, "float": jf.do_float, "int": jf.do_int,
     "items": jf.do_items, "last": jf.do_last, "length": len, "list": _list_filter,
@@ -291,19 +293,20 @@ ENV.filters.update({name: wrap_filter(fn) for name, fn in {
     "rejectattr": jf.do_rejectattr, "reverse": jf.do_reverse, "round": _round_filter,
     "select": jf.do_select, "selectattr": jf.do_selectattr, "sort": jf.do_sort,
     "sum": _sum_filter, "unique": jf.do_unique, "join": _join_filter,
-}.items()})
-ENV.filters.update({name: wrap_filter(fn, text=True) for name, fn in {
+}
+_TEXT_FILTERS: dict[str, Callable[..., Any]] = {  # their value is turned into text first
     "capitalize": str.capitalize, "center": _center_filter, "format": _format_filter,
     "indent": _indent_filter, "lower": str.lower, "replace": _replace_filter,
     "string": str.__str__, "title": jf.do_title, "trim": jf.do_trim,
     "truncate": jf.do_truncate, "upper": str.upper, "upper_first": _upper_first,
     "wordwrap": _wordwrap_filter,
-}.items()})
+}
+ENV.filters.update({name: wrap_filter(fn) for name, fn in _FILTERS.items()})
+ENV.filters.update({name: wrap_filter(fn, text=True) for name, fn in _TEXT_FILTERS.items()})
 ENV.tests.clear()
-ENV.tests.update({name: _test(fn) for name, fn in {
-    **jt.TESTS,
-    "lower": lambda value: isinstance(value, str) and value.islower(),
-    "upper": lambda value: isinstance(value, str) and value.isupper(),
-}.items()})
+_TESTS: dict[str, Callable[..., Any]] = dict(jt.TESTS)  # type: ignore[arg-type]
+_TESTS.update(lower=lambda value: isinstance(value, str) and value.islower(),
+              upper=lambda value: isinstance(value, str) and value.isupper())
+ENV.tests.update({name: _test(fn) for name, fn in _TESTS.items()})
 
 

@@ -76,9 +76,10 @@ def _evaluate(value: Any, scope: Scope) -> Any:
 def _evaluate_text(value: str, scope: Scope) -> Any:
     compiled = compile_value(value)  # its errors already name the expression
     meter = WORK_METER.get()
-    outer = meter.limit  # type: ignore[union-attr]  (evaluate opened a budget)
+    assert meter is not None  # evaluate() opened a budget
+    outer = meter.limit
     try:
-        meter.start_expression(compiled.cost)  # type: ignore[union-attr]
+        meter.start_expression(compiled.cost)
         result = compiled.run(scope.context)
         if isinstance(result, Undefined):
             result._fail_with_undefined_error()
@@ -98,7 +99,7 @@ def _evaluate_text(value: str, scope: Scope) -> Any:
     except Exception as exc:  # user input: every failure is a data error, never a traceback
         raise ExpressionError(f"in {quote(value)}: {shorten(str(exc))}") from None
     finally:
-        meter.limit = outer  # type: ignore[union-attr]
+        meter.limit = outer
 
 
 def _settle(result: Any) -> Any:
