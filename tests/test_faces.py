@@ -15,7 +15,7 @@ from generator.core.vector import flatten
 from generator.data import fonts, game_ids, load_game
 from generator.data.icons import load_icon, parse_path
 from generator.data.themes import load_theme
-from generator.faces.expressions import ExpressionError, evaluate
+from generator.expressions import ExpressionError, evaluate
 from generator.faces.template import dependencies, load_template, render_face
 from generator.faces.text import TextBox, TextDoesNotFit, fit, layout, wrap
 

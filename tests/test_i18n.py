@@ -161,7 +161,7 @@ def test_a_bad_project_catalogue_stops_the_build_naming_its_line(mygame, capsys)
 
 
 def test_t_and_lang_in_a_template_outside_french_change_nothing(mygame):
-    from generator.faces.expressions import evaluate
+    from generator.expressions import evaluate
 
     assert evaluate("{{ t('Dawn') }} {{ t(3) }}", {}) == "Dawn 3"
     game = load_game(str(mygame / "game.yaml"))

@@ -35,6 +35,7 @@ from generator.core import context
 from generator.core.findings import DESIGN, Finding
 from generator.data import i18n_files as files
 from generator.data.i18n_files import SOURCE, collapse, fill, languages
+from generator.expressions import offer_function
 
 __all__ = ["SOURCE", "Missing", "Session", "checked", "collect", "current", "data_text",
            "findings", "here", "lang", "languages", "message", "number", "session", "t",
@@ -306,6 +307,10 @@ def t(value: Any) -> Any:
     file = str(getattr(doc, "file", "")) or "(template)"
     line = doc.line_of(path) if doc is not None else None
     return s.translated(value, file, line, "t()")
+
+
+# Every expression may call t(); the expressions package sits below the data, so i18n offers it.
+offer_function("t", t)
 
 
 def here(doc: Any, path: tuple[Hashable, ...]) -> None:

@@ -272,7 +272,7 @@ def _icon_problem(name: Any) -> str | None:
 def _run_checks(doc: YamlDoc, spec: GameSpec, tables: Tables,
                 docs: Mapping[str, YamlDoc]) -> None:
     """The file's own ``checks``: each row of the named table must satisfy ``expect``."""
-    from ..faces.expressions import ExpressionError, evaluate
+    from generator.expressions import ExpressionError, evaluate
 
     errors: list[DataError] = []
     for index, check in enumerate(spec.checks):

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from generator.core.model import Component
-from generator.faces.expressions import ExpressionError, compile_value
+from generator.expressions import ExpressionError, compile_value
 
 from .schema import CompositionCheck
 

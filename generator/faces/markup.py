@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 
 from generator.core.colours import NotAColour, parse_colour
+from generator.expressions import offer_filter
 
 SPECIAL = "\\*[]:"
 _ICON_NAME = r"[A-Za-z][A-Za-z0-9_-]{0,63}"
@@ -54,6 +55,11 @@ def has_markup(text: str) -> bool:
 def escape(text: object) -> str:
     """``text`` with every markup character escaped: it prints exactly as given."""
     return _ESCAPE.sub(lambda m: "\\" + m.group(0), str(text))
+
+
+# Templates print a data value exactly as written with ``{{ item.name | literal }}``; the
+# expressions package sits below the faces, so the markup offers it its escape.
+offer_filter("literal", escape, text=True)
 
 
 def plain(runs: tuple[Run, ...]) -> str:

@@ -24,17 +24,18 @@ from generator.core.fit import fit_box
 from generator.core.yamlfile import YamlDoc, format_path, load_yaml
 from generator.data import fonts, i18n
 from generator.data.icons import load_icon, parse_path
-
-from . import markup
-from .expressions import (
+from generator.expressions import (
     ExpressionError,
     Scope,
-    check_time,
+    charge,
+    check_backstop,
     count_loops,
     evaluate,
-    face_budget,
     names_used,
+    work_budget,
 )
+
+from . import markup
 from .rich_layout import MarkupError, layout_markup
 from .text import TextBox, TextDoesNotFit
 
@@ -150,8 +151,8 @@ def render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, An
                 label: str = "") -> Face:
     """Evaluate a template for one item. ``ctx`` holds item, theme, palette, fonts, game...
 
-    A template is user input: one face gets ``FACE_SECONDS`` and ``MAX_LOOP`` repetitions of
-    ``each`` (generator/faces/expressions.py); past either, a DataError names the line."""
+    A template is user input: one face gets ``MAX_FACE_WORK`` units of work and ``MAX_LOOP``
+    repetitions of ``each`` (generator/expressions/); past either, a DataError names the line."""
     scope = Scope(ctx)
     scope.set("W", w)
     scope.set("H", h)
@@ -159,7 +160,7 @@ def render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, An
     run = _Run(template.doc)
     out: list[p.Primitive] = []
     try:
-        with face_budget():
+        with work_budget():
             for key, raw in template.doc.data.get("vars", {}).items():
                 scope.set(key, run.value(("vars", key), raw, scope))
             run.elements(("elements",), template.doc.data["elements"], scope, out)
@@ -243,7 +244,8 @@ class _Run:
             raise self.fail(path, "expected a mapping with one of: "
                                   f"{', '.join(PRIMITIVES)}, each, if, include")
         try:
-            check_time()  # the face's time budget, between elements too
+            charge()  # an element is a unit of the face's work, whatever it holds
+            check_backstop()
         except ExpressionError as exc:
             raise self.fail(path, str(exc)) from None
         if "each" in raw:

@@ -18,8 +18,8 @@ from generator.core.sizes import PAGE
 from generator.core.yamlfile import load_yaml
 from generator.data import i18n, load_game
 from generator.data.themes import Theme, load_theme
+from generator.expressions import ExpressionError, evaluate
 from generator.faces import face_cache
-from generator.faces.expressions import ExpressionError, evaluate
 from generator.faces.template import dependencies, load_template, render_face
 from generator.layout.assemble import Part, Summary, assemble
 from generator.layout.calibration import calibration_pages

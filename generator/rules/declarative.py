@@ -33,15 +33,15 @@ from typing import Any
 from generator.core.errors import DataError
 from generator.core.findings import DESIGN, Finding
 from generator.core.model import Game
+from generator.expressions import ExpressionError, evaluate
 
 from ..data.schema import CompositionCheck, CountRange
 from ..data.verify_list import component_ids, is_expression
-from ..faces.expressions import ExpressionError, evaluate
 from .base import at
 
 MAX_LISTED = 10  # wrong values or missing combinations named in one finding
 MAX_EVALUATIONS = 200_000  # expression evaluations by one game's verify list
-VERIFY_SECONDS = 30.0  # evaluation time of one game's verify list (each expression: 2 s)
+VERIFY_SECONDS = 30.0  # evaluation time of one game's verify list (each: expressions.MAX_WORK)
 
 
 class _Missing(Exception):

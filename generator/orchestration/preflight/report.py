@@ -21,7 +21,7 @@ from generator.core.errors import DataError
 from generator.core.findings import DESIGN, Finding
 from generator.core.model import Game
 from generator.data import fonts
-from generator.faces.expressions import ExpressionError, evaluate
+from generator.expressions import ExpressionError, evaluate
 from generator.layout.frame import frames
 from generator.orchestration.build import build_kit, game_theme, render_parts
 from generator.orchestration.options import BuildOptions

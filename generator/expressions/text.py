@@ -1,5 +1,6 @@
 """Text operations an expression may use, each bounded before it allocates: padding,
-replacing, joining and ``%`` formatting with its widths checked first."""
+replacing, joining and ``%`` formatting with its widths checked first (the methods of text
+in env.py and the filters in library.py call these)."""
 from __future__ import annotations
 
 import operator
@@ -7,43 +8,44 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from .sandbox_limits import _METER, _check_length, _metered, _Text, _width, to_text
+from .limits import BoundedText, charge, check_length, check_width, metered, to_text
 
 # -- bounded text operations -----------------------------------------------------------------
 
-def _pad(name: str) -> Callable[..., str]:
+def padder(name: str) -> Callable[..., str]:
+    """``str.center``, ``ljust`` or ``rjust`` with its width checked first."""
     method = getattr(str, name)
 
     def pad(text: str, width: Any, *fill: Any) -> str:
-        return method(text, _width(width), *fill)
+        return method(text, check_width(width), *fill)
     pad.__name__ = name
     return pad
 
 
-def _zfill(text: str, width: Any) -> str:
-    return text.zfill(_width(width))
+def zfill(text: str, width: Any) -> str:
+    return text.zfill(check_width(width))
 
 
-def _expandtabs(text: str, tabsize: Any = 8) -> str:
-    size = _width(tabsize, "tab size")
-    _check_length(len(text) + text.count("\t") * max(size, 0))
+def expandtabs(text: str, tabsize: Any = 8) -> str:
+    size = check_width(tabsize, "tab size")
+    check_length(len(text) + text.count("\t") * max(size, 0))
     return text.expandtabs(size)
 
 
-def _replace(text: str, old: Any, new: Any, count: Any = -1) -> str:
+def replace(text: str, old: Any, new: Any, count: Any = -1) -> str:
     if not isinstance(old, str) or not isinstance(new, str):
         raise TypeError("replace() takes text to find and text to put in its place")
     count = operator.index(count)
     found = text.count(old) if old else len(text) + 1
     if count >= 0:
         found = min(found, count)
-    _check_length(len(text) + found * (len(new) - len(old)))
+    check_length(len(text) + found * (len(new) - len(old)))
     return text.replace(old, new, count)
 
 
-def _join(separator: str, items: Iterable[Any]) -> str:
-    out = _Text()
-    for index, item in enumerate(_metered(items)):
+def join(separator: str, items: Iterable[Any]) -> str:
+    out = BoundedText()
+    for index, item in enumerate(metered(items)):
         if not isinstance(item, str):
             raise TypeError(f"join() takes text, got {type(item).__name__}")
         if index:
@@ -62,7 +64,7 @@ def percent_format(template: str, values: Any) -> str:
     mapping = values if isinstance(values, Mapping) else None
     args = values if isinstance(values, tuple) else (values,)
     used = 0
-    out = _Text()
+    out = BoundedText()
     position = 0
     while True:
         start = template.find("%", position)
@@ -78,9 +80,9 @@ def percent_format(template: str, values: Any) -> str:
         if width == "*" or precision == "*":
             raise ValueError("a * width or precision is not supported")
         if width is not None:
-            _width(int(width), "format width")
+            check_width(int(width), "format width")
         if precision:
-            _width(int(precision), "format precision")
+            check_width(int(precision), "format precision")
         if kind == "%":
             out.add("%")
             continue
@@ -98,7 +100,7 @@ def percent_format(template: str, values: Any) -> str:
             if kind == "s":
                 piece = to_text(value)
             else:
-                text = _Text()
+                text = BoundedText()
                 text.write(value)
                 piece = text.value()
             if precision is not None:
@@ -120,10 +122,10 @@ def percent_format(template: str, values: Any) -> str:
 
 def bounded_concat(parts: Iterable[Any]) -> str:
     """The ``~`` operator: every part as text, refused past MAX_STRING."""
-    out = _Text()
+    out = BoundedText()
     for part in parts:
         out.add(to_text(part))
-    _METER.charge(out.size + 1)
+    charge(out.size + 1)
     return out.value()
 
 

@@ -1,14 +1,21 @@
-"""Limits of the expression sandbox: the figures, the errors, and the meter that charges
-every string, list and step an expression makes (see expressions.py for the whole design)."""
+"""Limits of the expression sandbox: the figures, the errors, and the work meter that charges
+every step, string, list and call an expression makes (see the package docstring for the
+whole design).
+
+One rule bounds a face: the meter. Each expression gets ``MAX_WORK`` units of work, each
+face ``MAX_FACE_WORK`` units (its expressions, elements and repetitions together) and
+``MAX_LOOP`` repetitions of ``each``; the same face costs the same units on every machine, so
+a face that builds on a fast computer builds on a slow one.
+Wall-clock time is only a backstop (``BACKSTOP_SECONDS``) against a bug of ours that would
+loop where no unit is charged.
+"""
 from __future__ import annotations
 
 import datetime
-import math
 import operator
-import re
-import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from itertools import islice
 from time import monotonic
 from typing import Any
@@ -21,15 +28,14 @@ MAX_STRING = 10_000
 MAX_ITEMS = 10_000
 MAX_SIZE = 100_000
 MAX_WORK = 1_000_000
+MAX_FACE_WORK = 10_000_000
 MAX_INT_BITS = 1_000
 MAX_EXPONENT = 64
 MAX_DIGITS = 64
 MAX_LOOP = 10_000
-FACE_SECONDS = 2.0
-MAX_RANGE = MAX_ITEMS  # kept for readers who know Jinja's name
+BACKSTOP_SECONDS = 60.0
 
-_NUMBERS = (int, float)
-_WHOLE = re.compile(r"^\s*\{\{(.*)\}\}\s*$", re.S)
+NUMBERS = (int, float)
 
 
 class ExpressionError(ValueError):
@@ -40,80 +46,118 @@ class LimitError(ExpressionError):
     """An expression went past one of the sandbox's limits."""
 
 
-# -- metering --------------------------------------------------------------------------------
+# -- the work meter --------------------------------------------------------------------------
 
-class _Meter(threading.local):
-    """Per thread: the work done by the current expression and the current face's budget."""
+class WorkMeter:
+    """The work of one face, or of expressions evaluated on their own (``scope`` says which,
+    for messages): units charged so far and ``each`` repetitions, against MAX_WORK per
+    expression, ``cap`` in all (MAX_FACE_WORK for a face) and MAX_LOOP.
 
-    def __init__(self) -> None:
-        self.work = 0  # items + characters made and calls, by the current expression
-        self.deadline = math.inf  # monotonic() time the current face must finish by
-        self.seconds = FACE_SECONDS
-        self.loops = 0  # each repetitions in the current face
-        self.open = 0  # nesting of budgets: an inner one (evaluate in a face) is the outer one
+    A unit is one node of an expression's tree each time it runs, one item or character
+    made or read by a function, filter, method, comparison or operator, one call, one element
+    of a face template drawn and one repetition of an ``each``."""
 
-    def charge(self, amount: int = 1) -> None:
-        self.work += amount
-        if self.work > MAX_WORK:
-            raise LimitError(f"more than {MAX_WORK} items, characters and calls in one "
-                             "expression")
-        if monotonic() > self.deadline:
-            raise LimitError(self.late())
+    __slots__ = ("cap", "deadline", "limit", "loops", "scope", "work")
 
-    def late(self) -> str:
-        return f"took longer than {self.seconds:g} s (the time limit for one face)"
+    def __init__(self, scope: str, cap: int) -> None:
+        self.scope = scope
+        self.cap = cap
+        self.work = 0
+        self.limit = cap  # where the next charge fails: the cap, or the expression's end
+        self.loops = 0
+        self.deadline = monotonic() + BACKSTOP_SECONDS
+
+    def start_expression(self, cost: int) -> None:
+        """An expression starts: it may spend MAX_WORK units (within the cap), ``cost`` of
+        them at once (its tree's nodes). The caller restores ``limit`` when it ends."""
+        self.limit = min(self.work + MAX_WORK, self.cap)
+        self.work += cost
+        if self.work > self.limit:
+            raise self.over()
+
+    def over(self) -> LimitError:
+        if self.work > self.cap:
+            return LimitError(f"more than {self.cap} units of work (steps, calls, items and "
+                              f"characters made or read) in one {self.scope}")
+        return LimitError(f"more than {MAX_WORK} units of work (steps, calls, items and "
+                          "characters made or read) in one expression")
 
 
-_METER = _Meter()
+# The meter of the budget open in this thread or task (None: none is open). A ContextVar, not
+# a module global: two builds in two threads each meter their own faces.
+WORK_METER: ContextVar[WorkMeter | None] = ContextVar("expression_work_meter", default=None)
+
+
+def _open_meter() -> WorkMeter:
+    meter = WORK_METER.get()
+    if meter is None:
+        raise RuntimeError("expression work outside a budget: evaluate() or work_budget() "
+                           "opens one")
+    return meter
+
+
+def charge(amount: int = 1) -> None:
+    """Count ``amount`` units against the open budget; past its limit, a LimitError."""
+    meter = WORK_METER.get()
+    if meter is None:
+        meter = _open_meter()  # raises: work outside any budget is a bug of ours
+    meter.work += amount
+    if meter.work > meter.limit:
+        raise meter.over()
 
 
 @contextmanager
-def face_budget(seconds: float | None = None) -> Iterator[None]:
-    """The limits of one face: ``seconds`` (default FACE_SECONDS) of evaluation and
-    ``MAX_LOOP`` repetitions. Inside an open budget this is the same budget (an expression
-    evaluated for a face counts against the face)."""
-    seconds = FACE_SECONDS if seconds is None else seconds
-    meter = _METER
-    if meter.open:
-        meter.open += 1
-        try:
-            yield
-        finally:
-            meter.open -= 1
+def work_budget(scope: str = "face") -> Iterator[WorkMeter]:
+    """The budget of one face (MAX_FACE_WORK units, MAX_LOOP repetitions), or of
+    expressions evaluated on their own (``scope="expression"``: MAX_WORK units). Inside an
+    open budget this is that same budget (an expression evaluated for a face counts against
+    the face), so a caller may open one to read what a face cost."""
+    meter = WORK_METER.get()
+    if meter is not None:
+        yield meter
         return
-    meter.open, meter.deadline, meter.seconds, meter.loops = 1, monotonic() + seconds, seconds, 0
+    meter = WorkMeter(scope, MAX_FACE_WORK if scope == "face" else MAX_WORK)
+    token = WORK_METER.set(meter)
     try:
-        yield
+        yield meter
     finally:
-        meter.open, meter.deadline, meter.loops = 0, math.inf, 0
+        WORK_METER.reset(token)
 
 
-def check_time() -> None:
-    """Raise once the current face's time is up (template.py calls it between elements)."""
-    if monotonic() > _METER.deadline:
-        raise LimitError(_METER.late())
+def check_backstop() -> None:
+    """The wall-clock backstop: a face that runs BACKSTOP_SECONDS has met a bug of ours (the
+    meter stops any input long before); template.py checks it between elements (one
+    expression is bounded by MAX_WORK on its own)."""
+    meter = WORK_METER.get()
+    if meter is not None and monotonic() > meter.deadline:
+        raise LimitError(f"still running after {BACKSTOP_SECONDS:g} s, a backstop against a "
+                         "bug in the generator (the work limit did not stop it): please "
+                         "report this file")
 
 
 def count_loops(times: int) -> None:
-    """Count ``times`` repetitions of an ``each`` against the face's ``MAX_LOOP``."""
-    _METER.loops += times
-    if _METER.loops > MAX_LOOP:
+    """Count ``times`` repetitions of an ``each`` against the face's ``MAX_LOOP``; each
+    repetition is also a unit of work."""
+    meter = _open_meter()
+    meter.loops += times
+    if meter.loops > MAX_LOOP:
         raise LimitError(f"more than {MAX_LOOP} loop iterations (each) in one face")
+    charge(times)
 
 
 # -- sizes and bounded conversions -----------------------------------------------------------
 
-def _too_long(size: int) -> LimitError:
+def too_long(size: int) -> LimitError:
     return LimitError(f"string longer than {MAX_STRING} characters ({size})")
 
 
-def _check_length(size: int) -> None:
+def check_length(size: int) -> None:
     """Before making a string of ``size`` characters."""
     if size > MAX_STRING:
-        raise _too_long(size)
+        raise too_long(size)
 
 
-def _width(value: Any, what: str = "width") -> int:
+def check_width(value: Any, what: str = "width") -> int:
     """A padding width or count given by an expression; refused before anything is made."""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
@@ -163,11 +207,11 @@ def size_of(value: Any, limit: int = MAX_SIZE, strict: bool = False) -> int:
     return total
 
 
-def _too_big(what: str) -> LimitError:
+def too_big(what: str) -> LimitError:
     return LimitError(f"{what} bigger than {MAX_SIZE} items and characters")
 
 
-class _Text:
+class BoundedText:
     """A string built piece by piece, never longer than ``MAX_STRING``."""
 
     __slots__ = ("parts", "size")
@@ -179,7 +223,7 @@ class _Text:
     def add(self, piece: str) -> None:
         self.size += len(piece)
         if self.size > MAX_STRING:
-            raise _too_long(self.size)
+            raise too_long(self.size)
         self.parts.append(piece)
 
     def value(self) -> str:
@@ -192,7 +236,7 @@ class _Text:
                 self.add(str.__str__(value))
                 return
             if self.size + len(value) > MAX_STRING:
-                raise _too_long(self.size + len(value))
+                raise too_long(self.size + len(value))
             self.add(repr(str.__str__(value)))
         elif value is None or isinstance(value, (bool, int, float, complex)):
             self.add(repr(value))
@@ -231,65 +275,65 @@ def to_text(value: Any) -> str:
         return value
     if value is None or type(value) in (int, float, bool):
         return str(value)
-    text = _Text()
+    text = BoundedText()
     text.write(value, top=True)
     return text.value()
 
 
-_SIZED = (str, list, tuple, range, Mapping)
+def charge_read(value: Any) -> Any:
+    """Count reading ``value`` whole (comparing, searching, sorting or returning it): its
+    items and characters, nested ones too, so a quadratic chain or a loop over a big value
+    stops at MAX_WORK. Numbers and other atoms are free here (each step is charged anyway)."""
+    kind = type(value)
+    if kind is str:
+        charge(len(value) + 1)
+    elif kind in (list, tuple, dict) or isinstance(value, (str, list, tuple, Mapping)):
+        charge(size_of(value, MAX_WORK))
+    return value
 
 
-def _charge_inputs(values: Iterable[Any]) -> None:
-    """What an operation will read is work too: a test or method over a list of 10 000
-    items costs 10 000, so a quadratic chain stops at MAX_WORK, long before its time."""
+def charge_inputs(values: Iterable[Any]) -> None:
+    """What an operation will read is work too: a test, method or filter over a list of
+    10 000 items costs 10 000 (its nested items too)."""
     for value in values:
-        if isinstance(value, _SIZED):
-            _METER.charge(len(value) + 1)
+        charge_read(value)
 
 
-def _made(result: Any) -> Any:
+def made(result: Any) -> Any:
     """Check and count a value an operation has just made."""
     kind = type(result)
     if kind is str:
         if len(result) > MAX_STRING:
-            raise _too_long(len(result))
-        _METER.charge(len(result) + 1)
+            raise too_long(len(result))
+        charge(len(result) + 1)
     elif kind in (list, tuple) or isinstance(result, (list, tuple, Mapping)):
         if not isinstance(result, Mapping) and len(result) > MAX_ITEMS:
             raise LimitError(f"list longer than {MAX_ITEMS} items ({len(result)})")
         size = size_of(result)
         if size > MAX_SIZE:
-            raise _too_big("list or mapping")
-        _METER.charge(size)
+            raise too_big("list or mapping")
+        charge(size)
     elif kind is int:
         if result.bit_length() > MAX_INT_BITS:
             raise LimitError(f"number larger than 2**{MAX_INT_BITS}")
-        _METER.charge()
+        charge()
     elif isinstance(result, Iterator) and not isinstance(result, Undefined):
-        return _metered(result)
+        return metered(result)
     else:
-        _METER.charge()
+        charge()
     return result
 
 
-def _metered(items: Iterable[Any]) -> Iterator[Any]:
+def metered(items: Iterable[Any]) -> Iterator[Any]:
     """A lazy sequence (``map``, ``select``...) whose every item is counted as work."""
-    charge = _METER.charge
     for item in items:
         charge()
         yield item
 
 
-def _bounded_list(items: Iterable[Any]) -> list[Any]:
+def bounded_list(items: Iterable[Any]) -> list[Any]:
     """``list(items)``, refused past MAX_ITEMS items."""
-    out = list(islice(_metered(items), MAX_ITEMS + 1))
+    out = list(islice(metered(items), MAX_ITEMS + 1))
     if len(out) > MAX_ITEMS:
         raise LimitError(f"list longer than {MAX_ITEMS} items")
     return out
-
-
-
-
-# The functions expressions may call (our globals, filters and tests), by id; the values keep
-# them alive so an id is never reused.
-_SAFE_CALLABLES: dict[int, Callable[..., Any]] = {}

@@ -1,5 +1,5 @@
-"""The functions, filters and tests offered to expressions: plain functions only (no type
-objects), each metered and bounded."""
+"""The environment every expression is compiled in, ``ENV``, and what it offers: functions,
+filters and tests, plain functions only (no type objects), each metered and bounded."""
 from __future__ import annotations
 
 import math
@@ -9,46 +9,41 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from jinja2 import filters as jf
-from jinja2 import pass_context
+from jinja2 import pass_context, pass_environment, pass_eval_context
 from jinja2 import tests as jt
 from jinja2.runtime import Context
-from jinja2.utils import _PassArg
 
-from generator.data import i18n
-
-from . import dice, markup, shapes
-from .sandbox_env import ENV
-from .sandbox_limits import (
-    _METER,
-    _NUMBERS,
-    _SAFE_CALLABLES,
+from . import dice, shapes
+from .env import new_environment, offer_callable
+from .limits import (
     MAX_DIGITS,
     MAX_ITEMS,
+    NUMBERS,
+    BoundedText,
     LimitError,
-    _bounded_list,
-    _charge_inputs,
-    _check_length,
-    _made,
-    _metered,
-    _Text,
-    _width,
+    bounded_list,
+    charge,
+    charge_inputs,
+    check_length,
+    check_width,
+    made,
+    metered,
     to_text,
 )
-from .sandbox_text import _replace, percent_format
+from .text import percent_format, replace
+
+ENV = new_environment()
 
 # -- globals ---------------------------------------------------------------------------------
-
-
 
 def _function(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     """A global function: each call counted, its result checked."""
     def call(*args: Any, **kwargs: Any) -> Any:
-        _METER.charge()
-        _charge_inputs(args)
-        return _made(fn(*args, **kwargs))
+        charge()
+        charge_inputs(args)
+        return made(fn(*args, **kwargs))
     call.__name__ = call.__qualname__ = name
-    _SAFE_CALLABLES[id(call)] = call
-    return call
+    return offer_callable(call)
 
 
 def _range(*args: Any) -> range:
@@ -61,7 +56,7 @@ def _range(*args: Any) -> range:
 
 
 def _round(value: Any, digits: Any = None) -> Any:
-    if not isinstance(value, _NUMBERS):
+    if not isinstance(value, NUMBERS):
         raise TypeError(f"round() takes a number, got {type(value).__name__}")
     if digits is None:
         return round(value)
@@ -74,7 +69,7 @@ def _round(value: Any, digits: Any = None) -> Any:
 def _int(value: Any = 0, base: Any = None) -> int:
     if isinstance(value, str):
         return int(value, 10 if base is None else operator.index(base))
-    if base is not None or not isinstance(value, _NUMBERS):
+    if base is not None or not isinstance(value, NUMBERS):
         raise TypeError(f"int() takes a number or text, got {type(value).__name__}")
     return int(value)
 
@@ -106,73 +101,112 @@ def _abs(value: Any) -> Any:
 
 
 def _enumerate(items: Iterable[Any], start: Any = 0) -> list[tuple[int, Any]]:
-    return list(enumerate(_bounded_list(items), operator.index(start)))
+    return list(enumerate(bounded_list(items), operator.index(start)))
 
 
 def _zip(*sequences: Iterable[Any]) -> list[tuple[Any, ...]]:
-    return _bounded_list(zip(*sequences, strict=False))
+    return bounded_list(zip(*sequences, strict=False))
+
+
+def _untranslated(value: Any) -> Any:
+    """``t(value)`` where no translation can be under way (data/i18n.py, which keeps the
+    translations, is not even loaded): the value itself, as i18n's own ``t`` gives it then.
+    data/i18n.py offers its ``t`` in its place (``offer_function``)."""
+    return value
 
 
 ENV.globals.clear()
-ENV.globals.update({name: _function(name, fn) for name, fn in {
+_GLOBALS: dict[str, Callable[..., Any]] = {
     "range": _range, "min": _min, "max": _max, "abs": _abs, "round": _round, "len": _len,
     "enumerate": _enumerate, "zip": _zip, "int": _int, "float": _float, "str": _str,
     "d6_net": dice.d6_net, "d4_net": dice.d4_net, "pips": dice.pips,
     "arrow": shapes.arrow, "regular": shapes.regular, "star": shapes.star,
-    "t": i18n.t,  # a value of the data in the kit's language (generator/data/i18n.py)
-}.items()})
+    "t": _untranslated,  # replaced by data/i18n.py's t (a data text in the kit's language)
+}
+ENV.globals.update({name: _function(name, fn) for name, fn in _GLOBALS.items()})
+
+
+def offer_function(name: str, fn: Callable[..., Any]) -> None:
+    """Offer a function of a layer above this package to every expression (or put it in the
+    place of one of ours), counted and checked like ours: data/i18n.py offers ``t``, a data
+    text in the kit's language (the expressions package sits below the data and may not
+    import it)."""
+    ENV.globals[name] = _function(name, fn)
 
 
 # -- filters and tests -----------------------------------------------------------------------
 
-def _filter(fn: Callable[..., Any], text: bool = False) -> Callable[..., Any]:
+# What Jinja passes a filter or test first, by the mark its public decorators leave on it
+# (``pass_context``, ``pass_eval_context``, ``pass_environment``); unmarked: the value.
+_MARK = "jinja_pass_arg"
+_FIRST_ARGUMENT = {
+    getattr(decorator(lambda: None), _MARK): what
+    for decorator, what in ((pass_context, "context"), (pass_eval_context, "eval_context"),
+                            (pass_environment, "environment"))
+}
+
+
+def first_argument(fn: Callable[..., Any]) -> str | None:
+    """``context``, ``eval_context``, ``environment`` or None: what Jinja would pass ``fn``
+    before the value (tests/test_sandbox.py checks every filter kept is one of these)."""
+    mark = getattr(fn, _MARK, None)
+    if mark is None:
+        return None
+    return _FIRST_ARGUMENT[mark]  # KeyError: a mark this Jinja has and we do not know
+
+
+def _caller(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` called as Jinja calls a filter or test, from a context-passing wrapper."""
+    first = first_argument(fn)
+    if first == "context":
+        return fn
+    if first == "eval_context":
+        return lambda context, *args, **kwargs: fn(context.eval_ctx, *args, **kwargs)
+    if first == "environment":
+        return lambda context, *args, **kwargs: fn(context.environment, *args, **kwargs)
+    return lambda context, *args, **kwargs: fn(*args, **kwargs)
+
+
+def wrap_filter(fn: Callable[..., Any], text: bool = False) -> Callable[..., Any]:
     """A filter: context-passing (never folded at compile time), counted and checked; with
     ``text`` its value is first turned into (bounded) text."""
-    pass_arg = _PassArg.from_obj(fn)
+    call_fn = _caller(fn)
 
     @pass_context
     def call(context: Context, value: Any, *args: Any, **kwargs: Any) -> Any:
-        _METER.charge()
-        _charge_inputs((value, *args))
+        charge()
+        charge_inputs((value, *args))
         if text:
             value = to_text(value)
-        if pass_arg is _PassArg.context:
-            result = fn(context, value, *args, **kwargs)
-        elif pass_arg is _PassArg.eval_context:
-            result = fn(context.eval_ctx, value, *args, **kwargs)
-        elif pass_arg is _PassArg.environment:
-            result = fn(context.environment, value, *args, **kwargs)
-        else:
-            result = fn(value, *args, **kwargs)
-        return _made(result)
+        return made(call_fn(context, value, *args, **kwargs))
     return call
 
 
 def _test(fn: Callable[..., Any]) -> Callable[..., Any]:
-    pass_arg = _PassArg.from_obj(fn)
+    call_fn = _caller(fn)
 
     @pass_context
     def call(context: Context, value: Any, *args: Any, **kwargs: Any) -> Any:
-        _METER.charge()
-        _charge_inputs((value, *args))
-        if pass_arg is _PassArg.context:
-            return fn(context, value, *args, **kwargs)
-        if pass_arg is _PassArg.environment:
-            return fn(context.environment, value, *args, **kwargs)
-        if pass_arg is _PassArg.eval_context:
-            return fn(context.eval_ctx, value, *args, **kwargs)
-        return fn(value, *args, **kwargs)
+        charge()
+        charge_inputs((value, *args))
+        return call_fn(context, value, *args, **kwargs)
     return call
 
 
+def offer_filter(name: str, fn: Callable[..., Any], text: bool = False) -> None:
+    """Offer a filter of a layer above this package to every expression, wrapped like ours
+    (faces/markup.py offers ``literal``: the expressions package may not import the faces)."""
+    ENV.filters[name] = wrap_filter(fn, text)
+
+
 def _center_filter(value: str, width: Any = 80) -> str:
-    return value.center(_width(width))
+    return value.center(check_width(width))
 
 
 def _indent_filter(value: str, width: Any = 4, first: bool = False,
                    blank: bool = False) -> str:
-    pad = len(to_text(width)) if isinstance(width, str) else max(_width(width), 0)
-    _check_length(len(value) + (value.count("\n") + 1) * pad)
+    pad = len(to_text(width)) if isinstance(width, str) else max(check_width(width), 0)
+    check_length(len(value) + (value.count("\n") + 1) * pad)
     return jf.do_indent(value, width if isinstance(width, str) else pad, first, blank)
 
 
@@ -184,13 +218,13 @@ def _wordwrap_filter(value: str, width: Any = 79, break_long_words: bool = True,
         lines += textwrap.wrap(paragraph, width=operator.index(width), expand_tabs=False,
                                replace_whitespace=False, break_long_words=break_long_words,
                                break_on_hyphens=break_on_hyphens) or [""]
-        _METER.charge(len(lines))
-    _check_length(sum(map(len, lines)) + len(separator) * max(len(lines) - 1, 0))
+        charge(len(lines))
+    check_length(sum(map(len, lines)) + len(separator) * max(len(lines) - 1, 0))
     return separator.join(lines)
 
 
 def _replace_filter(value: str, old: Any, new: Any, count: Any = None) -> str:
-    return _replace(value, to_text(old), to_text(new), -1 if count is None else count)
+    return replace(value, to_text(old), to_text(new), -1 if count is None else count)
 
 
 def _format_filter(value: str, *args: Any, **kwargs: Any) -> str:
@@ -204,8 +238,8 @@ def _join_filter(context: Context, value: Iterable[Any], d: Any = "",
     if attribute is not None:
         value = map(jf.make_attrgetter(context.environment, attribute), value)
     separator = to_text(d)
-    out = _Text()
-    for index, item in enumerate(_metered(value)):
+    out = BoundedText()
+    for index, item in enumerate(metered(value)):
         if index:
             out.add(separator)
         out.add(to_text(item))
@@ -220,10 +254,10 @@ def _sum_filter(context: Context, iterable: Iterable[Any], attribute: Any = None
     if attribute is not None:
         iterable = map(jf.make_attrgetter(context.environment, attribute), iterable)
     total = start
-    for item in _metered(iterable):
-        if not isinstance(item, _NUMBERS) or not isinstance(total, _NUMBERS):
+    for item in metered(iterable):
+        if not isinstance(item, NUMBERS) or not isinstance(total, NUMBERS):
             raise TypeError("sum adds numbers only")
-        total = context.environment.call_binop(context, "+", total, item)
+        total = ENV.call_binop(context, "+", total, item)
     return total
 
 
@@ -243,7 +277,7 @@ def _round_filter(value: Any, precision: Any = 0, method: str = "common") -> flo
 
 
 def _list_filter(value: Any) -> list[Any]:
-    return _bounded_list(value)
+    return bounded_list(value)
 
 
 def _upper_first(value: str) -> str:
@@ -251,7 +285,7 @@ def _upper_first(value: str) -> str:
 
 
 ENV.filters.clear()
-ENV.filters.update({name: _filter(fn) for name, fn in {
+_FILTERS: dict[str, Callable[..., Any]] = {
     "abs": abs, "count": len, "d": jf.do_default, "default": jf.do_default,
     "dictsort": jf.do_dictsort, "first": jf.do_first, "float": jf.do_float, "int": jf.do_int,
     "items": jf.do_items, "last": jf.do_last, "length": len, "list": _list_filter,
@@ -259,20 +293,20 @@ ENV.filters.update({name: _filter(fn) for name, fn in {
     "rejectattr": jf.do_rejectattr, "reverse": jf.do_reverse, "round": _round_filter,
     "select": jf.do_select, "selectattr": jf.do_selectattr, "sort": jf.do_sort,
     "sum": _sum_filter, "unique": jf.do_unique, "join": _join_filter,
-}.items()})
-ENV.filters.update({name: _filter(fn, text=True) for name, fn in {
+}
+_TEXT_FILTERS: dict[str, Callable[..., Any]] = {  # their value is turned into text first
     "capitalize": str.capitalize, "center": _center_filter, "format": _format_filter,
     "indent": _indent_filter, "lower": str.lower, "replace": _replace_filter,
     "string": str.__str__, "title": jf.do_title, "trim": jf.do_trim,
     "truncate": jf.do_truncate, "upper": str.upper, "upper_first": _upper_first,
     "wordwrap": _wordwrap_filter,
-    "literal": markup.escape,  # data printed as written, never read as markup
-}.items()})
+}
+ENV.filters.update({name: wrap_filter(fn) for name, fn in _FILTERS.items()})
+ENV.filters.update({name: wrap_filter(fn, text=True) for name, fn in _TEXT_FILTERS.items()})
 ENV.tests.clear()
-ENV.tests.update({name: _test(fn) for name, fn in {
-    **jt.TESTS,
-    "lower": lambda value: isinstance(value, str) and value.islower(),
-    "upper": lambda value: isinstance(value, str) and value.isupper(),
-}.items()})
+_TESTS: dict[str, Callable[..., Any]] = dict(jt.TESTS)  # type: ignore[arg-type]
+_TESTS.update(lower=lambda value: isinstance(value, str) and value.islower(),
+              upper=lambda value: isinstance(value, str) and value.isupper())
+ENV.tests.update({name: _test(fn) for name, fn in _TESTS.items()})
 
 

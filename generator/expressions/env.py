@@ -1,34 +1,37 @@
 """The bounded Jinja2 environment: which attributes and methods an expression may reach,
-the operators it may use, and how it compiles (no constant folding)."""
+the operators it may use, and how it compiles (no constant folding; comparisons metered; a
+lone expression into a function returning its value)."""
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from jinja2 import StrictUndefined, Undefined, nodes, pass_context
-from jinja2.compiler import CodeGenerator, Frame
+from jinja2 import StrictUndefined, Undefined, nodes, pass_context, runtime
+from jinja2.compiler import CodeGenerator, Frame, operators
 from jinja2.exceptions import SecurityError
+from jinja2.nodes import EvalContext
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment, is_internal_attribute
 
-from .sandbox_limits import (
-    _METER,
-    _NUMBERS,
-    _SAFE_CALLABLES,
+from .limits import (
     MAX_EXPONENT,
     MAX_INT_BITS,
     MAX_ITEMS,
     MAX_SIZE,
     MAX_STRING,
+    NUMBERS,
     LimitError,
-    _charge_inputs,
-    _check_length,
-    _made,
-    _too_big,
+    charge,
+    charge_inputs,
+    charge_read,
+    check_length,
+    made,
     size_of,
     to_text,
+    too_big,
 )
-from .sandbox_text import _expandtabs, _join, _pad, _replace, _zfill, bounded_concat, percent_format
+from .text import bounded_concat, expandtabs, join, padder, percent_format, replace, zfill
 
 # -- methods reachable from expressions ------------------------------------------------------
 
@@ -40,8 +43,8 @@ _STR_METHODS: dict[str, Callable[..., Any]] = {
         "rpartition", "rsplit", "rstrip", "split", "splitlines", "startswith", "strip",
         "swapcase", "title", "upper")
 }
-_STR_METHODS.update(center=_pad("center"), ljust=_pad("ljust"), rjust=_pad("rjust"),
-                    zfill=_zfill, expandtabs=_expandtabs, replace=_replace, join=_join)
+_STR_METHODS.update(center=padder("center"), ljust=padder("ljust"), rjust=padder("rjust"),
+                    zfill=zfill, expandtabs=expandtabs, replace=replace, join=join)
 _SEQUENCE_METHODS: dict[str, Callable[..., Any]] = {
     "index": lambda seq, *args: seq.index(*args),
     "count": lambda seq, value: seq.count(value),
@@ -70,9 +73,9 @@ class _Method:
         self._function, self._self, self._name = function, self_, name
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        _METER.charge()
-        _charge_inputs((self._self, *args))
-        return _made(self._function(self._self, *args, **kwargs))
+        charge()
+        charge_inputs((self._self, *args))
+        return made(self._function(self._self, *args, **kwargs))
 
     def __repr__(self) -> str:
         return f"<method {self._name}>"
@@ -93,8 +96,51 @@ def _method(obj: Any, name: str) -> _Method | None:
 
 # -- the environment -------------------------------------------------------------------------
 
+# The functions expressions may call (our globals, filters and tests), by id; the values keep
+# them alive so an id is never reused. library.py offers them through ``offer_callable``.
+SAFE_CALLABLES: dict[int, Callable[..., Any]] = {}
+
+
+def offer_callable(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Let expressions call ``function`` (a plain function of ours, already metered)."""
+    SAFE_CALLABLES[id(function)] = function
+    return function
+
+
+# What Jinja's generated code finds in its module namespace (the names its own module
+# header imports from jinja2.runtime).
+_RUNTIME_NAMES = {name: getattr(runtime, name) for name in runtime.exported}
+
+
 class _CodeGenerator(CodeGenerator):
-    """Jinja's code generator, with ``~`` and list/tuple/dict literals size-checked."""
+    """Jinja's code generator, with ``~``, list/tuple/dict literals and comparisons metered,
+    and a lean module for a lone expression (``expression_module``)."""
+
+    def expression_module(self, node: nodes.Expr, filters: bool = True) -> None:
+        """A module defining ``expression(context)``, which returns the value of ``node``.
+
+        What ``visit_Template`` writes for a template holding only this expression, without
+        the template's furniture (output, blocks, inheritance, the debug map): the same
+        frame, the same name loads, the same filter and test look-ups, and the expression
+        written by the same ``visit`` methods, so every attribute, item, call and operator
+        goes through the environment exactly as in a compiled template. Writing and
+        compiling that furniture was most of the cost of compiling a kit's ~1 000 strings.
+        ``filters=False`` (the tree has no filter or test) skips looking for them: Jinja would
+        write nothing for them."""
+        frame = Frame(EvalContext(self.environment, self.name))
+        frame.symbols.analyze_node(nodes.Template([nodes.Output([node])]))
+        frame.toplevel = frame.rootlevel = True
+        self.writeline("def expression(context, missing=missing, environment=environment):")
+        self.indent()
+        self.writeline("resolve = context.resolve_or_missing")
+        self.writeline("undefined = environment.undefined")
+        self.writeline("cond_expr_undefined = Undefined")
+        self.enter_frame(frame)
+        if filters:
+            self.pull_dependencies([node])
+        self.writeline("return ")
+        self.visit(node, frame)
+        self.outdent()
 
     def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
         self.write("environment.bounded_concat((")
@@ -121,6 +167,21 @@ class _CodeGenerator(CodeGenerator):
         super().visit_Dict(node, frame)
         self.write(")")
 
+    def visit_Compare(self, node: nodes.Compare, frame: Frame) -> None:
+        """Python's own comparison, as Jinja writes it, each operand read through
+        ``environment.compared`` (comparing two big lists is work)."""
+        self.write("(environment.compared(")
+        self.visit(node.expr, frame)
+        self.write(")")
+        for operand in node.ops:
+            self.visit(operand, frame)
+        self.write(")")
+
+    def visit_Operand(self, node: nodes.Operand, frame: Frame) -> None:
+        self.write(f" {operators[node.op]} environment.compared(")
+        self.visit(node.expr, frame)
+        self.write(")")
+
 
 def _unsafe(obj: Any, attribute: Any) -> SecurityError:
     return SecurityError(f"access to attribute {attribute!r} of {type(obj).__name__!r} "
@@ -135,11 +196,30 @@ class BoundedSandbox(SandboxedEnvironment):
 
     @staticmethod
     def made(value: Any) -> Any:
-        return _made(value)
+        return made(value)
 
     @staticmethod
     def bounded_concat(parts: Iterable[Any]) -> str:
         return bounded_concat(parts)
+
+    @staticmethod
+    def compared(value: Any) -> Any:
+        return charge_read(value)
+
+    def expression_function(self, node: nodes.Expr,
+                            filters: bool = True) -> Callable[[Context], Any]:
+        """A checked expression tree compiled by this environment's code generator into a
+        function of the context (``_CodeGenerator.expression_module``; ``filters``: whether
+        the tree applies a filter or test). Errors as Jinja's compiler raises them
+        (TemplateAssertionError for an unknown filter...)."""
+        source = io.StringIO()
+        generator = self.code_generator_class(self, "<expression>", "<expression>", source,
+                                              optimized=self.optimized)
+        generator.expression_module(node, filters)
+        namespace = {**_RUNTIME_NAMES, "environment": self}
+        exec(compile(source.getvalue(), "<expression>", "exec"), namespace)
+        function: Callable[[Context], Any] = namespace["expression"]
+        return function
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         if not isinstance(attr, str) or attr.startswith("_") or attr in REFUSED_ATTRIBUTES:
@@ -149,7 +229,7 @@ class BoundedSandbox(SandboxedEnvironment):
         return _method(obj, attr) is not None
 
     def is_safe_callable(self, obj: Any) -> bool:
-        return type(obj) is _Method or id(obj) in _SAFE_CALLABLES
+        return type(obj) is _Method or id(obj) in SAFE_CALLABLES
 
     def wrap_str_format(self, value: Any) -> None:
         return None  # str.format and format_map are refused, never wrapped
@@ -174,9 +254,13 @@ class BoundedSandbox(SandboxedEnvironment):
             obj._fail_with_undefined_error()
         if isinstance(obj, (Mapping, list, tuple, str, range)):
             try:
-                return obj[argument]
+                value = obj[argument]
             except (TypeError, LookupError):
                 pass
+            else:
+                if type(argument) is slice:
+                    charge_read(value)  # a slice is a copy
+                return value
             if isinstance(argument, str):
                 return self.getattr(obj, argument)
             return self.undefined(obj=obj, name=argument)
@@ -194,7 +278,7 @@ class BoundedSandbox(SandboxedEnvironment):
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         kinds = type(left), type(right)
-        if kinds[0] in _NUMBERS and kinds[1] in _NUMBERS:
+        if kinds[0] in NUMBERS and kinds[1] in NUMBERS:
             if operator == "**":
                 _check_power(left, right)
             elif operator == "*" and kinds == (int, int) \
@@ -204,10 +288,10 @@ class BoundedSandbox(SandboxedEnvironment):
             if type(result) is int and result.bit_length() > MAX_INT_BITS:
                 raise LimitError(f"number larger than 2**{MAX_INT_BITS}")
             return result
-        _METER.charge()
+        charge()
         if operator == "%" and isinstance(left, str):
-            return _made(percent_format(left, right))
-        if operator == "**" and isinstance(left, _NUMBERS) and isinstance(right, _NUMBERS):
+            return made(percent_format(left, right))
+        if operator == "**" and isinstance(left, NUMBERS) and isinstance(right, NUMBERS):
             _check_power(left, right)
         elif operator == "*":
             for seq, times in ((left, right), (right, left)):
@@ -215,13 +299,13 @@ class BoundedSandbox(SandboxedEnvironment):
                     _check_repeat(seq, times)
         elif operator == "+":
             if isinstance(left, str) and isinstance(right, str):
-                _check_length(len(left) + len(right))
+                check_length(len(left) + len(right))
             elif isinstance(left, (list, tuple)) and isinstance(right, (list, tuple)):
                 if len(left) + len(right) > MAX_ITEMS:
                     raise LimitError(f"list longer than {MAX_ITEMS} items")
                 if size_of(left) + size_of(right) > MAX_SIZE:
-                    raise _too_big("list")
-        return _made(self.binop_table[operator](left, right))
+                    raise too_big("list")
+        return made(self.binop_table[operator](left, right))
 
 
 def _check_power(base: Any, exponent: Any) -> None:
@@ -243,7 +327,7 @@ def _check_repeat(seq: str | list[Any] | tuple[Any, ...], times: int) -> None:
     if len(seq) * times > MAX_ITEMS:
         raise LimitError(f"result longer than {MAX_ITEMS} items")
     if size_of(seq, MAX_SIZE // times + 1) * times > MAX_SIZE:
-        raise _too_big("list")
+        raise too_big("list")
 
 
 @pass_context
@@ -251,11 +335,12 @@ def _finalize(context: Context, value: Any) -> str:
     """How ``{{ value }}`` inside text is printed. ``pass_context`` on purpose: Jinja then
     cannot fold the output at compile time."""
     text = to_text(value)
-    _METER.charge(len(text) + 1)
+    charge(len(text) + 1)
     return text
 
 
-ENV = BoundedSandbox(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False,
-                     optimized=False, finalize=_finalize)
-
-
+def new_environment() -> BoundedSandbox:
+    """A bounded sandbox with our settings and Jinja's default library (library.py replaces
+    the library with its own and keeps the one ENV every expression is compiled in)."""
+    return BoundedSandbox(undefined=StrictUndefined, autoescape=False,
+                          keep_trailing_newline=False, optimized=False, finalize=_finalize)

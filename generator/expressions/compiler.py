@@ -1,0 +1,209 @@
+"""From an expression string to a function of a Jinja context, once per distinct string.
+
+Every string is read by Jinja's parser (or, for a lone dotted name or literal, by
+shortcut.py), its tree checked against our syntax allow-list (``check_tree``), then compiled
+by the environment's code generator: ``BoundedSandbox.expression_function`` for a lone
+``{{ expression }}`` (its native value), ``Environment.from_string`` for text with
+``{{ }}`` or ``{% if %}`` inside (a string). Nothing else evaluates an expression.
+
+``compile_value`` and ``names_used`` each keep their answer per string, not the tree.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from jinja2 import nodes
+from jinja2.exceptions import TemplateError, TemplateSyntaxError
+from jinja2.parser import Parser
+from jinja2.runtime import Context
+
+from generator.core import memo
+
+from .library import ENV
+from .limits import MAX_DEPTH, MAX_SOURCE, BoundedText, ExpressionError
+from .shortcut import compile_shortcut
+
+WHOLE = re.compile(r"^\s*\{\{(.*)\}\}\s*$", re.S)  # a lone {{ expression }}
+
+_STATEMENTS_ALLOWED = (nodes.Template, nodes.Output, nodes.TemplateData, nodes.If)
+_EXPRESSIONS_ALLOWED = (
+    nodes.Const, nodes.Name, nodes.Getattr, nodes.Getitem, nodes.Slice, nodes.Call,
+    nodes.Keyword, nodes.Filter, nodes.Test, nodes.CondExpr, nodes.Compare, nodes.Operand,
+    nodes.Concat, nodes.List, nodes.Tuple, nodes.Dict, nodes.Pair, nodes.Add, nodes.Sub,
+    nodes.Mul, nodes.Div, nodes.FloorDiv, nodes.Mod, nodes.Pow, nodes.And, nodes.Or,
+    nodes.Not, nodes.Neg, nodes.Pos)
+_ALLOWED = frozenset(_STATEMENTS_ALLOWED + _EXPRESSIONS_ALLOWED)
+_RESERVED = frozenset({"self", "loop", "caller", "varargs", "kwargs", "super"})
+_STATEMENT_WORDS = {"Assign": "set", "AssignBlock": "set", "FilterBlock": "filter",
+                    "CallBlock": "call", "FromImport": "from", "ExprStmt": "do",
+                    "ScopedEvalContextModifier": "autoescape", "EvalContextModifier": "autoescape"}
+
+
+@dataclass(frozen=True, slots=True)
+class Compiled:
+    """A compiled string: ``run(context)`` gives its value; each run costs ``cost`` units of
+    work (the nodes of its tree: what running it does besides what the meter charges)."""
+
+    run: Callable[[Context], Any]
+    cost: int
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """A checked tree: an expression (``whole``: a lone ``{{ }}``) or a template."""
+
+    tree: nodes.Node
+    whole: bool
+    size: int  # nodes in the tree
+    filters: bool  # whether it applies a filter or a test
+
+
+def check_tree(tree: nodes.Node) -> tuple[int, bool]:
+    """Only expressions and ``{% if %}``; no reserved names; bounded nesting. Returns the
+    number of nodes, and whether a filter or test is among them."""
+    stack = [(tree, 0)]
+    count = 0
+    filters = False
+    while stack:
+        node, depth = stack.pop()
+        count += 1
+        if depth > MAX_DEPTH:
+            raise ExpressionError(f"nested more than {MAX_DEPTH} levels deep")
+        kind = type(node)
+        if kind not in _ALLOWED:
+            if isinstance(node, nodes.Stmt):
+                word = "{% " + _STATEMENT_WORDS.get(kind.__name__, kind.__name__.lower()) + " %}"
+                raise ExpressionError(f"{word} is not allowed: only {{{{ expressions }}}} and "
+                                      "{% if %} (use each: in a face template to repeat)")
+            raise ExpressionError(f"{kind.__name__} is not allowed in an expression")
+        if isinstance(node, nodes.Name) and (node.ctx != "load" or node.name in _RESERVED):
+            raise ExpressionError(f"the name {node.name!r} is reserved")
+        if isinstance(node, nodes.Tuple) and node.ctx != "load":
+            raise ExpressionError("assignment is not allowed in an expression")
+        if kind is nodes.Filter or kind is nodes.Test:
+            filters = True
+        stack.extend((child, depth + 1) for child in node.iter_child_nodes())
+    return count, filters
+
+
+def parse(text: str) -> Parsed:
+    """The checked tree of a string holding ``{{ }}`` or ``{% %}`` (Jinja's parser); an
+    ExpressionError saying what is wrong, in the user's words. Not cached: compile_value
+    and names_used keep what they make of it, not the tree."""
+    whole = WHOLE.match(text)
+    try:
+        if len(text) > MAX_SOURCE:
+            raise ExpressionError(f"expression longer than {MAX_SOURCE} characters")
+        if whole and "{{" not in whole.group(1):
+            parser = Parser(ENV, whole.group(1), state="variable")
+            expr = parser.parse_expression()
+            if not parser.stream.eos:
+                raise TemplateSyntaxError("chunk after expression",
+                                          parser.stream.current.lineno, None, None)
+            return Parsed(expr, True, *check_tree(expr))
+        tree = ENV.parse(text)
+        return Parsed(tree, False, *check_tree(tree))
+    except ExpressionError as exc:
+        raise ExpressionError(f"invalid expression {quote(text)}: {exc}") from None
+    except TemplateError as exc:
+        raise ExpressionError(f"invalid expression {quote(text)}: {exc.message}") from None
+    except (RecursionError, SyntaxError, MemoryError):
+        raise ExpressionError(f"invalid expression {quote(text)}: nested more than "
+                              f"{MAX_DEPTH} levels deep") from None
+    except ValueError as exc:  # Jinja's lexer: int() of more than 4 300 digits
+        raise ExpressionError(f"invalid expression {quote(text)}: {number_error(exc)}") \
+            from None
+
+
+def number_error(exc: ValueError) -> str:
+    """Python refuses to read or write a whole number of more than 4 300 digits (Jinja's
+    lexer reads ``99...9``, its code generator writes ``0xff...f`` as decimal): a raw
+    ValueError, said in the user's terms."""
+    if "integer string conversion" in str(exc):
+        return "a number with too many digits (at most 4300)"
+    return str(exc)
+
+
+def shorten(text: str, limit: int = 300) -> str:
+    """Text cut at ``limit`` characters for a message (a Python error may quote a value)."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def quote(text: str, limit: int = 120) -> str:
+    """A string as an error message shows it: quoted, cut at ``limit`` characters."""
+    return repr(shorten(text, limit))
+
+
+def _lone(text: str) -> str | None:
+    """The inside of a lone ``{{ }}``, or None."""
+    whole = WHOLE.match(text)
+    return whole.group(1) if whole and "{{" not in whole.group(1) else None
+
+
+# Both tables depend on the text and this code only (the functions and filters a compiled
+# string calls are looked up each time it runs): ``code=True``, kept by memo.forget_all.
+@memo.memo(maxsize=4096, code=True)
+def compile_value(text: str) -> Compiled:
+    """``{{ expr }}`` alone -> the expression's native value; text with ``{{ }}`` inside -> a
+    rendered string; anything else -> itself. Compiled once per distinct string."""
+    if "{{" not in text and "{%" not in text:
+        return Compiled(lambda context: text, 1)
+    inner = _lone(text) if len(text) <= MAX_SOURCE else None
+    if inner is not None:
+        short = compile_shortcut(inner)
+        if short is not None:
+            return Compiled(short[0], short[1])
+    parsed = parse(text)
+    try:
+        if parsed.whole:
+            return Compiled(ENV.expression_function(parsed.tree, parsed.filters),  # type: ignore[arg-type]
+                            parsed.size)
+        return Compiled(_rendered(ENV.from_string(parsed.tree).root_render_func),  # type: ignore[arg-type]
+                        parsed.size)
+    except TemplateError as exc:
+        raise ExpressionError(f"invalid expression {quote(text)}: {exc.message}") from None
+    except SyntaxError as exc:  # Python refuses the code (``f(a=1, a=2)``)
+        raise ExpressionError(f"invalid expression {quote(text)}: {exc.msg}") from None
+    except (RecursionError, MemoryError):
+        raise ExpressionError(f"invalid expression {quote(text)}: nested more than "
+                              f"{MAX_DEPTH} levels deep") from None
+    except ValueError as exc:
+        raise ExpressionError(f"invalid expression {quote(text)}: {number_error(exc)}") \
+            from None
+
+
+def _rendered(render: Callable[[Context], Any]) -> Callable[[Context], str]:
+    """Text with ``{{ }}``: the pieces Jinja's render function yields, joined, never longer
+    than MAX_STRING."""
+    def rendered(context: Context) -> str:
+        out = BoundedText()
+        for piece in render(context):
+            out.add(piece)
+        return out.value()
+    return rendered
+
+
+@memo.memo(maxsize=4096, code=True)
+def names_used(text: str) -> frozenset[str]:
+    """The top-level variables a string reads (what a face depends on): the names its tree
+    loads, less the globals, as Jinja's ``meta.find_undeclared_variables`` finds them. A
+    string that does not compile reads nothing (it fails, with its message, when
+    evaluated)."""
+    if "{{" not in text and "{%" not in text:
+        return frozenset()
+    inner = _lone(text) if len(text) <= MAX_SOURCE else None
+    if inner is not None:
+        short = compile_shortcut(inner)
+        if short is not None:
+            return short[2]
+    try:
+        tree = parse(text).tree
+    except ExpressionError:
+        return frozenset()
+    names = {node.name for node in tree.find_all(nodes.Name) if node.ctx == "load"}
+    if type(tree) is nodes.Name and tree.ctx == "load":
+        names.add(tree.name)  # find_all skips the node it starts from
+    return frozenset(names - set(ENV.globals))
