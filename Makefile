@@ -46,23 +46,39 @@ BUILD_ARGS := $(GAME) --paper $(PAPER) --flip $(FLIP) $(if $(THEME),--theme $(TH
               $(if $(filter saver,$(INK)),--ink-saver) --back-dx $(BACK_DX) --back-dy $(BACK_DY) \
               --lang $(KIT_LANG)
 
-.PHONY: all venv pdf png preview verify simulate calibration bench bench-protograf test lint \
+.PHONY: all venv lock pdf png preview verify simulate calibration bench bench-protograf test lint \
         clean
 
 all: pdf
 
 # Runtime pins for building kits; the test, lint and build tools on top for `make test`.
-# --no-deps: exactly the pinned set, nothing else.
+# Both locks are written by `make lock`; --require-hashes: every file must match a hash in the
+# lock; --no-deps: exactly the locked set, nothing else.
+PIP_INSTALL := $(VENV)/bin/pip install --quiet --disable-pip-version-check
 $(STAMP): requirements.lock
 	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps -r requirements.lock
+	$(PIP_INSTALL) --require-hashes --no-deps -r requirements.lock
 	touch $(STAMP)
 
 $(DEV_STAMP): $(STAMP) requirements-dev.lock
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps -r requirements-dev.lock
+	$(PIP_INSTALL) --require-hashes --no-deps -r requirements-dev.lock
 	touch $(DEV_STAMP)
 
 venv: $(DEV_STAMP)
+
+# `make lock`: both locks from pyproject.toml, with every file's hash, by uv (pinned here).
+# requirements.lock: `dependencies`; requirements-dev.lock: those plus the `test` and `browser`
+# extras, constrained to requirements.lock so the shared packages are the same. A version already
+# in a lock is kept while pyproject.toml allows it; to move one, change its pin in pyproject.toml
+# (or delete its line in the lock) and run `make lock`. rinohtype is dropped by [tool.uv].
+UV_VERSION := 0.13.9
+UV_COMPILE := $(VENV)/bin/uv pip compile pyproject.toml --quiet --generate-hashes \
+              --python-version 3.11 --custom-compile-command "make lock"
+lock: $(STAMP)
+	$(PIP_INSTALL) --no-deps uv==$(UV_VERSION)
+	$(UV_COMPILE) --output-file requirements.lock
+	$(UV_COMPILE) --extra test --extra browser --constraint requirements.lock \
+	  --output-file requirements-dev.lock
 
 pdf: $(STAMP)
 	$(PY) -m generator build $(BUILD_ARGS) --layout $(LAYOUT)
