@@ -1,18 +1,33 @@
-"""Shared fixtures: the Moving Target kit built once per session, plus small helpers."""
+"""Shared fixtures: the Moving Target kit built once per session, plus small helpers; the
+hypothesis profiles; what a CI run (CI=1) refuses to skip."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from generator.core import context, memo, paths
 from generator.orchestration.build import BuildOptions, build_pdf
 
 GAME = "moving-target"
 MOVING_TARGET_YAML = paths.CARD_DATA / f"{GAME}.yaml"
+# The seed texts the rules pages are checked against live beside the checkout, not in it.
+SEEDS = paths.ROOT.parent / "shared" / "seeds"
+# CI sets CI (to 1 or true): a run there must not pass by skipping what it was meant to check.
+IN_CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+# Hypothesis: in CI the same cases every run (a red CI is then the code's doing, not the draw's)
+# and no example database; on a developer's machine fresh cases each run, failures remembered.
+# No deadline in either: speed is measured in benchmarks, never asserted by a test (a loaded
+# machine would fail an honest case). `pytest` prints the profile in use in its header.
+settings.register_profile("ci", derandomize=True, database=None, deadline=None,
+                          print_blob=True)
+settings.register_profile("dev", deadline=None)
+settings.load_profile("ci" if IN_CI else "dev")
 
 
 @dataclass(frozen=True)
@@ -116,3 +131,19 @@ def in_tmp(tmp_path, monkeypatch) -> Path:
     """Run in a fresh temporary folder (each test starts from the built-ins: fresh_state)."""
     monkeypatch.chdir(tmp_path)
     return tmp_path
+
+
+@pytest.fixture(scope="session")
+def seed_text() -> Callable[[str], str]:
+    """The text of one seed file of ../shared/seeds. Absent, the test is skipped on a
+    developer's checkout, but fails under CI=1: CI is given the seeds, so their absence there is
+    a broken set-up, not a reason to pass."""
+    def read(name: str) -> str:
+        seed = SEEDS / name
+        if not seed.is_file():
+            message = f"the seed texts are not beside this checkout ({seed})"
+            if IN_CI:
+                pytest.fail(f"{message}; CI=1 needs them", pytrace=False)
+            pytest.skip(message)
+        return seed.read_text(encoding="utf-8")
+    return read
