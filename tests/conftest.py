@@ -2,16 +2,22 @@
 hypothesis profiles; what a CI run (CI=1) refuses to skip."""
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import fields
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
 
 from generator.core import context, memo, paths
 from generator.orchestration.build import BuildOptions, build_pdf
+from tests.kits import Built
 
 GAME = "moving-target"
 MOVING_TARGET_YAML = paths.CARD_DATA / f"{GAME}.yaml"
@@ -30,18 +36,9 @@ settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if IN_CI else "dev")
 
 
-@dataclass(frozen=True)
-class Built:
-    """One built kit: the options used, where the PDF went and how many pages build_pdf said."""
-
-    opts: BuildOptions
-    path: Path
-    pages: int
-
-
-def _build(out_dir: Path, **options) -> Built:
+def _build(out_dir: Path, game: str = GAME, **options) -> Built:
     opts = BuildOptions(out_dir=out_dir, **options)
-    path, pages = build_pdf(GAME, opts)
+    path, pages = build_pdf(game, opts)
     return Built(opts, path, pages)
 
 
@@ -53,6 +50,64 @@ def fresh_state() -> Iterator[None]:
     memo.forget_all()
     context.fresh()
     yield
+
+
+def _options_key(game: str, options: dict[str, Any]) -> str:
+    """A folder name for one kit configuration: the game and the options that differ from
+    BuildOptions' defaults, in a fixed order (so kits(g) and kits(g, paper="a4") are one)."""
+    opts, default = BuildOptions(**options), BuildOptions()
+    changed = [f"{f.name}={getattr(opts, f.name)}" for f in fields(BuildOptions)
+               if f.name != "out_dir" and getattr(opts, f.name) != getattr(default, f.name)]
+    return "-".join([game, *changed]).replace("/", "_")
+
+
+@contextmanager
+def _locked(lock: Path) -> Iterator[None]:
+    """Only one process of this run (pytest-xdist worker) at a time past this point."""
+    with lock.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@pytest.fixture(scope="session")
+def run_tmp(tmp_path_factory) -> Path:
+    """A folder of this test run shared by all its processes: with pytest-xdist each worker
+    has its own base folder, and their common parent is the run's."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "shared"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def kits(run_tmp) -> Callable[..., Built]:
+    """``kits(game, paper="a4", flip="long", layout="sheets", **options)``: that kit (any
+    BuildOptions), built once per test run on first use, whichever xdist worker asks first; the
+    others wait for it and read the same files. For tests that only read a kit: a test that
+    writes into its folder or must build anew (byte-identical rebuilds, caches) builds its own.
+    """
+    @cache
+    def built(key: str, game: str, options: tuple[tuple[str, Any], ...]) -> Built:
+        folder = run_tmp / "kits" / key
+        folder.mkdir(parents=True, exist_ok=True)
+        opts = BuildOptions(out_dir=folder, **dict(options))
+        done = folder / "built.json"
+        with _locked(folder / ".lock"):
+            if done.exists():  # another worker built it
+                record = json.loads(done.read_text(encoding="utf-8"))
+                return Built(opts, Path(record["pdf"]), record["pages"])
+            path, pages = build_pdf(game, opts)
+            done.write_text(json.dumps({"pdf": str(path), "pages": pages}), encoding="utf-8")
+            return Built(opts, path, pages)
+
+    def get(game: str = GAME, paper: str = "a4", flip: str = "long", layout: str = "sheets",
+            **options: Any) -> Built:
+        options = {"paper": paper, "flip": flip, "layout": layout, **options}
+        return built(_options_key(game, options), game, tuple(sorted(options.items())))
+    return get
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -79,13 +134,13 @@ def fresh_cache(tmp_path, monkeypatch) -> Path:
 
 
 @pytest.fixture(scope="session")
-def kit_a4(tmp_path_factory) -> Built:
-    return _build(tmp_path_factory.mktemp("kit-a4"), paper="a4")
+def kit_a4(kits) -> Built:
+    return kits(GAME, paper="a4")
 
 
 @pytest.fixture(scope="session")
-def kit_letter(tmp_path_factory) -> Built:
-    return _build(tmp_path_factory.mktemp("kit-letter"), paper="letter")
+def kit_letter(kits) -> Built:
+    return kits(GAME, paper="letter")
 
 
 @pytest.fixture(scope="session", params=["a4", "letter"])
@@ -147,3 +202,13 @@ def seed_text() -> Callable[[str], str]:
             pytest.skip(message)
         return seed.read_text(encoding="utf-8")
     return read
+
+
+def pytest_terminal_summary(terminalreporter, config) -> None:
+    """Print pytest-randomly's seed at the end, where a failure is read (`-q` hides the header
+    that names it): a failure that depends on the order is repeated with the same seed."""
+    seed = getattr(config.option, "randomly_seed", None)
+    if isinstance(seed, int) and getattr(config.option, "randomly_reorganize", True):
+        terminalreporter.write_line(
+            f"random order: repeat it with --randomly-seed={seed} "
+            f"(or -p no:randomly for file order)")

@@ -292,8 +292,11 @@ def test_kill_9_mid_export_keeps_the_previous_set_and_the_next_build_sweeps(
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_mid_export_exits_130_and_changes_nothing(jobs, out):
     before = snapshot(out)
-    # A terminal's Ctrl-C reaches the whole process group: the workers as well.
-    proc = start("png", GAME, "--out", out, "--jobs", jobs, start_new_session=True)
+    # A terminal's Ctrl-C reaches the whole process group: the workers as well. The export
+    # starts with Ctrl-C's default action, as from a terminal: a test run started in the
+    # background (a shell's `&`) ignores SIGINT, and its children would inherit that.
+    proc = start("png", GAME, "--out", out, "--jobs", jobs, start_new_session=True,
+                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert wait_until(lambda: staging_with_pngs(out / GAME), proc), "export ended too soon"
         os.killpg(proc.pid, signal.SIGINT)

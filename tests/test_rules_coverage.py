@@ -8,7 +8,6 @@ present: they live beside the repository, in ../shared/seeds; under CI=1 their a
 the test instead of skipping it)."""
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from functools import cache
 
@@ -16,20 +15,18 @@ import pdfplumber
 import pytest
 
 from generator.data import load_game
-from generator.orchestration.build import BuildOptions, build_pdf, engine_examples, verify
+from generator.orchestration.build import engine_examples, verify
 from generator.rules.coverage import coverage_findings, lines_of, normalise
 
 GAMES = ["moving-target", "monster-day", "moving-day", "moving-day-boxes", "movement-game"]
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    root = tmp_path_factory.mktemp("coverage")
-
+def built(kits):
     @cache
     def get(game: str) -> tuple[str, dict]:
-        pdf, _ = build_pdf(game, BuildOptions(out_dir=root))
-        manifest = json.loads(pdf.with_name(f"{game}.kit.json").read_text(encoding="utf-8"))
+        kit = kits(game)
+        pdf, manifest = kit.pdf, kit.manifest
         rules_pages = [page["page"] for page in manifest["pages"]
                        if page["content"] == "rules"]
         texts = []

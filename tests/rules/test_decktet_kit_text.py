@@ -6,9 +6,7 @@ mat gives every token its own mark on every space; and no page footer loses its 
 from __future__ import annotations
 
 import itertools
-import json
 import math
-from functools import cache
 from pathlib import Path
 
 import pdfplumber
@@ -16,7 +14,7 @@ import pytest
 
 from generator.core.primitives import Circle, Text
 from generator.data import load_game
-from generator.orchestration.build import BuildOptions, build_pdf, game_theme, render_faces
+from generator.orchestration.build import BuildOptions, game_theme, render_faces
 
 PT = 72 / 25.4  # points per mm
 KITS = ("monster-day", "moving-day")
@@ -25,15 +23,12 @@ MIN_PT = 6.5
 
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory):
-    root = tmp_path_factory.mktemp("decktet-kits")
-
-    @cache
-    def build(game: str, paper: str = "a4") -> tuple[Path, dict]:
-        pdf, _ = build_pdf(game, BuildOptions(out_dir=root / paper, paper=paper))
-        manifest = json.loads(pdf.with_name(f"{game}.kit.json").read_text(encoding="utf-8"))
-        return pdf, manifest
-    return build
+def kit(kits):
+    """``kit(game, paper)``: that kit's PDF and manifest (conftest's shared ``kits``)."""
+    def get(game: str, paper: str = "a4") -> tuple[Path, dict]:
+        built = kits(game, paper=paper)
+        return built.pdf, built.manifest
+    return get
 
 
 def _words(pdf: Path, page: int) -> list[dict]:
