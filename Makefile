@@ -46,8 +46,8 @@ BUILD_ARGS := $(GAME) --paper $(PAPER) --flip $(FLIP) $(if $(THEME),--theme $(TH
               $(if $(filter saver,$(INK)),--ink-saver) --back-dx $(BACK_DX) --back-dy $(BACK_DY) \
               --lang $(KIT_LANG)
 
-.PHONY: all venv lock pdf png preview verify simulate calibration bench bench-protograf test lint \
-        clean
+.PHONY: all venv lock pdf png preview verify simulate calibration bench bench-protograf test \
+        test-fast typecheck lint clean
 
 all: pdf
 
@@ -110,13 +110,28 @@ bench-protograf:
 	$(PROTOGRAF_VENV)/bin/pip install --quiet --disable-pip-version-check protograf==0.5.2 \
 	  PyYAML==$$(sed -n 's/^PyYAML==//Ip' requirements.lock)
 
+# `make test`: lint, the import contracts (lint-imports reads [tool.importlinter] in
+# pyproject.toml), then the whole suite in a random order (pytest-randomly prints its seed) on
+# TEST_JOBS processes (pytest-xdist). `make test-fast`: the same suite less the tests marked slow
+# (whole kits, child processes, the browser; tests/conftest.py says which), for the edit-test
+# loop. `make typecheck`: mypy on generator/ ([tool.mypy]); not yet in `make test`: it is not
+# clean yet.
+TEST_JOBS ?= 2
 test: $(DEV_STAMP)
 	$(VENV)/bin/ruff check generator tests bench
-	$(PY) -m pytest
+	$(VENV)/bin/lint-imports
+	$(PY) -m pytest -n $(TEST_JOBS)
+
+test-fast: $(DEV_STAMP)
+	$(VENV)/bin/ruff check generator tests bench
+	$(PY) -m pytest -n $(TEST_JOBS) -m "not slow"
+
+typecheck: $(DEV_STAMP)
+	$(VENV)/bin/mypy
 
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check generator tests bench
 
 clean:
-	rm -rf output/*/ .pytest_cache .hypothesis .ruff_cache
+	rm -rf output/*/ .pytest_cache .hypothesis .ruff_cache .mypy_cache .import_linter_cache
 	find . -name __pycache__ -not -path './$(VENV)/*' -exec rm -rf {} +

@@ -35,6 +35,57 @@ settings.register_profile("ci", derandomize=True, database=None, deadline=None,
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if IN_CI else "dev")
 
+# `make test-fast` runs `-m "not slow"`. A test is marked slow here when it needs a whole kit
+# built (it asks for one of these fixtures, directly or through another), when its module is
+# listed (every test in it builds or exports kits, or starts processes, a server or a
+# browser), or when it is named below (it runs the command line in a child process, exports
+# PNG sets, or draws thousands of hypothesis cases). A name that no longer exists only makes
+# the fast lane slower; nothing is ever left out of `make test`.
+WHOLE_KIT_FIXTURES = {"kits", "kit", "kit_a4", "kit_letter", "build_kit", "previous_kits",
+                      "previous", "built", "french_kit", "pdfs"}
+SLOW_MODULES = {"test_render_parity.py", "test_kit_sheets.py", "test_preview.py",
+                "test_install.py", "test_bench_whole.py", "test_watch.py", "test_exports.py",
+                "test_parallel_build.py", "test_showcase.py", "test_pdf_lang.py"}
+SLOW_TESTS = {
+    "test_sandbox_fast.py": {
+        "test_the_parser_gives_jinjas_tree_or_refuses", "test_an_expression_gives_what_jinja_gives",
+        "test_text_is_read_as_jinja_reads_it_or_left_to_it",
+        "test_text_with_expressions_gives_what_jinja_gives",
+        "test_a_dotted_name_resolves_as_jinja_resolves_it", "test_a_dotted_name_in_any_data",
+        "test_quoted_text_is_read_as_jinja_reads_it"},
+    "test_yaml_fast.py": {"test_generated_text_gives_what_the_pure_python_loader_gives"},
+    "test_spreadsheets.py": {"test_tables_from_xlsx_sheets_build_into_the_kit",
+                             "test_a_table_from_csv_builds_into_the_kit"},
+    "test_sandbox.py": {"test_biggest_bombs_fail_cleanly_within_500_mb"},
+    "test_errors.py": {"test_cli_unknown_game_and_composition_failure_exit_2",
+                       "test_cli_bad_file_exits_2_without_traceback"},
+    "test_output_safety.py": {"test_options_out_of_range_through_the_real_cli",
+                              "test_pngs_of_a_removed_card_do_not_survive",
+                              "test_unwritable_output_through_the_real_cli_has_no_traceback",
+                              "test_outputs_get_the_users_umask_mode"},
+    "test_i18n.py": {"test_a_project_builds_in_french_with_its_catalogue",
+                     "test_the_french_contents_sheet_fits_its_page"},
+    "test_reference_doc.py": {"test_every_built_in_file_validates"},
+    "test_preflight.py": {"test_every_kit_is_clean_under_strict"},
+    "test_cache.py": {"test_warm_verify_replays_nothing_and_prints_the_same_findings"},
+    "test_faces.py": {
+        "test_piece_faces_keep_information_inside_the_safe_zone_and_text_readable"},
+    "test_face_cache.py": {"test_faces_come_back_exactly_as_written",
+                           "test_an_edited_template_is_drawn_again_even_at_the_same_size_and_time",
+                           "test_an_edited_card_and_theme_are_drawn_again",
+                           "test_a_built_in_kit_warm_is_byte_identical"},
+    "test_moving_target_content.py": {"test_the_example_follows_the_engine"},
+}
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    slow = pytest.mark.slow
+    for item in items:
+        module = item.path.name
+        if (module in SLOW_MODULES or item.originalname in SLOW_TESTS.get(module, ())
+                or WHOLE_KIT_FIXTURES.intersection(getattr(item, "fixturenames", ()))):
+            item.add_marker(slow)
+
 
 def _build(out_dir: Path, game: str = GAME, **options) -> Built:
     opts = BuildOptions(out_dir=out_dir, **options)
