@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pdfplumber
 import pytest
 from hypothesis import settings
 
@@ -182,6 +183,17 @@ def fresh_cache(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("PNP_CACHE_DIR", str(folder))
     monkeypatch.delenv("PNP_CACHE", raising=False)
     return folder
+
+
+@pytest.fixture(scope="session")
+def page_texts() -> Callable[[Path], tuple[str, ...]]:
+    """``page_texts(pdf)``: each page's text as pdfplumber extracts it, once per file and
+    process (extraction, not building, is the slow part of reading a shared kit back)."""
+    @cache
+    def read(pdf: Path) -> tuple[str, ...]:
+        with pdfplumber.open(pdf) as doc:
+            return tuple(page.extract_text() or "" for page in doc.pages)
+    return read
 
 
 @pytest.fixture(scope="session")

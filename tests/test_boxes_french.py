@@ -39,11 +39,6 @@ ENGLISH = [r"Weights?", r"Snacks?", r"snacks?", r"Your turn", r"[Ff]riends?", r"
            r"and", r"of", r"Points and winner", r"What the pieces show"]
 
 
-def pages(pdf: Path) -> list[str]:
-    with pdfplumber.open(pdf) as doc:
-        return [page.extract_text() or "" for page in doc.pages]
-
-
 def flat(text: str) -> str:
     """Words as a reader sees them: line breaks and no-break spaces as plain spaces."""
     return " ".join(text.split())
@@ -61,13 +56,13 @@ def pdfs(kits) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="module")
-def french(pdfs) -> list[str]:
-    return pages(pdfs["fr"])
+def french(pdfs, page_texts) -> list[str]:
+    return list(page_texts(pdfs["fr"]))
 
 
 @pytest.fixture(scope="module")
-def english(pdfs) -> list[str]:
-    return pages(pdfs["en"])
+def english(pdfs, page_texts) -> list[str]:
+    return list(page_texts(pdfs["en"]))
 
 
 @pytest.fixture(scope="module")

@@ -392,21 +392,21 @@ def test_every_board_tile_has_a_mark_at_both_ends_of_each_cut(kits, game, paper,
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_each_front_footer_names_what_is_on_its_page(kits, game):
+def test_each_front_footer_names_what_is_on_its_page(kits, page_texts, game):
     """"sheet k of n, front · what is on it": every component with a piece on the page, a
     board tile's sheet included (it named the tile alone, not the tokens or cards packed
     beside it). A list too long for one line is shortened, and then ends with "…"."""
     kit = kits(game)
     names = {c.id: c.name for c in load_game(game).components}
-    with pdfplumber.open(kit.pdf) as pdf:
-        for page in kit.manifest["pages"]:
-            if page["side"] != "front" or not page["pieces"]:
-                continue
-            text = " ".join((pdf.pages[page["page"] - 1].extract_text() or "").split())
-            footer = text[text.index(f"sheet {page['sheet']} of "):]
-            what = footer.split(" · ")[1]
-            for component in {pc["component"] for pc in page["pieces"]}:
-                assert names[component] in what or what.endswith("…"), (page["page"], what)
+    texts = page_texts(kit.pdf)
+    for page in kit.manifest["pages"]:
+        if page["side"] != "front" or not page["pieces"]:
+            continue
+        text = " ".join(texts[page["page"] - 1].split())
+        footer = text[text.index(f"sheet {page['sheet']} of "):]
+        what = footer.split(" · ")[1]
+        for component in {pc["component"] for pc in page["pieces"]}:
+            assert names[component] in what or what.endswith("…"), (page["page"], what)
 
 
 def test_gutterfold_is_single_sided_by_design(kits):
