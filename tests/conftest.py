@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import fields
@@ -135,7 +136,25 @@ def run_tmp(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def kits(run_tmp) -> Callable[..., Built]:
+def run_once(run_tmp) -> Callable[[str, Callable[[Path], Any]], tuple[Path, Any]]:
+    """``run_once(name, make)``: a folder of the run filled by ``make(folder)`` once per test
+    run, by whichever xdist worker asks first (the others wait, then reuse it); returns the
+    folder and what ``make`` returned (JSON). For outputs that tests only read or copy."""
+    def get(name: str, make: Callable[[Path], Any]) -> tuple[Path, Any]:
+        folder, done = run_tmp / name, run_tmp / f"{name}.done.json"
+        done.parent.mkdir(parents=True, exist_ok=True)
+        with _locked(run_tmp / f"{name}.lock"):
+            if not done.exists():
+                if folder.exists():  # left half-made by a build that failed
+                    shutil.rmtree(folder)
+                folder.mkdir(parents=True)
+                done.write_text(json.dumps(make(folder)), encoding="utf-8")
+            return folder, json.loads(done.read_text(encoding="utf-8"))
+    return get
+
+
+@pytest.fixture(scope="session")
+def kits(run_once) -> Callable[..., Built]:
     """``kits(game, paper="a4", flip="long", layout="sheets", **options)``: that kit (any
     BuildOptions), built once per test run on first use, whichever xdist worker asks first; the
     others wait for it and read the same files. For tests that only read a kit: a test that
@@ -143,17 +162,13 @@ def kits(run_tmp) -> Callable[..., Built]:
     """
     @cache
     def built(key: str, game: str, options: tuple[tuple[str, Any], ...]) -> Built:
-        folder = run_tmp / "kits" / key
-        folder.mkdir(parents=True, exist_ok=True)
-        opts = BuildOptions(out_dir=folder, **dict(options))
-        done = folder / "built.json"
-        with _locked(folder / ".lock"):
-            if done.exists():  # another worker built it
-                record = json.loads(done.read_text(encoding="utf-8"))
-                return Built(opts, Path(record["pdf"]), record["pages"])
-            path, pages = build_pdf(game, opts)
-            done.write_text(json.dumps({"pdf": str(path), "pages": pages}), encoding="utf-8")
-            return Built(opts, path, pages)
+        def make(folder: Path) -> dict[str, Any]:
+            path, pages = build_pdf(game, BuildOptions(out_dir=folder, **dict(options)))
+            return {"pdf": str(path), "pages": pages}
+
+        folder, record = run_once(f"kits/{key}", make)
+        return Built(BuildOptions(out_dir=folder, **dict(options)), Path(record["pdf"]),
+                     record["pages"])
 
     def get(game: str = GAME, paper: str = "a4", flip: str = "long", layout: str = "sheets",
             **options: Any) -> Built:

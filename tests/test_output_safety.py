@@ -127,12 +127,15 @@ def dead_pid() -> int:
 
 
 @pytest.fixture(scope="module")
-def previous(tmp_path_factory) -> Path:
-    """One complete earlier output of the game: PDF kit, calibration, PNG set, chart."""
-    out = tmp_path_factory.mktemp("previous")
-    assert cli.main(["build", GAME, "--out", str(out)]) == 0
-    assert cli.main(["png", GAME, "--out", str(out), *PNG_FAST]) == 0
-    assert cli.main(["simulate", GAME, "--n", "5", "--players", "2", "--out", str(out)]) == 0
+def previous(run_once) -> Path:
+    """One complete earlier output of the game: PDF kit, calibration, PNG set, chart (made
+    once per test run; tests copy it or only read it)."""
+    def make(out: Path) -> None:
+        assert cli.main(["build", GAME, "--out", str(out)]) == 0
+        assert cli.main(["png", GAME, "--out", str(out), *PNG_FAST]) == 0
+        assert cli.main(["simulate", GAME, "--n", "5", "--players", "2", "--out", str(out)]) == 0
+
+    out, _ = run_once("previous-output", make)
     return out
 
 
