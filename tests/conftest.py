@@ -66,7 +66,8 @@ SLOW_TESTS = {
                               "test_unwritable_output_through_the_real_cli_has_no_traceback",
                               "test_outputs_get_the_users_umask_mode"},
     "test_i18n.py": {"test_a_project_builds_in_french_with_its_catalogue",
-                     "test_the_french_contents_sheet_fits_its_page"},
+                     "test_the_french_contents_sheet_fits_its_page",
+                     "test_the_english_kit_is_the_same_with_or_without_lang"},
     "test_reference_doc.py": {"test_every_built_in_file_validates"},
     "test_preflight.py": {"test_every_kit_is_clean_under_strict"},
     "test_cache.py": {"test_warm_verify_replays_nothing_and_prints_the_same_findings"},
@@ -77,6 +78,17 @@ SLOW_TESTS = {
                            "test_an_edited_card_and_theme_are_drawn_again",
                            "test_a_built_in_kit_warm_is_byte_identical"},
     "test_moving_target_content.py": {"test_the_example_follows_the_engine"},
+    "test_movement_examples.py": {"test_a_turned_arrow_and_a_swapped_symbol_fail",
+                                  "test_a_wrong_card_count_fails_naming_the_direction",
+                                  "test_a_lost_starting_ring_fails_on_the_printed_board",
+                                  "test_a_moved_closed_space_fails_naming_the_square"},
+    "test_declarative.py": {"test_preview_shows_the_kit_without_simulation",
+                            "test_game_without_rules_builds_and_verifies"},
+    "test_rich_text.py": {"test_built_in_kits_lay_out_every_text_as_before"},
+    "test_project_fonts.py": {
+        "test_a_project_font_is_embedded_in_the_pdf_and_its_text_extractable"},
+    "test_project.py": {"test_the_projects_own_face_changes_what_is_printed",
+                        "test_your_first_game_as_the_readme_says"},
 }
 
 
@@ -178,11 +190,13 @@ def kits(run_once) -> Callable[..., Built]:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def pnp_cache_dir(tmp_path_factory) -> Iterator[Path]:
-    """The rules engines' on-disk cache (generator/core/cache.py) in a folder of this session's
-    own, so tests never write to $HOME and never read a cache another run left."""
+def pnp_cache_dir(run_tmp) -> Iterator[Path]:
+    """The on-disk caches (generator/core/cache.py: rules results and drawn faces) in a folder
+    of this test run's own, so tests never write to $HOME and never read a cache another run
+    left. The run's xdist workers share it, as `make pdf`'s build processes share theirs."""
     old = os.environ.get("PNP_CACHE_DIR")
-    folder = tmp_path_factory.mktemp("pnp-cache")
+    folder = run_tmp / "pnp-cache"
+    folder.mkdir(exist_ok=True)
     os.environ["PNP_CACHE_DIR"] = str(folder)
     yield folder
     if old is None:
