@@ -49,12 +49,6 @@ SLOW_MODULES = {"test_render_parity.py", "test_kit_sheets.py", "test_preview.py"
                 "test_install.py", "test_bench_whole.py", "test_watch.py", "test_exports.py",
                 "test_parallel_build.py", "test_showcase.py", "test_pdf_lang.py"}
 SLOW_TESTS = {
-    "test_sandbox_fast.py": {
-        "test_the_parser_gives_jinjas_tree_or_refuses", "test_an_expression_gives_what_jinja_gives",
-        "test_text_is_read_as_jinja_reads_it_or_left_to_it",
-        "test_text_with_expressions_gives_what_jinja_gives",
-        "test_a_dotted_name_resolves_as_jinja_resolves_it", "test_a_dotted_name_in_any_data",
-        "test_quoted_text_is_read_as_jinja_reads_it"},
     "test_yaml_fast.py": {"test_generated_text_gives_what_the_pure_python_loader_gives"},
     "test_spreadsheets.py": {"test_tables_from_xlsx_sheets_build_into_the_kit",
                              "test_a_table_from_csv_builds_into_the_kit"},
