@@ -46,23 +46,39 @@ BUILD_ARGS := $(GAME) --paper $(PAPER) --flip $(FLIP) $(if $(THEME),--theme $(TH
               $(if $(filter saver,$(INK)),--ink-saver) --back-dx $(BACK_DX) --back-dy $(BACK_DY) \
               --lang $(KIT_LANG)
 
-.PHONY: all venv pdf png preview verify simulate calibration bench bench-protograf test lint \
-        clean
+.PHONY: all venv lock pdf png preview verify simulate calibration bench bench-protograf test \
+        test-fast typecheck lint clean
 
 all: pdf
 
 # Runtime pins for building kits; the test, lint and build tools on top for `make test`.
-# --no-deps: exactly the pinned set, nothing else.
+# Both locks are written by `make lock`; --require-hashes: every file must match a hash in the
+# lock; --no-deps: exactly the locked set, nothing else.
+PIP_INSTALL := $(VENV)/bin/pip install --quiet --disable-pip-version-check
 $(STAMP): requirements.lock
 	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps -r requirements.lock
+	$(PIP_INSTALL) --require-hashes --no-deps -r requirements.lock
 	touch $(STAMP)
 
 $(DEV_STAMP): $(STAMP) requirements-dev.lock
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps -r requirements-dev.lock
+	$(PIP_INSTALL) --require-hashes --no-deps -r requirements-dev.lock
 	touch $(DEV_STAMP)
 
 venv: $(DEV_STAMP)
+
+# `make lock`: both locks from pyproject.toml, with every file's hash, by uv (pinned here).
+# requirements.lock: `dependencies`; requirements-dev.lock: those plus the `test` and `browser`
+# extras, constrained to requirements.lock so the shared packages are the same. A version already
+# in a lock is kept while pyproject.toml allows it; to move one, change its pin in pyproject.toml
+# (or delete its line in the lock) and run `make lock`. rinohtype is dropped by [tool.uv].
+UV_VERSION := 0.13.9
+UV_COMPILE := $(VENV)/bin/uv pip compile pyproject.toml --quiet --generate-hashes \
+              --python-version 3.11 --custom-compile-command "make lock"
+lock: $(STAMP)
+	$(PIP_INSTALL) --no-deps uv==$(UV_VERSION)
+	$(UV_COMPILE) --output-file requirements.lock
+	$(UV_COMPILE) --extra test --extra browser --constraint requirements.lock \
+	  --output-file requirements-dev.lock
 
 pdf: $(STAMP)
 	$(PY) -m generator build $(BUILD_ARGS) --layout $(LAYOUT)
@@ -94,13 +110,28 @@ bench-protograf:
 	$(PROTOGRAF_VENV)/bin/pip install --quiet --disable-pip-version-check protograf==0.5.2 \
 	  PyYAML==$$(sed -n 's/^PyYAML==//Ip' requirements.lock)
 
+# `make test`: lint, the import contracts (lint-imports reads [tool.importlinter] in
+# pyproject.toml), then the whole suite in a random order (pytest-randomly prints its seed) on
+# TEST_JOBS processes (pytest-xdist). `make test-fast`: the same suite less the tests marked slow
+# (whole kits, child processes, the browser; tests/conftest.py says which), for the edit-test
+# loop. `make typecheck`: mypy on generator/ ([tool.mypy]); not yet in `make test`: it is not
+# clean yet.
+TEST_JOBS ?= 2
 test: $(DEV_STAMP)
 	$(VENV)/bin/ruff check generator tests bench
-	$(PY) -m pytest
+	$(VENV)/bin/lint-imports
+	$(PY) -m pytest -n $(TEST_JOBS)
+
+test-fast: $(DEV_STAMP)
+	$(VENV)/bin/ruff check generator tests bench
+	$(PY) -m pytest -n $(TEST_JOBS) -m "not slow"
+
+typecheck: $(DEV_STAMP)
+	$(VENV)/bin/mypy
 
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check generator tests bench
 
 clean:
-	rm -rf output/*/ .pytest_cache .hypothesis .ruff_cache
+	rm -rf output/*/ .pytest_cache .hypothesis .ruff_cache .mypy_cache .import_linter_cache
 	find . -name __pycache__ -not -path './$(VENV)/*' -exec rm -rf {} +

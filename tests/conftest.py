@@ -1,32 +1,103 @@
-"""Shared fixtures: the Moving Target kit built once per session, plus small helpers."""
+"""Shared fixtures: the Moving Target kit built once per session, plus small helpers; the
+hypothesis profiles; what a CI run (CI=1) refuses to skip."""
 from __future__ import annotations
 
+import fcntl
+import json
 import os
-from collections.abc import Iterator
-from dataclasses import dataclass
+import shutil
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import fields
+from functools import cache
 from pathlib import Path
+from typing import Any
 
+import pdfplumber
 import pytest
+from hypothesis import settings
 
 from generator.core import context, memo, paths
 from generator.orchestration.build import BuildOptions, build_pdf
+from tests.kits import Built
 
 GAME = "moving-target"
 MOVING_TARGET_YAML = paths.CARD_DATA / f"{GAME}.yaml"
+# The seed texts the rules pages are checked against live beside the checkout, not in it.
+SEEDS = paths.ROOT.parent / "shared" / "seeds"
+# CI sets CI (to 1 or true): a run there must not pass by skipping what it was meant to check.
+IN_CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+# Hypothesis: in CI the same cases every run (a red CI is then the code's doing, not the draw's)
+# and no example database; on a developer's machine fresh cases each run, failures remembered.
+# No deadline in either: speed is measured in benchmarks, never asserted by a test (a loaded
+# machine would fail an honest case). `pytest` prints the profile in use in its header.
+settings.register_profile("ci", derandomize=True, database=None, deadline=None,
+                          print_blob=True)
+settings.register_profile("dev", deadline=None)
+settings.load_profile("ci" if IN_CI else "dev")
+
+# `make test-fast` runs `-m "not slow"`. A test is marked slow here when it needs a whole kit
+# built (it asks for one of these fixtures, directly or through another), when its module is
+# listed (every test in it builds or exports kits, or starts processes, a server or a
+# browser), or when it is named below (it runs the command line in a child process, exports
+# PNG sets, or draws thousands of hypothesis cases). A name that no longer exists only makes
+# the fast lane slower; nothing is ever left out of `make test`.
+WHOLE_KIT_FIXTURES = {"kits", "kit", "kit_a4", "kit_letter", "build_kit", "previous_kits",
+                      "previous", "built", "french_kit", "pdfs"}
+SLOW_MODULES = {"test_render_parity.py", "test_kit_sheets.py", "test_preview.py",
+                "test_install.py", "test_bench_whole.py", "test_watch.py", "test_exports.py",
+                "test_parallel_build.py", "test_showcase.py", "test_pdf_lang.py"}
+SLOW_TESTS = {
+    "test_yaml_fast.py": {"test_generated_text_gives_what_the_pure_python_loader_gives"},
+    "test_spreadsheets.py": {"test_tables_from_xlsx_sheets_build_into_the_kit",
+                             "test_a_table_from_csv_builds_into_the_kit"},
+    "test_sandbox.py": {"test_biggest_bombs_fail_cleanly_within_500_mb"},
+    "test_errors.py": {"test_cli_unknown_game_and_composition_failure_exit_2",
+                       "test_cli_bad_file_exits_2_without_traceback"},
+    "test_output_safety.py": {"test_options_out_of_range_through_the_real_cli",
+                              "test_pngs_of_a_removed_card_do_not_survive",
+                              "test_unwritable_output_through_the_real_cli_has_no_traceback",
+                              "test_outputs_get_the_users_umask_mode"},
+    "test_i18n.py": {"test_a_project_builds_in_french_with_its_catalogue",
+                     "test_the_french_contents_sheet_fits_its_page",
+                     "test_the_english_kit_is_the_same_with_or_without_lang"},
+    "test_reference_doc.py": {"test_every_built_in_file_validates"},
+    "test_preflight.py": {"test_every_kit_is_clean_under_strict"},
+    "test_cache.py": {"test_warm_verify_replays_nothing_and_prints_the_same_findings"},
+    "test_faces.py": {
+        "test_piece_faces_keep_information_inside_the_safe_zone_and_text_readable"},
+    "test_face_cache.py": {"test_faces_come_back_exactly_as_written",
+                           "test_an_edited_template_is_drawn_again_even_at_the_same_size_and_time",
+                           "test_an_edited_card_and_theme_are_drawn_again",
+                           "test_a_built_in_kit_warm_is_byte_identical"},
+    "test_moving_target_content.py": {"test_the_example_follows_the_engine"},
+    "test_movement_examples.py": {"test_a_turned_arrow_and_a_swapped_symbol_fail",
+                                  "test_a_wrong_card_count_fails_naming_the_direction",
+                                  "test_a_lost_starting_ring_fails_on_the_printed_board",
+                                  "test_a_moved_closed_space_fails_naming_the_square"},
+    "test_declarative.py": {"test_preview_shows_the_kit_without_simulation",
+                            "test_game_without_rules_builds_and_verifies"},
+    "test_rich_text.py": {"test_built_in_kits_lay_out_every_text_as_before"},
+    "test_project_fonts.py": {
+        "test_a_project_font_is_embedded_in_the_pdf_and_its_text_extractable"},
+    "test_project.py": {"test_the_projects_own_face_changes_what_is_printed",
+                        "test_your_first_game_as_the_readme_says"},
+}
 
 
-@dataclass(frozen=True)
-class Built:
-    """One built kit: the options used, where the PDF went and how many pages build_pdf said."""
+def pytest_collection_modifyitems(config, items) -> None:
+    slow = pytest.mark.slow
+    for item in items:
+        module = item.path.name
+        if (module in SLOW_MODULES or item.originalname in SLOW_TESTS.get(module, ())
+                or WHOLE_KIT_FIXTURES.intersection(getattr(item, "fixturenames", ()))):
+            item.add_marker(slow)
 
-    opts: BuildOptions
-    path: Path
-    pages: int
 
-
-def _build(out_dir: Path, **options) -> Built:
+def _build(out_dir: Path, game: str = GAME, **options) -> Built:
     opts = BuildOptions(out_dir=out_dir, **options)
-    path, pages = build_pdf(GAME, opts)
+    path, pages = build_pdf(game, opts)
     return Built(opts, path, pages)
 
 
@@ -40,12 +111,86 @@ def fresh_state() -> Iterator[None]:
     yield
 
 
+def _options_key(game: str, options: dict[str, Any]) -> str:
+    """A folder name for one kit configuration: the game and the options that differ from
+    BuildOptions' defaults, in a fixed order (so kits(g) and kits(g, paper="a4") are one)."""
+    opts, default = BuildOptions(**options), BuildOptions()
+    changed = [f"{f.name}={getattr(opts, f.name)}" for f in fields(BuildOptions)
+               if f.name != "out_dir" and getattr(opts, f.name) != getattr(default, f.name)]
+    return "-".join([game, *changed]).replace("/", "_")
+
+
+@contextmanager
+def _locked(lock: Path) -> Iterator[None]:
+    """Only one process of this run (pytest-xdist worker) at a time past this point."""
+    with lock.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@pytest.fixture(scope="session")
+def run_tmp(tmp_path_factory) -> Path:
+    """A folder of this test run shared by all its processes: with pytest-xdist each worker
+    has its own base folder, and their common parent is the run's."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "shared"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def run_once(run_tmp) -> Callable[[str, Callable[[Path], Any]], tuple[Path, Any]]:
+    """``run_once(name, make)``: a folder of the run filled by ``make(folder)`` once per test
+    run, by whichever xdist worker asks first (the others wait, then reuse it); returns the
+    folder and what ``make`` returned (JSON). For outputs that tests only read or copy."""
+    def get(name: str, make: Callable[[Path], Any]) -> tuple[Path, Any]:
+        folder, done = run_tmp / name, run_tmp / f"{name}.done.json"
+        done.parent.mkdir(parents=True, exist_ok=True)
+        with _locked(run_tmp / f"{name}.lock"):
+            if not done.exists():
+                if folder.exists():  # left half-made by a build that failed
+                    shutil.rmtree(folder)
+                folder.mkdir(parents=True)
+                done.write_text(json.dumps(make(folder)), encoding="utf-8")
+            return folder, json.loads(done.read_text(encoding="utf-8"))
+    return get
+
+
+@pytest.fixture(scope="session")
+def kits(run_once) -> Callable[..., Built]:
+    """``kits(game, paper="a4", flip="long", layout="sheets", **options)``: that kit (any
+    BuildOptions), built once per test run on first use, whichever xdist worker asks first; the
+    others wait for it and read the same files. For tests that only read a kit: a test that
+    writes into its folder or must build anew (byte-identical rebuilds, caches) builds its own.
+    """
+    @cache
+    def built(key: str, game: str, options: tuple[tuple[str, Any], ...]) -> Built:
+        def make(folder: Path) -> dict[str, Any]:
+            path, pages = build_pdf(game, BuildOptions(out_dir=folder, **dict(options)))
+            return {"pdf": str(path), "pages": pages}
+
+        folder, record = run_once(f"kits/{key}", make)
+        return Built(BuildOptions(out_dir=folder, **dict(options)), Path(record["pdf"]),
+                     record["pages"])
+
+    def get(game: str = GAME, paper: str = "a4", flip: str = "long", layout: str = "sheets",
+            **options: Any) -> Built:
+        options = {"paper": paper, "flip": flip, "layout": layout, **options}
+        return built(_options_key(game, options), game, tuple(sorted(options.items())))
+    return get
+
+
 @pytest.fixture(scope="session", autouse=True)
-def pnp_cache_dir(tmp_path_factory) -> Iterator[Path]:
-    """The rules engines' on-disk cache (generator/core/cache.py) in a folder of this session's
-    own, so tests never write to $HOME and never read a cache another run left."""
+def pnp_cache_dir(run_tmp) -> Iterator[Path]:
+    """The on-disk caches (generator/core/cache.py: rules results and drawn faces) in a folder
+    of this test run's own, so tests never write to $HOME and never read a cache another run
+    left. The run's xdist workers share it, as `make pdf`'s build processes share theirs."""
     old = os.environ.get("PNP_CACHE_DIR")
-    folder = tmp_path_factory.mktemp("pnp-cache")
+    folder = run_tmp / "pnp-cache"
+    folder.mkdir(exist_ok=True)
     os.environ["PNP_CACHE_DIR"] = str(folder)
     yield folder
     if old is None:
@@ -64,13 +209,24 @@ def fresh_cache(tmp_path, monkeypatch) -> Path:
 
 
 @pytest.fixture(scope="session")
-def kit_a4(tmp_path_factory) -> Built:
-    return _build(tmp_path_factory.mktemp("kit-a4"), paper="a4")
+def page_texts() -> Callable[[Path], tuple[str, ...]]:
+    """``page_texts(pdf)``: each page's text as pdfplumber extracts it, once per file and
+    process (extraction, not building, is the slow part of reading a shared kit back)."""
+    @cache
+    def read(pdf: Path) -> tuple[str, ...]:
+        with pdfplumber.open(pdf) as doc:
+            return tuple(page.extract_text() or "" for page in doc.pages)
+    return read
 
 
 @pytest.fixture(scope="session")
-def kit_letter(tmp_path_factory) -> Built:
-    return _build(tmp_path_factory.mktemp("kit-letter"), paper="letter")
+def kit_a4(kits) -> Built:
+    return kits(GAME, paper="a4")
+
+
+@pytest.fixture(scope="session")
+def kit_letter(kits) -> Built:
+    return kits(GAME, paper="letter")
 
 
 @pytest.fixture(scope="session", params=["a4", "letter"])
@@ -116,3 +272,29 @@ def in_tmp(tmp_path, monkeypatch) -> Path:
     """Run in a fresh temporary folder (each test starts from the built-ins: fresh_state)."""
     monkeypatch.chdir(tmp_path)
     return tmp_path
+
+
+@pytest.fixture(scope="session")
+def seed_text() -> Callable[[str], str]:
+    """The text of one seed file of ../shared/seeds. Absent, the test is skipped on a
+    developer's checkout, but fails under CI=1: CI is given the seeds, so their absence there is
+    a broken set-up, not a reason to pass."""
+    def read(name: str) -> str:
+        seed = SEEDS / name
+        if not seed.is_file():
+            message = f"the seed texts are not beside this checkout ({seed})"
+            if IN_CI:
+                pytest.fail(f"{message}; CI=1 needs them", pytrace=False)
+            pytest.skip(message)
+        return seed.read_text(encoding="utf-8")
+    return read
+
+
+def pytest_terminal_summary(terminalreporter, config) -> None:
+    """Print pytest-randomly's seed at the end, where a failure is read (`-q` hides the header
+    that names it): a failure that depends on the order is repeated with the same seed."""
+    seed = getattr(config.option, "randomly_seed", None)
+    if isinstance(seed, int) and getattr(config.option, "randomly_reorganize", True):
+        terminalreporter.write_line(
+            f"random order: repeat it with --randomly-seed={seed} "
+            f"(or -p no:randomly for file order)")

@@ -21,7 +21,7 @@ from generator.data import i18n, load_game
 from generator.data.i18n_files import collapse
 from generator.data.themes import load_theme
 from generator.frontends.app import verify_report
-from generator.orchestration.build import BuildOptions, build_kit, build_pdf, render_faces
+from generator.orchestration.build import BuildOptions, build_kit, render_faces
 from generator.rules.moving_day_boxes import scoring as sc
 
 GAME = "moving-day-boxes"
@@ -39,11 +39,6 @@ ENGLISH = [r"Weights?", r"Snacks?", r"snacks?", r"Your turn", r"[Ff]riends?", r"
            r"and", r"of", r"Points and winner", r"What the pieces show"]
 
 
-def pages(pdf: Path) -> list[str]:
-    with pdfplumber.open(pdf) as doc:
-        return [page.extract_text() or "" for page in doc.pages]
-
-
 def flat(text: str) -> str:
     """Words as a reader sees them: line breaks and no-break spaces as plain spaces."""
     return " ".join(text.split())
@@ -55,20 +50,19 @@ def words_of(text: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def kits(tmp_path_factory) -> dict[str, Path]:
-    out = tmp_path_factory.mktemp("boxes")
-    return {lang: build_pdf(GAME, BuildOptions(out_dir=out / lang, lang=lang))[0]
-            for lang in ("en", "fr")}
+def pdfs(kits) -> dict[str, Path]:
+    """The kit's PDF in each language (conftest's shared ``kits``)."""
+    return {lang: kits(GAME, lang=lang).pdf for lang in ("en", "fr")}
 
 
 @pytest.fixture(scope="module")
-def french(kits) -> list[str]:
-    return pages(kits["fr"])
+def french(pdfs, page_texts) -> list[str]:
+    return list(page_texts(pdfs["fr"]))
 
 
 @pytest.fixture(scope="module")
-def english(kits) -> list[str]:
-    return pages(kits["en"])
+def english(pdfs, page_texts) -> list[str]:
+    return list(page_texts(pdfs["en"]))
 
 
 @pytest.fixture(scope="module")
@@ -226,8 +220,8 @@ def diagram_figures(pdf: Path) -> list[str]:
                   and not ("Regular" in w["fontname"] and w["size"] > 7.9))
 
 
-def test_the_example_diagram_has_the_same_numbers_in_both_languages(kits):
-    english, french = diagram_figures(kits["en"]), diagram_figures(kits["fr"])
+def test_the_example_diagram_has_the_same_numbers_in_both_languages(pdfs):
+    english, french = diagram_figures(pdfs["en"]), diagram_figures(pdfs["fr"])
     assert english == french
     # The rulebook's totals (seed lines 181-186) and the tiles' weights are all there.
     for figure in ("16", "4", "3", "8", "31", "6", "7"):

@@ -118,15 +118,16 @@ def _copy_game(game: str, folder: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def previous_kits(tmp_path_factory) -> dict[str, Path]:
-    """Each game built once from a copy of its data: the outputs a bad build must not touch."""
-    built = {}
-    for game in GAMES:
-        root = tmp_path_factory.mktemp(f"prev-{game}")
-        data = _copy_game(game, root / "data")
-        assert cli.main(["build", str(data), "--out", str(root / "out")]) == 0
-        built[game] = root / "out"
-    return built
+def previous_kits(run_once) -> dict[str, Path]:
+    """Each game built once per test run from a copy of its data: the outputs a bad build must
+    not touch (tests copy them)."""
+    def make(root: Path) -> None:
+        for game in GAMES:
+            data = _copy_game(game, root / game / "data")
+            assert cli.main(["build", str(data), "--out", str(root / game / "out")]) == 0
+
+    root, _ = run_once("previous-kits", make)
+    return {game: root / game / "out" for game in GAMES}
 
 
 def _snapshot(folder: Path) -> dict[str, bytes]:

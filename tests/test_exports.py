@@ -13,7 +13,7 @@ from generator.core.sizes import PAPER_SIZES
 from generator.layout.calibration import calibration_pages
 from generator.layout.gutterfold import gutterfold_pages
 from generator.layout.kit import Piece
-from generator.orchestration.build import BuildOptions, build_pdf
+from generator.orchestration.build import BuildOptions
 from generator.orchestration.export import export_pngs
 
 MM = 72 / 25.4
@@ -51,8 +51,9 @@ def test_gutterfold_puts_each_back_mirrored_about_the_fold():
             assert b.x == pytest.approx(sheet.w - f.x - f.face.w) and b.y == f.y
 
 
-def test_gutterfold_pdf_builds_for_a_whole_deck(tmp_path):
-    target, pages = build_pdf("moving-target", BuildOptions(out_dir=tmp_path, layout="gutterfold"))
+def test_gutterfold_pdf_builds_for_a_whole_deck(kits):
+    kit = kits("moving-target", layout="gutterfold")
+    target, pages = kit.path, kit.pages
     reader = PdfReader(target)
     assert target.name == "moving-target-gutterfold.pdf" and len(reader.pages) == pages
     widths = {round(float(page.mediabox.width) / MM) for page in reader.pages}

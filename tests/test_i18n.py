@@ -178,10 +178,8 @@ def test_t_and_lang_in_a_template_outside_french_change_nothing(mygame):
 # -- the built-in kits ------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def french_kit(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("fr")
-    pdf, _ = build_pdf(GAME, BuildOptions(out_dir=out, lang="fr"))
-    return pdf
+def french_kit(kits) -> Path:
+    return kits(GAME, lang="fr").pdf
 
 
 def test_moving_target_in_french_has_french_furniture(french_kit):

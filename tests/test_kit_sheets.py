@@ -2,16 +2,16 @@
 fronts, printed names inside the pieces the manifest names, bleed on backs, sheet counts, the
 contents page, the gutterfold layout and determinism.
 
-Each (game, paper, flip) kit is built once per session, on first use. Only back pages of the
-A4 long-flip kits and of one short-flip kit are rasterised (75 dpi, with poppler's pdftocairo
-on a transparent page), plus one front page per kit to prove the hairline probe sees lines.
+Each (game, paper, flip) kit is built once per test run, on first use (conftest's ``kits``).
+Only back pages of the A4 long-flip kits and of one short-flip kit are rasterised (75 dpi,
+with poppler's pdftocairo on a transparent page), plus one front page per kit to prove the
+hairline probe sees lines.
 """
 from __future__ import annotations
 
 import json
 import shutil
 import subprocess
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,7 @@ from pypdf import PdfReader
 
 from generator.data import load_game
 from generator.orchestration.build import BuildOptions, build_pdf
+from tests.kits import Built
 
 GAMES = ("moving-target", "monster-day", "moving-day", "moving-day-boxes", "movement-game")
 KITS = [(g, p, f) for g in GAMES for p in ("a4", "letter") for f in ("long", "short")]
@@ -37,33 +38,9 @@ NORMALS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # left, right, top, bottom (page y
 Box = tuple[float, float, float, float]
 
 
-@dataclass(frozen=True)
-class Built:
-    pdf: Path
-    pages: int  # as build_pdf reported it
-    manifest: dict[str, Any]
-
-
 def read_manifest(pdf: Path) -> dict[str, Any]:
     return json.loads(pdf.with_name(pdf.name.removesuffix(".pdf") + ".kit.json")
                       .read_text(encoding="utf-8"))
-
-
-@pytest.fixture(scope="session")
-def kits(tmp_path_factory):
-    """``kits(game, paper, flip, layout)``: that kit, built on first use only."""
-    root = tmp_path_factory.mktemp("kits")
-
-    @cache
-    def build(game: str, paper: str, flip: str, layout: str) -> Built:
-        opts = BuildOptions(out_dir=root / f"{paper}-{flip}-{layout}", paper=paper, flip=flip,
-                            layout=layout)
-        pdf, pages = build_pdf(game, opts)
-        return Built(pdf, pages, read_manifest(pdf))
-
-    def get(game: str, paper: str = "a4", flip: str = "long", layout: str = "sheets") -> Built:
-        return build(game, paper, flip, layout)
-    return get
 
 
 @pytest.fixture(scope="session")
@@ -415,21 +392,21 @@ def test_every_board_tile_has_a_mark_at_both_ends_of_each_cut(kits, game, paper,
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_each_front_footer_names_what_is_on_its_page(kits, game):
+def test_each_front_footer_names_what_is_on_its_page(kits, page_texts, game):
     """"sheet k of n, front · what is on it": every component with a piece on the page, a
     board tile's sheet included (it named the tile alone, not the tokens or cards packed
     beside it). A list too long for one line is shortened, and then ends with "…"."""
     kit = kits(game)
     names = {c.id: c.name for c in load_game(game).components}
-    with pdfplumber.open(kit.pdf) as pdf:
-        for page in kit.manifest["pages"]:
-            if page["side"] != "front" or not page["pieces"]:
-                continue
-            text = " ".join((pdf.pages[page["page"] - 1].extract_text() or "").split())
-            footer = text[text.index(f"sheet {page['sheet']} of "):]
-            what = footer.split(" · ")[1]
-            for component in {pc["component"] for pc in page["pieces"]}:
-                assert names[component] in what or what.endswith("…"), (page["page"], what)
+    texts = page_texts(kit.pdf)
+    for page in kit.manifest["pages"]:
+        if page["side"] != "front" or not page["pieces"]:
+            continue
+        text = " ".join(texts[page["page"] - 1].split())
+        footer = text[text.index(f"sheet {page['sheet']} of "):]
+        what = footer.split(" · ")[1]
+        for component in {pc["component"] for pc in page["pieces"]}:
+            assert names[component] in what or what.endswith("…"), (page["page"], what)
 
 
 def test_gutterfold_is_single_sided_by_design(kits):
@@ -456,8 +433,8 @@ def test_gutterfold_is_single_sided_by_design(kits):
 
 @pytest.mark.parametrize("game", ["moving-target", "monster-day"])
 def test_same_kit_twice_is_byte_identical(kits, tmp_path, game):
-    """Building a kit again (same process, other folder) gives the same PDF, manifest and
-    calibration sheet, byte for byte."""
+    """Building a kit again (in this process, after whatever it built before; other folder)
+    gives the same PDF, manifest and calibration sheet, byte for byte."""
     first = kits(game)
     again, _ = build_pdf(game, BuildOptions(out_dir=tmp_path))
     for name in (f"{game}.pdf", f"{game}.kit.json", f"{game}-calibration.pdf"):

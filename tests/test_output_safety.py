@@ -127,12 +127,15 @@ def dead_pid() -> int:
 
 
 @pytest.fixture(scope="module")
-def previous(tmp_path_factory) -> Path:
-    """One complete earlier output of the game: PDF kit, calibration, PNG set, chart."""
-    out = tmp_path_factory.mktemp("previous")
-    assert cli.main(["build", GAME, "--out", str(out)]) == 0
-    assert cli.main(["png", GAME, "--out", str(out), *PNG_FAST]) == 0
-    assert cli.main(["simulate", GAME, "--n", "5", "--players", "2", "--out", str(out)]) == 0
+def previous(run_once) -> Path:
+    """One complete earlier output of the game: PDF kit, calibration, PNG set, chart (made
+    once per test run; tests copy it or only read it)."""
+    def make(out: Path) -> None:
+        assert cli.main(["build", GAME, "--out", str(out)]) == 0
+        assert cli.main(["png", GAME, "--out", str(out), *PNG_FAST]) == 0
+        assert cli.main(["simulate", GAME, "--n", "5", "--players", "2", "--out", str(out)]) == 0
+
+    out, _ = run_once("previous-output", make)
     return out
 
 
@@ -292,8 +295,11 @@ def test_kill_9_mid_export_keeps_the_previous_set_and_the_next_build_sweeps(
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_mid_export_exits_130_and_changes_nothing(jobs, out):
     before = snapshot(out)
-    # A terminal's Ctrl-C reaches the whole process group: the workers as well.
-    proc = start("png", GAME, "--out", out, "--jobs", jobs, start_new_session=True)
+    # A terminal's Ctrl-C reaches the whole process group: the workers as well. The export
+    # starts with Ctrl-C's default action, as from a terminal: a test run started in the
+    # background (a shell's `&`) ignores SIGINT, and its children would inherit that.
+    proc = start("png", GAME, "--out", out, "--jobs", jobs, start_new_session=True,
+                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert wait_until(lambda: staging_with_pngs(out / GAME), proc), "export ended too soon"
         os.killpg(proc.pid, signal.SIGINT)

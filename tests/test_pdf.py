@@ -212,16 +212,16 @@ def test_rebuild_is_byte_identical(kit_a4, build_kit):
     assert again.path.read_bytes() == kit_a4.path.read_bytes()
 
 
-def test_short_edge_flip_changes_the_duplex_preference(build_kit, kit_a4):
-    short = build_kit(paper="a4", flip="short")
+def test_short_edge_flip_changes_the_duplex_preference(kits, kit_a4):
+    short = kits(paper="a4", flip="short")
     reader = pypdf.PdfReader(short.path)
     assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
     assert "flip on the short edge" in reader.pages[3].extract_text()
     assert short.path.read_bytes() != kit_a4.path.read_bytes()
 
 
-def test_single_layout_has_trim_box_inside_bleed(build_kit):
-    single = build_kit(paper="a4", layout="single", bleed=3.0)
+def test_single_layout_has_trim_box_inside_bleed(kits):
+    single = kits(paper="a4", layout="single", bleed=3.0)
     assert single.path.name == "moving-target-single.pdf"
     reader = pypdf.PdfReader(single.path)
     card = reader.pages[0]  # print shops get the pieces only

@@ -6,9 +6,7 @@ mat gives every token its own mark on every space; and no page footer loses its 
 from __future__ import annotations
 
 import itertools
-import json
 import math
-from functools import cache
 from pathlib import Path
 
 import pdfplumber
@@ -16,7 +14,7 @@ import pytest
 
 from generator.core.primitives import Circle, Text
 from generator.data import load_game
-from generator.orchestration.build import BuildOptions, build_pdf, game_theme, render_faces
+from generator.orchestration.build import BuildOptions, game_theme, render_faces
 
 PT = 72 / 25.4  # points per mm
 KITS = ("monster-day", "moving-day")
@@ -25,15 +23,12 @@ MIN_PT = 6.5
 
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory):
-    root = tmp_path_factory.mktemp("decktet-kits")
-
-    @cache
-    def build(game: str, paper: str = "a4") -> tuple[Path, dict]:
-        pdf, _ = build_pdf(game, BuildOptions(out_dir=root / paper, paper=paper))
-        manifest = json.loads(pdf.with_name(f"{game}.kit.json").read_text(encoding="utf-8"))
-        return pdf, manifest
-    return build
+def kit(kits):
+    """``kit(game, paper)``: that kit's PDF and manifest (conftest's shared ``kits``)."""
+    def get(game: str, paper: str = "a4") -> tuple[Path, dict]:
+        built = kits(game, paper=paper)
+        return built.pdf, built.manifest
+    return get
 
 
 def _words(pdf: Path, page: int) -> list[dict]:
@@ -41,22 +36,20 @@ def _words(pdf: Path, page: int) -> list[dict]:
         return doc.pages[page - 1].extract_words(extra_attrs=["size"], keep_blank_chars=True)
 
 
-def _text(pdf: Path, pages: list[int]) -> str:
-    with pdfplumber.open(pdf) as doc:
-        return " ".join(" ".join((doc.pages[n - 1].extract_text() or "").split()) for n in pages)
+def _text(texts: tuple[str, ...], pages: list[int]) -> str:
+    return " ".join(" ".join(texts[n - 1].split()) for n in pages)
 
 
 @pytest.mark.parametrize("game", KITS)
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_no_footer_loses_its_tail(kit, game, paper):
+def test_no_footer_loses_its_tail(kit, page_texts, game, paper):
     pdf, _ = kit(game, paper)
     credit = load_game(game).credit
-    with pdfplumber.open(pdf) as doc:
-        for n, page in enumerate(doc.pages, start=1):
-            text = " ".join((page.extract_text() or "").split())
-            assert "…" not in text, f"page {n}: a footer was cut short"
-            # (a footer turned with a sideways page reads back reversed)
-            assert credit in text or credit[::-1] in text, f"page {n}: credit not printed whole"
+    for n, page in enumerate(page_texts(pdf), start=1):
+        text = " ".join(page.split())
+        assert "…" not in text, f"page {n}: a footer was cut short"
+        # (a footer turned with a sideways page reads back reversed)
+        assert credit in text or credit[::-1] in text, f"page {n}: credit not printed whole"
 
 
 @pytest.mark.parametrize("game", KITS)
@@ -79,23 +72,23 @@ def test_the_aid_says_which_way_a_token_moves_in_readable_type(game):
         assert needed in text, needed
 
 
-def test_moving_day_says_box_never_space(kit):
+def test_moving_day_says_box_never_space(kit, page_texts):
     pdf, manifest = kit("moving-day")
-    text = _text(pdf, [p["page"] for p in manifest["pages"]])
+    text = _text(page_texts(pdf), [p["page"] for p in manifest["pages"]])
     assert "space" not in text.lower()
     assert "from box 3 to box 4" in text or "box 1" in text
 
 
-def test_monster_day_keeps_its_seeds_word_space(kit):
+def test_monster_day_keeps_its_seeds_word_space(kit, page_texts):
     pdf, _ = kit("monster-day")
-    text = _text(pdf, [2, 3])
+    text = _text(page_texts(pdf), [2, 3])
     assert "space 1" in text and " box " not in text
 
 
 @pytest.mark.parametrize("game", KITS)
-def test_the_rules_pages_label_our_readings_and_print_no_page_numbers(kit, game):
+def test_the_rules_pages_label_our_readings_and_print_no_page_numbers(kit, page_texts, game):
     pdf, _ = kit(game)
-    text = _text(pdf, [2, 3])
+    text = _text(page_texts(pdf), [2, 3])
     assert "see page" not in text and "page 2 of" not in text
     assert "scores for no one, and more points wins, equal points a draw (our reading" in text
     assert "Our reading: a rolled odd rank counts for" in text

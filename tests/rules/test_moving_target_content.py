@@ -10,7 +10,7 @@ import pytest
 from generator.core.errors import CompositionError
 from generator.core.findings import DESIGN, RULEBOOK
 from generator.data import load_game
-from generator.orchestration.build import BuildOptions, build_pdf, check_composition
+from generator.orchestration.build import check_composition
 from generator.rules import moving_target as target
 from generator.rules.moving_target import engine as mt
 from generator.rules.moving_target import worked as mte
@@ -221,6 +221,5 @@ def test_seat_0_starts():
         assert mt.current_player(mt.new_game(players, seed=5)) == 0
 
 
-def test_docstring_and_build_still_agree(tmp_path):
-    path, pages = build_pdf("moving-target", BuildOptions(out_dir=tmp_path, paper="letter"))
-    assert path.exists() and pages == 24
+def test_docstring_and_build_still_agree(kit_letter):
+    assert kit_letter.path.exists() and kit_letter.pages == 24
