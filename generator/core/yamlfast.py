@@ -29,6 +29,7 @@ import yaml
 from yaml.constructor import SafeConstructor
 from yaml.events import (
     AliasEvent,
+    CollectionStartEvent,
     MappingStartEvent,
     ScalarEvent,
     SequenceStartEvent,
@@ -38,9 +39,10 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
 
 try:  # the wheel ships it; a source build without libyaml does not
-    from yaml.cyaml import CParser
+    # The stub's cyaml lists CParser in no __all__; at run time cyaml imports it from _yaml.
+    from yaml.cyaml import CParser  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - depends on how PyYAML was installed
-    CParser = None
+    CParser = None  # type: ignore[assignment,misc]  # compose() and AVAILABLE check for None
 
 AVAILABLE = CParser is not None and bool(getattr(yaml, "__with_libyaml__", False))
 
@@ -95,15 +97,17 @@ def compose(text: str, max_depth: int, max_aliases: int, max_nodes: int
     while True:
         event = get()
         kind = type(event)
-        if kind in _END:
+        if isinstance(event, _END):
             entry = stack.pop()
             node = entry[0]
             node.end_mark = event.end_mark
-        elif kind is AliasEvent:
+        elif isinstance(event, AliasEvent):
             aliases += 1
-            if aliases > max_aliases or event.anchor not in anchors:
+            if aliases > max_aliases or event.anchor is None or event.anchor not in anchors:
                 raise Fallback
             node = anchors[event.anchor]
+        elif not isinstance(event, (ScalarEvent, CollectionStartEvent)):
+            raise Fallback  # not an event a node can start with
         else:
             if len(stack) >= max_depth:
                 raise Fallback  # this node would be nested deeper than max_depth
@@ -116,8 +120,10 @@ def compose(text: str, max_depth: int, max_aliases: int, max_nodes: int
                 raise Fallback
             count += 1
             if count > max_nodes:
-                raise Refused(event.start_mark)
-            if kind is ScalarEvent:
+                # libyaml's events always carry a mark (the stub allows None), with the
+                # line and column of yaml.Mark.
+                raise Refused(event.start_mark)  # type: ignore[arg-type]
+            if isinstance(event, ScalarEvent):
                 value = event.value
                 if stack and event.style == "" and "?" in value and stack[-1][0].flow_style:
                     raise Fallback  # in [..] or {..}, PyYAML ends a plain scalar at "?"
@@ -128,12 +134,14 @@ def compose(text: str, max_depth: int, max_aliases: int, max_nodes: int
                         tag = plain_tags[value] = resolve(ScalarNode, value, implicit)
                 else:
                     tag = resolve(ScalarNode, value, implicit)
-                node = ScalarNode(tag, value, event.start_mark, event.end_mark,
-                                  style=event.style or None)
+                # Nodes keep libyaml's Mark (same fields); the stub wants yaml.error.Mark.
+                node = ScalarNode(tag, value, event.start_mark,  # type: ignore[arg-type]
+                                  event.end_mark, style=event.style or None)  # type: ignore[arg-type]
             elif kind is SequenceStartEvent or kind is MappingStartEvent:
                 node_class = SequenceNode if kind is SequenceStartEvent else MappingNode
                 node = node_class(resolve(node_class, None, event.implicit), [],
-                                  event.start_mark, None, flow_style=event.flow_style)
+                                  event.start_mark,  # type: ignore[arg-type]  # as above
+                                  None, flow_style=event.flow_style)
             else:
                 raise Fallback  # not an event a node can start with
             if anchor is not None:

@@ -276,8 +276,8 @@ def load_yaml(file: Path) -> YamlDoc:
     if known is not None:
         with suppress(KeyError):  # another thread may just have dropped it
             _MEMO.move_to_end(text)
-        node, aliased, lines = known
-        return YamlDoc(file, _construct(node, aliased), dict(lines))
+        node, aliased, known_lines = known
+        return YamlDoc(file, _construct(node, aliased), dict(known_lines))
     try:
         parsed = _parse_fast(text)
     except yamlfast.Refused as exc:
@@ -344,7 +344,7 @@ def _parse_fast(text: str) -> tuple[yaml.Node | None, bool, Any] | None:
         return None
     try:
         node, aliased = yamlfast.compose(text, MAX_DEPTH, MAX_ALIASES, MAX_NODES)
-        if aliased:
+        if aliased and node is not None:  # aliases come with a root
             _measure(node, None)
         return node, aliased, _construct(node, aliased)
     except yamlfast.Refused:

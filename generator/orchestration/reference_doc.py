@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from generator.core import paths
@@ -170,7 +171,7 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
+def _table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> list[str]:
     out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     out += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
     return out + [""]
@@ -330,7 +331,8 @@ def columns_section() -> list[str]:
            "`columns:` declares, per table, each column's type; a row with a bad value, a "
            "missing column or an unknown one is reported at its own line "
            "(`\"*\": any` allows any other column).", ""]
-    rows = [(f"`{base}`", columns.parse_type(base).describe()) for base in columns.BASES]
+    rows: list[tuple[str, ...]] = [(f"`{base}`", columns.parse_type(base).describe())
+                                   for base in columns.BASES]
     for example in ("int 1..13", "number 0..1", "list of point", "list of str, at most 4",
                     "one of red|blue", "str?"):
         kind = columns.parse_type(example)
@@ -377,8 +379,8 @@ def faces_section() -> list[str]:
         "include": "{include: rules-section, with: {box: [0, 0, 50, 20]}}",
     }
     for kind in ("each", "if", "include"):
-        fields = ", ".join(f"`{f}`" for f in defs[kind]["properties"])
-        out += [f"- **{kind}** ({fields}): {defs[kind]['description']} "
+        names = ", ".join(f"`{f}`" for f in defs[kind]["properties"])
+        out += [f"- **{kind}** ({names}): {defs[kind]['description']} "
                 f"`{examples[kind]}`"]
     return out + [""]
 
