@@ -55,7 +55,7 @@ class OutputError(OSError):
     def __str__(self) -> str:
         return f"cannot write {self.path}: {self.reason}"
 
-    def __reduce__(self):  # type: ignore[override]  # survives a worker process's pickling
+    def __reduce__(self):  # survives a worker process's pickling
         return (type(self), (self.path, self.reason, self.errno))
 
 

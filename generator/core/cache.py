@@ -385,7 +385,7 @@ def cached(kind: str, key_parts: Any, compute: Callable[[], T],
         return compute()
     hit, value = lookup(folder, kind, key, valid)
     if hit:
-        return value  # type: ignore[no-any-return]
+        return value
     result = compute()
     store(folder, kind, key, result)
     return result

@@ -30,6 +30,7 @@ import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 from xml.parsers import expat
 
 MAX_BYTES = 2 * 1024 * 1024
@@ -139,7 +140,7 @@ def _scan(data: bytes, shown: str) -> Checked:
                    "that expand without bound or read other files); remove the <!DOCTYPE> "
                    "line")
 
-    def entity(*_args: object) -> None:
+    def entity(*_args: object) -> NoReturn:
         raise fail("ENTITY declarations are not allowed in an SVG")
 
     def start(name: str, attrs: dict[str, str]) -> None:

@@ -37,7 +37,7 @@ class _Bad(ValueError):
 
 def _num(v: Any) -> float:
     if type(v) is int or (type(v) is float and math.isfinite(v)):
-        return v  # type: ignore[no-any-return]
+        return v
     raise _Bad
 
 
@@ -156,7 +156,7 @@ def _decode_object(v: Any, allowed: tuple[str, ...]) -> Any:
     # The dataclasses are frozen and have no __post_init__: filling the instance's dict is
     # what their __init__ does, without a guarded setattr per field (decoding is a warm
     # build's hot path).
-    made = object.__new__(cls)
+    made: object = object.__new__(cls)
     made.__dict__.update(zip(names, values, strict=True))
     return made
 

@@ -12,7 +12,7 @@ from .page import Page, Placement
 
 def single_pages(fronts: Sequence[p.Face], backs: Sequence[p.Face] | None, bleed: float,
                  name: str, component: str = "", round_cut: bool = False) -> list[Page]:
-    pages = []
+    pages: list[Page] = []
     for index, face in enumerate(fronts):
         pair = [(face, "front")] + ([(backs[index], "back")] if backs else [])
         for side_face, side in pair:

@@ -186,7 +186,7 @@ class PdfRenderer:
             name = f"icon{len(self.icon_forms)}"
             self.icon_forms[key] = name
             c = self.c
-            c.beginForm(name, lowerx=0, lowery=-icon.view_h, upperx=icon.view_w, uppery=0)
+            c.beginForm(name, lowerx=0, lowery=-icon.view_h, upperx=icon.view_w, uppery=0)  # type: ignore[arg-type]  # stub: ints; takes floats
             vectors.draw_shapes(self, icon.shapes, prim.fill, prim.accent)
             c.endForm()
 
@@ -204,7 +204,7 @@ class PdfRenderer:
         self.forms_by_id[id(face)] = (face, name)
         b = face.bleed
         c = self.c
-        c.beginForm(name, lowerx=-b * mm, lowery=-(face.h + b) * mm, upperx=(face.w + b) * mm,
+        c.beginForm(name, lowerx=-b * mm, lowery=-(face.h + b) * mm, upperx=(face.w + b) * mm,  # type: ignore[arg-type]  # stub: ints; takes floats
                     uppery=b * mm)
         for prim in face.prims:
             self.draw(prim)
@@ -272,7 +272,7 @@ def write_pdf(pages: Sequence[Page], target: Path, title: str, subject: str = ""
     with atomic_file(target) as out:  # written whole, then renamed over the old file
         first = pages[0].size
         canvas = AlphaCanvas(out, pagesize=(first.w * mm, first.h * mm), invariant=1,
-                        initialFontName=fonts.pdf_name("sans"), initialFontSize=8,
+                        initialFontName=fonts.pdf_name("sans"), initialFontSize=8,  # type: ignore[arg-type]  # a name; the stub says float
                         pageCompression=1, lang=lang)
         canvas.setTitle(title)
         canvas.setSubject(subject)

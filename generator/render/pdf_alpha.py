@@ -24,7 +24,7 @@ class Canvas(canvas.Canvas):
 
     def _setXObjects(self, thing: Any) -> None:
         # Called by endForm after _setExtGState(form), as the last resource it sets.
-        super()._setXObjects(thing)
+        super()._setXObjects(thing)  # type: ignore[misc]  # in ReportLab, not in its stub
         state = getattr(thing, "ExtGState", None)
         if not (isinstance(thing, pdfdoc.PDFFormXObject) and state and not thing.Resources):
             return
@@ -33,6 +33,6 @@ class Canvas(canvas.Canvas):
         if thing.hasImages:
             resources.allProcs()
         if thing.XObjects:
-            resources.XObject = thing.XObjects
-        resources.ExtGState = state
+            resources.XObject = thing.XObjects  # type: ignore[attr-defined]  # set by kwds; stub lacks it
+        resources.ExtGState = state  # type: ignore[attr-defined]  # as above
         thing.Resources = resources

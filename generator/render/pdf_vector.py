@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from reportlab.lib.units import mm
-from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas  # type: ignore[attr-defined]  # stub lacks FILL_*
 
 from generator.core import primitives as p
 from generator.core.vector import IconShape, paints
@@ -69,7 +69,7 @@ def ensure_vector_form(r: Target, prim: p.Vector) -> None:
     drawing = load_art(prim.path)
     name = f"svg{len(r.vector_forms)}"
     r.vector_forms[prim.path] = name
-    r.c.beginForm(name, lowerx=0, lowery=-drawing.view_h, upperx=drawing.view_w, uppery=0)
+    r.c.beginForm(name, lowerx=0, lowery=-drawing.view_h, upperx=drawing.view_w, uppery=0)  # type: ignore[arg-type]  # stub: ints; takes floats
     draw_shapes(r, drawing.shapes, "#000000", "#ffffff")
     r.c.endForm()
 

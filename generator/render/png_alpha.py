@@ -63,16 +63,16 @@ def parts(prim: p.Primitive) -> list[tuple[p.Primitive, float]]:
     the fill alone, then the stroke alone (only what the primitive paints)."""
     if isinstance(prim, p.Text):
         return _text_parts(prim)
-    names = {f.name for f in fields(prim)}  # type: ignore[arg-type]
+    names = {f.name for f in fields(prim)}
     fill = getattr(prim, "fill", None)
     stroke = getattr(prim, "stroke", None)
     found: list[tuple[p.Primitive, float]] = []
     if fill:
         change = {"fill": opaque(fill), **({"stroke": None} if "stroke" in names else {})}
-        found.append((replace(prim, **change), alpha(fill)))  # type: ignore[type-var]
+        found.append((replace(prim, **change), alpha(fill)))  # type: ignore[arg-type]  # fields checked above
     if stroke:
         change = {"stroke": opaque(stroke), **({"fill": None} if "fill" in names else {})}
-        found.append((replace(prim, **change), alpha(stroke)))  # type: ignore[type-var]
+        found.append((replace(prim, **change), alpha(stroke)))  # type: ignore[arg-type]  # fields checked above
     return found
 
 
