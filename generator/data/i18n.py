@@ -149,7 +149,8 @@ class Session:
         """Within the block, every ``note``, ``miss`` and ``check_words`` is also listed, so
         faces taken from the cache later can tell a session what drawing them would have."""
         outer = self.events
-        self.events = found = []
+        found: list[list[Any]] = []
+        self.events = found
         try:
             yield found
         finally:

@@ -294,7 +294,7 @@ def _run_checks(doc: YamlDoc, spec: GameSpec, tables: Tables,
             except ExpressionError as exc:
                 raise doc.error(path + (field,), f"{exc} (for row {row_index + 1} of "
                                                  f"{check.table})") from None
-            where = ("tables", check.table, row_index)
+            where: tuple[str | int, ...] = ("tables", check.table, row_index)
             if check.field:
                 where += (check.field,)
             errors.append(docs[check.table].error(where, message))

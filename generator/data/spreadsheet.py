@@ -314,10 +314,9 @@ def read_xlsx(file: Path, shown: Path, sheet_name: str | None) -> Sheet:
             values, formulas = books[0][name], books[1][name]
             if not hasattr(values, "iter_rows"):
                 raise DataError(shown, None, f"sheet {name}", "is a chart, not a worksheet")
-            window = {"min_row": 1, "max_row": MAX_ROWS + 2, "min_col": 1,
-                      "max_col": MAX_COLUMNS + 1}
+            window = (1, MAX_ROWS + 2, 1, MAX_COLUMNS + 1)  # min, max row; min, max column
             errors: list[DataError] = []
-            rows = zip(values.iter_rows(**window), formulas.iter_rows(**window), strict=False)
+            rows = zip(values.iter_rows(*window), formulas.iter_rows(*window), strict=False)
             for number, (cells, raw) in enumerate(rows, start=1):
                 row = _trimmed([_xlsx_value(sheet, number, index, cell, raw[index], errors)
                                 for index, cell in enumerate(cells)])

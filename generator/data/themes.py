@@ -119,7 +119,7 @@ def _check(data: Mapping[str, Any], docs: list[YamlDoc]) -> None:
 
     for section in ("palette", "fonts", "labels", "ink_saver"):
         if not isinstance(data.get(section, {}), Mapping):
-            path = (section,)
+            path: tuple[str, ...] = (section,)
             raise blame(path).error(path, "expected a mapping")
     if not isinstance(data.get("name", ""), str):
         raise blame(("name",)).error(("name",), "expected the theme's name as text")

@@ -41,7 +41,8 @@ from .text import TextBox, TextDoesNotFit
 
 FACE_BLEED = 3.175  # art extends this far past the trim; layouts clip to what they need
 MAX_INCLUDE_DEPTH = 4  # include inside include: deep enough for a diagram's parts, no cycles
-PRIMITIVE_FIELDS: dict[str, dict[str, tuple[str, Any]]] = {
+# A field's type is a name, or the tuple of the words it may be.
+PRIMITIVE_FIELDS: dict[str, dict[str, tuple[str | tuple[str, ...], Any]]] = {
     # field: (type, default); a default of ... means required
     "rect": {"x": ("num", ...), "y": ("num", ...), "w": ("num", ...), "h": ("num", ...),
              "fill": ("colour", None), "stroke": ("colour", None), "width": ("num", 0.3),

@@ -166,7 +166,8 @@ class Packer:
                 draft = self.new_sheet(geometry, len(todo))
                 self.place(draft, 0, geometry.fit(draft.space.free[0], len(todo)), todo)
                 continue
-            spot = first_fit([s.space for s in self.sheets], geometry, len(todo))
+            spot: tuple[int, int, BlockShape | None] | None = first_fit(
+                [s.space for s in self.sheets], geometry, len(todo))
             if spot is None:
                 draft = self.new_sheet(geometry, len(todo))
                 spot = (len(self.sheets) - 1, 0, geometry.fit(draft.space.free[0], len(todo)))

@@ -73,7 +73,8 @@ def _vertical_text(image: Image.Image, centre: tuple[float, float], text: str) -
     """A y-axis label, rotated to read bottom to top, centred on ``centre``."""
     font = _font(17)
     left, top, right, bottom = font.getbbox(text)
-    mask = Image.new("L", (right - left + 4, bottom - top + 4), 0)
+    # A FreeType font's box is whole pixels; the stub types it as float.
+    mask = Image.new("L", (int(right - left) + 4, int(bottom - top) + 4), 0)
     ImageDraw.Draw(mask).text((2 - left, 2 - top), text, font=font, fill=255)
     mask = mask.rotate(90, expand=True)
     corner = (round(centre[0] - mask.width / 2), round(centre[1] - mask.height / 2))

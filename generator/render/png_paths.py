@@ -84,10 +84,10 @@ def fill_polys(image: Image.Image, polys: Sequence[Sequence[Point]], colour: RGB
         offset = (row - top) * span_w - left
         winding = 0
         start = 0.0
-        for x, _, _, direction in active:
+        for x, _, _, turn in active:  # turn: the edge's direction, an int in a float row
             if nonzero:
                 before = winding
-                winding += direction
+                winding += int(turn)
                 if before == 0:
                     start = x
                 elif winding == 0:
