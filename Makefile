@@ -120,6 +120,7 @@ TEST_JOBS ?= 2
 test: $(DEV_STAMP)
 	$(VENV)/bin/ruff check generator tests bench
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 	$(PY) -m pytest -n $(TEST_JOBS)
 
 test-fast: $(DEV_STAMP)
