@@ -17,6 +17,7 @@ from generator.core.primitives import Face, Primitive
 from generator.core.sizes import PAGE
 from generator.core.yamlfile import load_yaml
 from generator.data import i18n, load_game
+from generator.data.resources import load_resources
 from generator.data.themes import Theme, load_theme
 from generator.expressions import ExpressionError, evaluate
 from generator.faces import face_cache
@@ -27,7 +28,7 @@ from generator.layout.contents import contents_prims
 from generator.layout.frame import Frame
 from generator.layout.kit import Board, Piece
 from generator.layout.manifest import manifest_path, write_manifest
-from generator.layout.page import Kit, Sheet
+from generator.layout.page import Kit, Sheet, drawn
 from generator.layout.single import single_pages
 from generator.orchestration.options import BuildOptions
 from generator.render.pdf import write_pdf
@@ -323,10 +324,14 @@ def _build_pdf(game: Game, opts: BuildOptions) -> tuple[Path, int]:
 
 def write_kit(kit: Kit, target: Path, title: str, subject: str) -> None:
     """The PDF and, beside it, its manifest (replaced together, under the folder's lock); the
-    PDF asks for duplex only when it is safe."""
+    PDF asks for duplex only when it is safe. The icons, SVG art and fonts its pages draw
+    with are loaded here, once, and given to the renderer (generator/core/resources.py)."""
+    pages = kit.pages
+    resources = load_resources(drawn(pages))
     with output_lock(target.parent), atomic_batch():
-        write_pdf(kit.pages, target, title=title, subject=subject,
-                  duplex=kit.flip if kit.duplex_safe else "none", lang=i18n.lang())
+        write_pdf(pages, target, title=title, subject=subject,
+                  duplex=kit.flip if kit.duplex_safe else "none", lang=i18n.lang(),
+                  resources=resources)
         write_manifest(kit, manifest_path(target))
 
 
