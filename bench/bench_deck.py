@@ -11,7 +11,7 @@ from baseline_reportlab import build as baseline_build
 
 from generator.data import load_game
 from generator.data.resources import load_resources
-from generator.faces.template import load_template
+from generator.data.templates import load_template
 from generator.layout.assemble import Part
 from generator.layout.furnish import front_furniture, make_page
 from generator.layout.kit import Packer, centre_sheet

@@ -177,8 +177,9 @@ def test_forms_carry_their_opacity_states_and_opaque_pdfs_have_none(tmp_path):
 def test_templates_themes_and_icons_accept_translucent_colours(tmp_path):
     from generator.data import project
     from generator.data.icons import load_icon
+    from generator.data.templates import load_template
     from generator.data.themes import load_theme
-    from generator.faces.template import load_template, render_face
+    from generator.faces.template import render_face
 
     folder = tmp_path / "game"
     for kind in ("faces", "themes", "icons"):

@@ -13,7 +13,8 @@ from generator.core import primitives as p
 from generator.core.fit import fit_box
 from generator.core.model import Size
 from generator.data.resources import load_resources
-from generator.faces.template import load_template, render_face
+from generator.data.templates import load_template
+from generator.faces.template import render_face
 from generator.layout.page import Page, Placement, drawn
 from generator.render.pdf import write_pdf
 from generator.render.png import render_png

@@ -21,11 +21,12 @@ from generator.core.errors import DataError
 from generator.core.model import Size
 from generator.data import fonts, game_ids, load_game
 from generator.data.resources import load_resources
+from generator.data.templates import load_template
 from generator.faces import hyphenate, markup
 from generator.faces import template as template_module
 from generator.faces.markup import Run, parse
 from generator.faces.rich_layout import KEEP_WHOLE, layout_markup
-from generator.faces.template import load_template, render_face
+from generator.faces.template import render_face
 from generator.faces.text import TextBox, layout
 from generator.layout.page import Page, Placement, drawn
 from generator.orchestration.build import BuildOptions, render_parts

@@ -22,7 +22,8 @@ from generator.data import project, resolve
 from generator.data.icons import load_icon
 from generator.data.resources import load_resources
 from generator.data.svg import parse_d
-from generator.faces.template import load_template, render_face
+from generator.data.templates import load_template
+from generator.faces.template import render_face
 from generator.frontends.cli import main
 from generator.layout.page import Page, Placement, drawn
 from generator.render.pdf import write_pdf
