@@ -81,6 +81,7 @@ class FaceTemplate:
 
 
 TemplateKey = tuple[str, str | None]  # (name, folder of the including template, or None)
+MAX_INCLUDE_DEPTH = 4  # include inside include: deep enough for a diagram's parts, no cycles
 
 
 @dataclass(frozen=True)

@@ -21,13 +21,11 @@ from typing import Any
 
 from generator.core import context, memo
 from generator.core.errors import DataError
-from generator.core.model import FaceTemplate, Known, TemplateKey
+from generator.core.model import MAX_INCLUDE_DEPTH, FaceTemplate, Known, TemplateKey
 from generator.core.vector import IconDef
 from generator.core.yamlfile import load_yaml
 from generator.data import resolve
 from generator.data.icons import load_icon
-
-MAX_INCLUDE_DEPTH = 4  # include inside include: deep enough for a diagram's parts, no cycles
 
 
 def load_template(name: str, folder: Path | None = None) -> FaceTemplate:

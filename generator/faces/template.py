@@ -25,11 +25,10 @@ from generator.core import primitives as p
 from generator.core.colours import NotAColour, parse_colour
 from generator.core.errors import DataError, DataErrors
 from generator.core.fit import fit_box
-from generator.core.model import NOTHING_KNOWN, FaceTemplate, Known
+from generator.core.model import MAX_INCLUDE_DEPTH, NOTHING_KNOWN, FaceTemplate, Known
 from generator.core.vector import IconDef, parse_path
 from generator.core.yamlfile import YamlDoc, format_path
 from generator.data import fonts, i18n, lookup
-from generator.data.templates import MAX_INCLUDE_DEPTH
 from generator.expressions import (
     ExpressionError,
     Scope,
