@@ -10,10 +10,12 @@ from pathlib import Path
 from baseline_reportlab import build as baseline_build
 
 from generator.data import load_game
-from generator.faces.template import load_template
+from generator.data.resources import load_resources
+from generator.data.templates import load_template
 from generator.layout.assemble import Part
 from generator.layout.furnish import front_furniture, make_page
 from generator.layout.kit import Packer, centre_sheet
+from generator.layout.page import drawn
 from generator.orchestration.build import BuildOptions, component_part, game_theme
 from generator.render.pdf import write_pdf
 
@@ -33,7 +35,7 @@ def ours(target: Path) -> int:
         pages.append(make_page(draft.frame, draft.front, front_furniture(
             draft, "bench", spec.paper.w, spec.paper.h), "front", "pieces"))
         pages.append(make_page(draft.frame, draft.back, [], "back", "pieces"))
-    write_pdf(pages, target, title="bench")
+    write_pdf(pages, target, title="bench", resources=load_resources(drawn(pages)))
     return len(pages)
 
 

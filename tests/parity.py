@@ -53,7 +53,8 @@ from PIL import Image, ImageChops, ImageFilter
 
 from generator.core import primitives as p
 from generator.core.model import Size
-from generator.layout.page import Page, Placement
+from generator.data.resources import load_resources
+from generator.layout.page import Page, Placement, drawn
 from generator.render.pdf import write_pdf
 from generator.render.png import MM_PER_INCH, render_png
 
@@ -140,7 +141,7 @@ def face_pdf(face: p.Face, dpi: int = DEFAULT_DPI) -> bytes:
     page = Page(Size(page_w, page_h), (Placement(face, b, b, (0.0, 0.0, page_w, page_h)),), ())
     with tempfile.TemporaryDirectory() as folder:
         target = Path(folder) / "face.pdf"
-        write_pdf([page], target, title="parity")
+        write_pdf([page], target, title="parity", resources=load_resources(drawn([page])))
         return target.read_bytes()
 
 
@@ -269,7 +270,7 @@ def compare_face(face: p.Face, dpi: int = DEFAULT_DPI, tolerance: Tolerance = DE
                  pdf_face: p.Face | None = None) -> ParityResult:
     """Render ``face`` (bleed included) with both renderers at ``dpi`` and compare them
     (``pdf_face``: draw another face in the PDF, of the same size: the test of the test)."""
-    png = render_png(face, dpi=dpi, bleed=face.bleed)
+    png = render_png(face, dpi=dpi, bleed=face.bleed, resources=load_resources(face.prims))
     pdf = rasterise(face_pdf(pdf_face or face, dpi), dpi)
     size = (whole_pixels(face.w + 2 * face.bleed, dpi), whole_pixels(face.h + 2 * face.bleed, dpi))
     return compare_images(png, pdf, dpi, face.label, tolerance, face.bleed, size)

@@ -17,7 +17,8 @@ from generator.core import colours
 from generator.core import primitives as p
 from generator.core.colours import NotAColour, parse_colour
 from generator.core.sizes import Size
-from generator.layout.page import Page, Placement
+from generator.data.resources import load_resources
+from generator.layout.page import Page, Placement, drawn
 from generator.orchestration.preflight import colour as cvd
 from generator.render.pdf import write_pdf
 from generator.render.png import render_png
@@ -99,7 +100,7 @@ def pdf_image(tmp_path: Path, shown: p.Face) -> Image.Image:
     target = tmp_path / "face.pdf"
     page = Page(Size(shown.w, shown.h), (Placement(shown, 0.0, 0.0, (0, 0, shown.w, shown.h)),),
                 ())
-    write_pdf([page], target, title="alpha")
+    write_pdf([page], target, title="alpha", resources=load_resources(drawn([page])))
     doc = pdfium.PdfDocument(str(target))
     try:
         return doc[0].render(scale=DPI / 72).to_pil().convert("RGB")
@@ -132,7 +133,7 @@ def check_blends(image: Image.Image) -> None:
 
 
 def test_png_blends_translucent_fills_strokes_and_text():
-    image = render_png(BLENDS, dpi=DPI)
+    image = render_png(BLENDS, dpi=DPI, resources=load_resources(BLENDS.prims))
     check_blends(image)
     text = image.crop((0, 0, round(8 * PX_PER_MM), round(5 * PX_PER_MM)))
     # The text's fully covered pixels are the blend, never plain red.
@@ -152,7 +153,8 @@ def test_pdf_blends_translucent_fills_strokes_and_text(tmp_path):
 def test_a_translucent_icon_blends_in_both_renderers(tmp_path):
     shown = face(p.Rect(0, 0, 40, 30, fill="#0000ff"),
                  p.Icon("suit-moons", 5, 5, 20, 20, fill=RED_50, accent="#0000ff"))
-    png, pdf = render_png(shown, dpi=DPI), pdf_image(tmp_path, shown)
+    png = render_png(shown, dpi=DPI, resources=load_resources(shown.prims))
+    pdf = pdf_image(tmp_path, shown)
     want = mix((255, 0, 0), 128, BLUE)
     for image in (png, pdf):
         pixels = list(image.get_flattened_data())
@@ -175,8 +177,9 @@ def test_forms_carry_their_opacity_states_and_opaque_pdfs_have_none(tmp_path):
 def test_templates_themes_and_icons_accept_translucent_colours(tmp_path):
     from generator.data import project
     from generator.data.icons import load_icon
+    from generator.data.templates import load_template
     from generator.data.themes import load_theme
-    from generator.faces.template import load_template, render_face
+    from generator.faces.template import render_face
 
     folder = tmp_path / "game"
     for kind in ("faces", "themes", "icons"):

@@ -120,22 +120,22 @@ def test_a_build_leaves_the_callers_state_as_it_was(tmp_path):
 def test_every_memo_table_is_registered_and_forgotten_at_once():
     """No ``functools`` cache is left outside the registry in the modules this part owns;
     ``forget_all`` empties every table but the code's (the running code's digests)."""
-    from generator.data import resolve
-    from generator.faces import face_cache, template
+    from generator.data import resolve, templates
+    from generator.faces import face_cache
 
     names = memo.tables()
-    for table in ("generator.faces.template._template_at", "generator.data.icons._icon_at",
+    for table in ("generator.data.templates._template_at", "generator.data.icons._icon_at",
                   "generator.data.resolve._found_template", "generator.data.resolve.check_image",
                   "generator.data.fonts._WIDTHS", "generator.core.yamlfile._MEMO",
                   "generator.data.i18n_files._messages_at",
                   "generator.faces.face_cache.code_digest",
                   "generator.core.cache.code_digest"):
         assert table in names, table
-    template.load_template("playing-card")
+    templates.load_template("playing-card")
     face_cache.code_digest()
-    assert template._template_at.cache_info().currsize
+    assert templates._template_at.cache_info().currsize
     memo.forget_all()
-    assert template._template_at.cache_info().currsize == 0
+    assert templates._template_at.cache_info().currsize == 0
     assert resolve.check_image.cache_info().currsize == 0
     assert face_cache.code_digest.cache_info().currsize == 1  # the code did not change
 

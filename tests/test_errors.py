@@ -13,7 +13,8 @@ from generator.core.errors import CompositionError, DataError, DataErrors
 from generator.core.model import Size
 from generator.core.primitives import Face, Image
 from generator.data import load_game
-from generator.layout.page import Page, Placement
+from generator.data.resources import load_resources
+from generator.layout.page import Page, Placement, drawn
 from generator.orchestration.build import BuildOptions, build_pdf
 from generator.render.pdf import write_pdf
 
@@ -207,7 +208,7 @@ def test_write_pdf_failing_mid_render_leaves_no_trace(tmp_path):
     face = Face(50, 50, 0, (Image(str(not_an_image), 0, 0, 50, 50),), "bad")
     page = Page(Size(210, 297), (Placement(face, 10, 10, (10, 10, 50, 50)),), ())
     with pytest.raises(Exception):  # noqa: B017 - whatever ReportLab raises
-        write_pdf([page], target, title="t")
+        write_pdf([page], target, title="t", resources=load_resources(drawn([page])))
     assert target.read_bytes() == b"good"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kit.pdf", "picture.png"]
 

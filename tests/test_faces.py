@@ -11,12 +11,13 @@ from hypothesis import strategies as st
 from generator.core import paths
 from generator.core import primitives as p
 from generator.core.errors import DataError
-from generator.core.vector import flatten
+from generator.core.vector import flatten, parse_path
 from generator.data import fonts, game_ids, load_game
-from generator.data.icons import load_icon, parse_path
+from generator.data.icons import load_icon
+from generator.data.templates import load_template
 from generator.data.themes import load_theme
 from generator.expressions import ExpressionError, evaluate
-from generator.faces.template import dependencies, load_template, render_face
+from generator.faces.template import dependencies, render_face
 from generator.faces.text import TextBox, TextDoesNotFit, fit, layout, wrap
 
 # Timing varies (first font load, a big grid): no per-example deadline, so no flaky runs.

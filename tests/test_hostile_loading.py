@@ -25,7 +25,7 @@ from generator.core import paths
 from generator.data import resolve
 from generator.data.icons import load_icon
 from generator.data.schema import MAX_COMPONENT_PIECES, MAX_GAME_PIECES
-from generator.faces.template import load_template
+from generator.data.templates import load_template
 from generator.frontends import cli
 
 INCLUDES = {"monster-day": ["decktet.yaml", "decktet-moving-day.yaml"],

@@ -12,8 +12,10 @@ from PIL import Image, ImageDraw
 from generator.core import primitives as p
 from generator.core.fit import fit_box
 from generator.core.model import Size
-from generator.faces.template import load_template, render_face
-from generator.layout.page import Page, Placement
+from generator.data.resources import load_resources
+from generator.data.templates import load_template
+from generator.faces.template import render_face
+from generator.layout.page import Page, Placement, drawn
 from generator.render.pdf import write_pdf
 from generator.render.png import render_png
 
@@ -68,6 +70,10 @@ def face_with(tmp_path, fit: str) -> p.Face:
     return render_face(load_template("t", tmp_path), 51.5, 35, {})
 
 
+def png_of(face: p.Face) -> Image.Image:
+    return render_png(face, dpi=150, bleed=0, resources=load_resources(face.prims))
+
+
 def dark_box(img: Image.Image) -> tuple[int, int]:
     """Width and height of the dark pixels' bounding box."""
     mask = img.convert("L").point(lambda v: 255 if v < 128 else 0)
@@ -76,9 +82,9 @@ def dark_box(img: Image.Image) -> tuple[int, int]:
 
 
 def test_contain_draws_a_circle_as_a_circle_and_stretch_does_not(circle_art):
-    w, h = dark_box(render_png(face_with(circle_art, "contain"), dpi=150, bleed=0))
+    w, h = dark_box(png_of(face_with(circle_art, "contain")))
     assert w == pytest.approx(h, rel=0.03)
-    w, h = dark_box(render_png(face_with(circle_art, "stretch"), dpi=150, bleed=0))
+    w, h = dark_box(png_of(face_with(circle_art, "stretch")))
     # A 4:3 picture stretched into a 51.5 x 35 mm box: the circle grows 10 % wider than tall.
     assert w / h == pytest.approx((51.5 / 400) / (35 / 300), rel=0.03)
 
@@ -88,13 +94,14 @@ def test_cover_crops_to_the_box_in_the_png_and_clips_in_the_pdf(circle_art, tmp_
     (image,) = face.prims
     assert image.clip == (0, 0, 51.5, 35) and image.w == pytest.approx(51.5)
     assert image.h == pytest.approx(51.5 * 300 / 400) and image.y < 0
-    png = render_png(face, dpi=150, bleed=0)
+    png = png_of(face)
     _, h = dark_box(png)
     assert h >= png.size[1] - 2  # the circle is cut at top and bottom
     # The PDF draws the picture inside a clipping path of the box.
     page = Page(Size(100, 100), (Placement(face, 10, 10, (10, 10, 51.5, 35)),), ())
     target = tmp_path / "cover.pdf"
-    write_pdf([page], target, title="t", subject="t")
+    write_pdf([page], target, title="t", subject="t",
+              resources=load_resources(drawn([page])))
     form = pypdf.PdfReader(target).pages[0]["/Resources"]["/XObject"]["/FormXob.face0"]
     content = form.get_object().get_data()
     assert b"re W* n" in content  # the box, as a clipping path, before the picture

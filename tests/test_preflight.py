@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 
 from generator.core import primitives as p
-from generator.data import loader
-from generator.faces.template import load_template, render_face
+from generator.data.templates import load_template
+from generator.faces.template import render_face
 from generator.frontends import cli
-from generator.orchestration import build
 from generator.orchestration.preflight.checks import (
     bounds,
     edge_distance,
@@ -73,15 +72,11 @@ def test_every_kit_is_clean_under_strict(capsys):
     assert "lower bound" in out
 
 
-def test_verify_strict_fails_on_a_broken_template(monkeypatch, tmp_path, game_file, capsys):
+def test_verify_strict_fails_on_a_broken_template(tmp_path, game_file, capsys):
     """An icon 1 mm from the trim and 4 pt text: a warning by default, a failure with
     --strict, naming the piece and the template's line."""
-    (tmp_path / "broken-card.yaml").write_text(CARD, encoding="utf-8")
-    real = build.load_template
-    monkeypatch.setattr(build, "load_template",
-                        lambda name: load_template(name, tmp_path) if name == "broken-card"
-                        else real(name))
-    monkeypatch.setattr(loader, "_check_template", lambda *args: None)
+    (tmp_path / "faces").mkdir()
+    (tmp_path / "faces" / "broken-card.yaml").write_text(CARD, encoding="utf-8")  # the project's
     file, _ = game_file(("    face: playing-card\n", "    face: broken-card\n"))
     assert cli.main(["verify", str(file)]) == 0
     assert "WARN" in capsys.readouterr().out

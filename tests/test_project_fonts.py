@@ -21,6 +21,7 @@ from generator.core import context, paths
 from generator.core import primitives as p
 from generator.core.errors import DataError
 from generator.data import fonts, project, project_fonts
+from generator.data.resources import load_resources
 from generator.frontends.cli import main
 from generator.render.png import render_png
 
@@ -109,8 +110,8 @@ def test_a_project_font_measures_and_draws_with_its_own_file(fontgame):
             text = p.Text(((2.0, 10.0, "Moving Day"),), font, 14.0)
             return p.Face(40.0, 15.0, 0.0, (text,))
 
-        own, builtin = render_png(face("Vera-Bold"), dpi=150), render_png(face("sans-bold"),
-                                                                          dpi=150)
+        own, builtin = (render_png(f, dpi=150, resources=load_resources(f.prims))
+                        for f in (face("Vera-Bold"), face("sans-bold")))
     assert own.getextrema() != ((255, 255),) * 3  # something was drawn
     assert ImageChops.difference(own, builtin).getbbox() is not None
 
@@ -305,7 +306,8 @@ def test_symlinked_font_files_and_folders_are_refused(fontgame, in_tmp, capsys):
 
 def test_a_font_error_in_a_template_is_a_data_error(fontgame):
     """The template layer turns FontError into a DataError naming file and line."""
-    from generator.faces.template import load_template, render_face
+    from generator.data.templates import load_template
+    from generator.faces.template import render_face
 
     edit(fontgame / "faces" / "token.yaml", "elements:", "elements:\n  - text: {x: 1, y: 1, "
          "w: 5, h: 5, text: a, font: Nope}")

@@ -2,7 +2,7 @@
 
 generator/faces/template.py remembers the layout of plain text (the same label on every
 card), never of text with markup or with characters the font lacks; generator/render/pdf.py
-finds a face's form by identity before hashing it, keeps each icon's view box, and skips
+finds a face's form by identity before hashing it, and skips
 the opacity reset when nothing is translucent. Each gives the same result as the work it
 saves (the kits' bytes are compared with a saved build by tests/test_render_parity.py).
 """
@@ -14,6 +14,7 @@ import pytest
 from reportlab.lib.units import mm
 
 from generator.core import primitives as p
+from generator.core.resources import Resources
 from generator.data import fonts
 from generator.faces import template
 from generator.faces.rich_layout import MarkupError, layout_markup
@@ -84,7 +85,8 @@ def test_watch_forgets_remembered_layouts():
 # -- the PDF writer ------------------------------------------------------------------------
 
 def renderer() -> PdfRenderer:
-    return PdfRenderer(Canvas(io.BytesIO(), pagesize=(100 * mm, 100 * mm), invariant=1))
+    return PdfRenderer(Canvas(io.BytesIO(), pagesize=(100 * mm, 100 * mm), invariant=1),
+                       Resources())
 
 
 def face(colour: str = "#112233") -> p.Face:

@@ -20,13 +20,15 @@ from generator.core import primitives as p
 from generator.core.errors import DataError
 from generator.core.model import Size
 from generator.data import fonts, game_ids, load_game
+from generator.data.resources import load_resources
+from generator.data.templates import load_template
 from generator.faces import hyphenate, markup
 from generator.faces import template as template_module
 from generator.faces.markup import Run, parse
 from generator.faces.rich_layout import KEEP_WHOLE, layout_markup
-from generator.faces.template import load_template, render_face
+from generator.faces.template import render_face
 from generator.faces.text import TextBox, layout
-from generator.layout.page import Page, Placement
+from generator.layout.page import Page, Placement, drawn
 from generator.orchestration.build import BuildOptions, render_parts
 from generator.orchestration.preflight.checks import missing_by_font
 from generator.render.pdf import write_pdf
@@ -49,7 +51,8 @@ def text_of(face: p.Face) -> p.Text:
 def pdf_of(tmp_path, face: p.Face) -> str:
     page = Page(Size(100, 100), (Placement(face, 10, 10, (10, 10, *FACE)),), ())
     target = tmp_path / "face.pdf"
-    write_pdf([page], target, title="t", subject="t")
+    write_pdf([page], target, title="t", subject="t",
+              resources=load_resources(drawn([page])))
     return str(target)
 
 
@@ -129,7 +132,7 @@ def test_coloured_word_pixels_in_the_png(tmp_path):
     (red,) = [s for s in text.spans if s[4] == "#d01010"]
     x0 = red[0]
     x1 = x0 + fonts.text_width_mm("sans", "red", text.size)
-    img = render_png(face, dpi=200, bleed=0)
+    img = render_png(face, dpi=200, bleed=0, resources=load_resources(face.prims))
     scale = 200 / 25.4
     found = _pixels(img, (0xd0, 0x10, 0x10))
     assert len(found) > 30
@@ -161,7 +164,7 @@ def test_inline_icon_is_drawn_in_pdf_and_png_at_the_line(tmp_path):
     assert "/FormXob.icon0" in face_form["/Resources"]["/XObject"]
     assert b"/FormXob.icon0 Do" in face_form.get_data()
     # PNG: the text colour fills the icon's box.
-    img = render_png(face, dpi=200, bleed=0)
+    img = render_png(face, dpi=200, bleed=0, resources=load_resources(face.prims))
     scale = 200 / 25.4
     inside = [(x, y) for x, y in _pixels(img, (0x10, 0x40, 0xc0))
               if icon.x * scale <= x <= (icon.x + icon.w) * scale
@@ -266,9 +269,11 @@ def test_turned_rich_text_is_the_upright_drawing_turned(tmp_path, angle):
     """A square box centred on a square face: the turned PNG is the upright PNG turned."""
     element = ('text: {{x: 10, y: 10, w: 40, h: 40, size: 11, rotate: {}, '
                'text: "**Bold** [#c01010]red :heart: words[/] and *more*"}}')
-    upright = render_png(face_of(tmp_path, element.format(0), name="a"), dpi=150, bleed=0)
+    upright_face = face_of(tmp_path, element.format(0), name="a")
+    upright = render_png(upright_face, dpi=150, bleed=0,
+                         resources=load_resources(upright_face.prims))
     face = face_of(tmp_path, element.format(angle), name="b")
-    turned = render_png(face, dpi=150, bleed=0)
+    turned = render_png(face, dpi=150, bleed=0, resources=load_resources(face.prims))
     expected = upright.rotate(angle)
     diff = ImageChops.difference(turned.convert("L"), expected.convert("L"))
     mean = sum(i * n for i, n in enumerate(diff.histogram())) / (diff.width * diff.height)

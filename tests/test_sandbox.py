@@ -65,6 +65,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from generator import expressions
 from generator.core import paths
 from generator.core.errors import DataError
+from generator.data.templates import load_template
 from generator.expressions import (
     ENV,
     MAX_FACE_WORK,
@@ -77,7 +78,7 @@ from generator.expressions import (
     names_used,
     work_budget,
 )
-from generator.faces.template import load_template, render_face
+from generator.faces.template import render_face
 
 CANARY = "s3cr3t-canary-7f1d"  # the value of SECRET while these tests run
 CONTEXT = {"item": {"a": 1, "name": "Ace", "xs": [1, 2, 3]}, "W": 63.5, "H": 88.9,

@@ -20,10 +20,12 @@ from generator.core.errors import DataError
 from generator.core.model import Size
 from generator.data import project, resolve
 from generator.data.icons import load_icon
+from generator.data.resources import load_resources
 from generator.data.svg import parse_d
-from generator.faces.template import load_template, render_face
+from generator.data.templates import load_template
+from generator.faces.template import render_face
 from generator.frontends.cli import main
-from generator.layout.page import Page, Placement
+from generator.layout.page import Page, Placement, drawn
 from generator.render.pdf import write_pdf
 from generator.render.png import render_png
 
@@ -51,7 +53,8 @@ def face_pdf(face: p.Face, target: Path) -> Image.Image:
     """The face as a kit draws it (a form on a page of exactly its size), rasterised by
     PDFium at ``DPI``."""
     page = Page(Size(face.w, face.h), (Placement(face, 0, 0, (0, 0, face.w, face.h)),), ())
-    write_pdf([page], target, title="t", subject="t")
+    write_pdf([page], target, title="t", subject="t",
+              resources=load_resources(drawn([page])))
     doc = pdfium.PdfDocument(target.read_bytes())
     try:
         return doc[0].render(scale=DPI / 72).to_pil().convert("RGB")
@@ -80,7 +83,8 @@ def face_from(folder: Path, elements: str, w: float = 60, h: float = 40) -> p.Fa
 
 
 def both(face: p.Face, folder: Path) -> dict[str, Image.Image]:
-    return {"png": render_png(face, dpi=DPI, bleed=0), "pdf": face_pdf(face, folder / "f.pdf")}
+    return {"png": render_png(face, dpi=DPI, bleed=0, resources=load_resources(face.prims)),
+            "pdf": face_pdf(face, folder / "f.pdf")}
 
 
 # -- full path syntax, fill rule, vectors ---------------------------------------------------
@@ -199,7 +203,7 @@ def test_an_icon_drawing_past_its_view_box_is_cut_to_it_in_both_renderers(folder
 def test_svg_art_keeps_its_colours_black_where_unset(folder):
     (folder / "gems.svg").write_text(ICON_SVG, encoding="utf-8")
     face = face_from(folder, "  - image: {path: gems.svg, x: 10, y: 10, w: 40, h: 10}\n")
-    image = render_png(face, dpi=DPI, bleed=0)
+    image = render_png(face, dpi=DPI, bleed=0, resources=load_resources(face.prims))
     colours = [image.getpixel((mm_px(10 + 5 + 10 * k), mm_px(15))) for k in range(4)]
     expected = [(0, 0, 0), (0, 0, 0), (0x12, 0x34, 0x56), (0, 255, 0)]
     assert all(near(c, e, 8) for c, e in zip(colours, expected, strict=True)), colours

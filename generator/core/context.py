@@ -36,13 +36,14 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+T = TypeVar("T")
 MAX_RECORDED = 20_000  # versions one recording keeps (a face reading more is not cached)
 _UNSEEN = object()
 
@@ -191,8 +192,32 @@ def recording() -> Iterator[dict[str, str | None]]:
             ctx.recorders[-1].update(found)
 
 
-def note(recorded: dict[str, str | None]) -> bool:
+def note(recorded: Mapping[str, str | None]) -> bool:
     """Ask again for every version of an earlier recording (noting them here); whether each
     is still what was recorded. A memo hit calls it so the files behind a remembered value
     are seen to be unchanged and count as read by whatever is recording now."""
     return all(version_of(key) == was for key, was in recorded.items())
+
+
+@dataclass(frozen=True)
+class Sourced(Generic[T]):
+    """A value loading made, with every file version it read (or looked for) to make it.
+
+    Loading resolves what a kit names once (a theme's icons, a game's face templates) and
+    the faces read the result instead of looking it up again while drawing. Drawing must
+    still count those files as read, or the face cache (keyed by what a face read) would
+    miss an edit: ``use()`` notes them where the value is used, as a memo hit does."""
+
+    value: T
+    read: Mapping[str, str | None]
+
+    def use(self) -> T:
+        note(self.read)
+        return self.value
+
+
+def sourced(make: Callable[[], T]) -> Sourced[T]:
+    """``make()``, with the versions it asked for (an enclosing recording gets them too)."""
+    with recording() as read:
+        value = make()
+    return Sourced(value, dict(read))

@@ -7,7 +7,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # typed only: the model loads no YAML or colour library
+    from generator.core.context import Sourced
+    from generator.core.vector import IconDef
+    from generator.core.yamlfile import YamlDoc
 
 KINDS = ("card", "token", "tile", "board", "die", "sheet", "rules", "aid")
 
@@ -62,6 +67,45 @@ class Component:
 
 
 @dataclass(frozen=True)
+class FaceTemplate:
+    """A face template as loaded and checked (generator/data/templates.py): its name and
+    its parsed file, every line kept for errors (templates/faces/<name>.yaml or a
+    project's faces/)."""
+
+    name: str
+    doc: YamlDoc
+
+    @property
+    def file(self) -> Path:
+        return self.doc.file
+
+
+TemplateKey = tuple[str, str | None]  # (name, folder of the including template, or None)
+MAX_INCLUDE_DEPTH = 4  # include inside include: deep enough for a diagram's parts, no cycles
+
+
+@dataclass(frozen=True)
+class Known:
+    """What loading resolved for drawing faces, so the faces read it instead of looking it
+    up while drawing: icons by name (the theme's choices, the icons a game's data names),
+    face templates by name and where they are looked for first (a component's face and
+    back: ``(name, None)``; a static ``include:`` of a template: ``(name, its folder)``),
+    and the font names already checked (the theme's). Each value carries the files its
+    look-up read (``Sourced``), noted again wherever a face uses it."""
+
+    icons: Mapping[str, Sourced[IconDef]] = field(default_factory=dict)
+    templates: Mapping[TemplateKey, Sourced[FaceTemplate]] = field(default_factory=dict)
+    fonts: frozenset[str] = frozenset()
+
+    def __add__(self, other: Known) -> Known:
+        return Known({**self.icons, **other.icons}, {**self.templates, **other.templates},
+                     self.fonts | other.fonts)
+
+
+NOTHING_KNOWN = Known()
+
+
+@dataclass(frozen=True)
 class Game:
     """A whole kit: its components plus the game-level data (credit, rules summary, settings)."""
 
@@ -79,6 +123,9 @@ class Game:
     # The parsed files, for pointing findings at lines: {"game": YamlDoc, "tables": {name:
     # YamlDoc of the file that holds the table}}. Left out of equality.
     docs: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    # What loading resolved for its faces: the templates its components name (and their
+    # static includes), the icons its data names. Left out of equality.
+    known: Known = field(default=NOTHING_KNOWN, compare=False)
 
     def component(self, component_id: str) -> Component:
         for comp in self.components:

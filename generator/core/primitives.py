@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 Colour = str | None  # "#rrggbb" or None for "no paint"
+PT_TO_MM = 25.4 / 72.0  # a text's size is in points (a font's em), everything else in mm
 
 
 @dataclass(frozen=True)

@@ -3,11 +3,13 @@ box, each painted with a drawing's main colour, its accent colour, a colour of i
 at all.
 
 Icons (generator/data/icons.py) and SVG art (generator/data/svg.py) are loaded into these; both
-renderers draw them. Kept on the ground floor because loading makes them and rendering reads
-them, and neither may import the other.
+renderers draw them; ``parse_path`` reads the path strings of icon files and of a face
+template's ``path`` elements. Kept on the ground floor because loading makes them and
+rendering reads them, and neither may import the other.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -107,3 +109,59 @@ def flatten(segments: tuple[Segment, ...], steps: int = 16) -> list[list[tuple[f
     if len(current) > 1:
         polys.append(current)
     return polys
+
+
+MAX_PATH_TOKENS = 20_000
+
+_TOKEN = re.compile(r"[MLHVCQZmlhvcqz]|-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_ARITY = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "Q": 4, "Z": 0}
+
+
+def parse_path(text: str) -> tuple[Segment, ...]:
+    """Parse an absolute SVG path string into M/L/C/Z segments (H, V and Q are converted)."""
+    tokens = _TOKEN.findall(text)
+    if len(tokens) > MAX_PATH_TOKENS:
+        raise ValueError(f"more than {MAX_PATH_TOKENS} commands and numbers")
+    if "".join(tokens).replace("-", "").replace(".", "") == "" or not tokens:
+        raise ValueError("empty path")
+    segments: list[Segment] = []
+    command = ""
+    x = y = start_x = start_y = 0.0
+    i = 0
+    while i < len(tokens):
+        if tokens[i].isalpha():
+            command = tokens[i]
+            if command.islower():
+                raise ValueError(f"relative command {command!r}: use upper-case (absolute)")
+            i += 1
+            if command == "Z":
+                segments.append(("Z", ()))
+                x, y = start_x, start_y
+                continue
+        if not command or command == "Z":
+            raise ValueError(f"number {tokens[i]!r} without a command")
+        n = _ARITY[command]
+        args = tokens[i:i + n]
+        if len(args) < n or any(a.isalpha() for a in args):
+            raise ValueError(f"command {command} needs {n} numbers")
+        nums = [float(a) for a in args]
+        i += n
+        if command == "M":
+            x, y = start_x, start_y = nums
+            segments.append(("M", (x, y)))
+            command = "L"  # further pairs after M are line-tos, as in SVG
+        elif command in ("L", "H", "V"):
+            x = nums[0] if command in ("L", "H") else x
+            y = nums[-1] if command in ("L", "V") else y
+            segments.append(("L", (x, y)))
+        elif command == "C":
+            segments.append(("C", tuple(nums)))
+            x, y = nums[4], nums[5]
+        elif command == "Q":
+            qx, qy, ex, ey = nums
+            segments.append(("C", (x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y),
+                                   ex + 2 / 3 * (qx - ex), ey + 2 / 3 * (qy - ey), ex, ey)))
+            x, y = ex, ey
+    if not segments or segments[0][0] != "M":
+        raise ValueError("a path must start with M")
+    return tuple(segments)

@@ -36,10 +36,10 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from generator.core import context, memo
+from generator.core.primitives import PT_TO_MM
 from generator.data import project_fonts
 from generator.data.project_fonts import FontFile
 
-PT_TO_MM = 25.4 / 72.0
 CFF_MESSAGE = ("has PostScript (CFF) outlines, which cannot be embedded in the PDF: use the "
                "TrueType-outline version of the font (usually the .ttf file)")
 

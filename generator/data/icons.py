@@ -7,73 +7,15 @@ colour, its ``accent`` colour, or not at all, so one drawing serves any palette.
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from generator.core import context, memo
 from generator.core.errors import DataError
-from generator.core.primitives import Segment
-from generator.core.vector import IconDef, IconShape
+from generator.core.vector import IconDef, IconShape, parse_path
 from generator.core.yamlfile import YamlDoc, load_yaml
 from generator.data import resolve
 
 MAX_SHAPES = 500
-MAX_PATH_TOKENS = 20_000
-
-_TOKEN = re.compile(r"[MLHVCQZmlhvcqz]|-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
-_ARITY = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "Q": 4, "Z": 0}
-
-
-def parse_path(text: str) -> tuple[Segment, ...]:
-    """Parse an absolute SVG path string into M/L/C/Z segments (H, V and Q are converted)."""
-    tokens = _TOKEN.findall(text)
-    if len(tokens) > MAX_PATH_TOKENS:
-        raise ValueError(f"more than {MAX_PATH_TOKENS} commands and numbers")
-    if "".join(tokens).replace("-", "").replace(".", "") == "" or not tokens:
-        raise ValueError("empty path")
-    segments: list[Segment] = []
-    command = ""
-    x = y = start_x = start_y = 0.0
-    i = 0
-    while i < len(tokens):
-        if tokens[i].isalpha():
-            command = tokens[i]
-            if command.islower():
-                raise ValueError(f"relative command {command!r}: use upper-case (absolute)")
-            i += 1
-            if command == "Z":
-                segments.append(("Z", ()))
-                x, y = start_x, start_y
-                continue
-        if not command or command == "Z":
-            raise ValueError(f"number {tokens[i]!r} without a command")
-        n = _ARITY[command]
-        args = tokens[i:i + n]
-        if len(args) < n or any(a.isalpha() for a in args):
-            raise ValueError(f"command {command} needs {n} numbers")
-        nums = [float(a) for a in args]
-        i += n
-        if command == "M":
-            x, y = start_x, start_y = nums
-            segments.append(("M", (x, y)))
-            command = "L"  # further pairs after M are line-tos, as in SVG
-        elif command in ("L", "H", "V"):
-            x = nums[0] if command in ("L", "H") else x
-            y = nums[-1] if command in ("L", "V") else y
-            segments.append(("L", (x, y)))
-        elif command == "C":
-            segments.append(("C", tuple(nums)))
-            x, y = nums[4], nums[5]
-        elif command == "Q":
-            qx, qy, ex, ey = nums
-            segments.append(("C", (x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y),
-                                   ex + 2 / 3 * (qx - ex), ey + 2 / 3 * (qy - ey), ex, ey)))
-            x, y = ex, ey
-    if not segments or segments[0][0] != "M":
-        raise ValueError("a path must start with M")
-    return tuple(segments)
-
-
 def _paint(value: object, file: Path, line: int | None, field: str) -> str:
     from generator.core.colours import NotAColour, parse_colour
 

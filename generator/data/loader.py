@@ -6,6 +6,10 @@ module reads them as (schema.SETTINGS), included files stay in the data file's f
 (generator/data/resolve.py), icon names in tables name icons, copies are bounded
 (schema.MAX_ROW_COUNT per item or row, MAX_COMPONENT_PIECES per component, MAX_GAME_PIECES in
 the game), and the file's own ``checks`` hold for every row.
+
+What the faces will draw with is resolved here too, into the Game's ``known``: the face
+templates its components name, the templates and icons those name by a fixed name
+(generator/data/templates.py), and the icons its tables and items name, each loaded once.
 """
 from __future__ import annotations
 
@@ -13,17 +17,20 @@ import itertools
 import math
 import pkgutil
 from collections.abc import Hashable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from generator.core import memo, paths
+from generator.core import context, memo, paths
 from generator.core.errors import DataError, DataErrors
-from generator.core.model import Component, Game, Item, Size
+from generator.core.model import Component, Game, Item, Known, Size
 from generator.core.sizes import CARD_SIZES, PAGE
+from generator.core.vector import IconDef
 from generator.core.yamlfile import YamlDoc, load_yaml
 from generator.data import project, resolve
+from generator.data.icons import load_icon
 
 from .columns import check_tables
 from .schema import (
@@ -38,6 +45,7 @@ from .schema import (
     check_settings,
 )
 from .spreadsheet import read_tables
+from .templates import known_faces
 
 Tables = dict[str, list[dict[str, Any]]]
 RULES_FOLDER = Path(__file__).resolve().parent.parent / "rules"
@@ -145,6 +153,8 @@ def load_game(game: str, card_data: Path = paths.CARD_DATA) -> Game:
                                   f"(up to here: {pieces})")
         components.append(component)
     resolve.allow_game_folder(file.parent)  # its images may come from its own folder
+    known = Known(icons=_known_icons(spec, tables)) + known_faces(
+        name for comp in components for name in (comp.face, comp.back) if name)
     return Game(
         id=spec.id,
         title=spec.title,
@@ -163,7 +173,18 @@ def load_game(game: str, card_data: Path = paths.CARD_DATA) -> Game:
               "verify": _composition_checks(doc, spec, components, tables)},
         source=file,
         docs={"game": doc, "tables": table_docs},
+        known=known,
     )
+
+
+def _known_icons(spec: GameSpec, tables: Tables) -> dict[str, context.Sourced[IconDef]]:
+    """The icons the tables' rows and the components' items name (checked by now), loaded
+    with the files each look-up read: faces drawing ``{{ item.icon }}`` read them here."""
+    names = [row["icon"] for rows in tables.values() for row in rows if "icon" in row]
+    names += [raw["icon"] for comp in spec.components for raw in comp.items or ()
+              if "icon" in raw]
+    return {name: context.sourced(partial(load_icon, name))
+            for name in dict.fromkeys(names) if isinstance(name, str)}
 
 
 def _check_references(doc: YamlDoc, spec: GameSpec) -> None:
@@ -259,8 +280,6 @@ def _check_rows(tables: Tables, docs: Mapping[str, YamlDoc]) -> None:
 def _icon_problem(name: Any) -> str | None:
     """Why ``name`` is not an icon of templates/icons/ (None if it is one). The icon file is
     loaded too, so a broken icon fails here, naming its own file."""
-    from generator.data.icons import load_icon
-
     try:
         resolve.icon_file(name)
     except resolve.Refused as exc:

@@ -55,12 +55,11 @@ from svgelements.svgelements import (
 
 from generator.core import context, memo, paths
 from generator.core.errors import DataError
-from generator.core.fit import fit_box
-from generator.core.primitives import Segment, Vector
+from generator.core.primitives import Segment
 from generator.core.vector import IconDef, IconShape
 from generator.data.svg_scan import SvgRefused, read_svg
 
-__all__ = ["SvgError", "SvgRefused", "icon_from_svg", "load_art", "parse_d", "vector_art"]
+__all__ = ["SvgError", "SvgRefused", "icon_from_svg", "load_art", "parse_d"]
 
 CAPS = ("butt", "round", "square")
 JOINS = ("miter", "round")  # bevel, miter-clip and arcs (SVG 2) are drawn as miter
@@ -98,18 +97,11 @@ def icon_from_svg(name: str, file: Path) -> IconDef:
 
 
 def load_art(file: str | Path) -> IconDef:
-    """Art drawn from an SVG file: colours as drawn (a renderer calls this for a Vector)."""
+    """Art drawn from an SVG file, colours as drawn: read and checked when a template names
+    it (generator/data/lookup.py, so its line is blamed), and for the renderers
+    (generator/data/resources.py), once per version of its content."""
     path = Path(file)
     return _drawing(path, context.version(path), False, path.stem)
-
-
-def vector_art(file: Path, box: tuple[float, float, float, float], fit: str,
-               focus: tuple[float, float]) -> Vector:
-    """An ``image:`` whose file is SVG: checked and read now (so a template line is blamed),
-    fitted like a raster picture, its view box taking the place of the pixels."""
-    drawing = load_art(file)
-    drawn, clip = fit_box(box, (drawing.view_w, drawing.view_h), fit, focus)
-    return Vector(str(file), *drawn, clip=clip)
 
 
 @memo.memo

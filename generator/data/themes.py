@@ -10,18 +10,27 @@ confined (generator/data/resolve.py): ``extends:`` is a theme's name or a .yaml 
 extending file's own folder, and every ``icon:`` value names an icon. Names are looked up
 where generator/data/project.py says: the project's themes/ (icons/), then the built-in ones; a
 project theme may shadow a built-in one and extend it by the same name.
+
+A loaded theme is resolved once: every colour parsed, every font checked (its file read and
+registered), every icon it names loaded into its drawing. It carries them (``Theme.known``),
+so the faces that draw the theme's parts read them instead of looking them up again.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from generator.core import context
 from generator.core.colours import NotAColour, parse_colour
 from generator.core.errors import DataError
+from generator.core.model import NOTHING_KNOWN, Known
+from generator.core.vector import IconDef
 from generator.core.yamlfile import YamlDoc, load_yaml
 from generator.data import fonts, project, resolve
+from generator.data.icons import load_icon
 
 
 @dataclass(frozen=True)
@@ -32,6 +41,8 @@ class Theme:
     labels: Mapping[str, Any]
     data: Mapping[str, Any]
     ink_saver: bool = False
+    # Its fonts (checked) and icons (loaded), for the faces: left out of equality.
+    known: Known = field(default=NOTHING_KNOWN, compare=False)
 
     def context(self) -> dict[str, Any]:
         """What face templates see of the theme."""
@@ -109,8 +120,9 @@ def _load_chain(file: Path, default_parent: str | None, seen: tuple[str, ...] = 
     return merge(base, doc.data), docs + [doc]
 
 
-def _check(data: Mapping[str, Any], docs: list[YamlDoc]) -> None:
-    """Validate the merged theme, blaming the file (and line) that set each bad value."""
+def _check(data: Mapping[str, Any], docs: list[YamlDoc]) -> Known:
+    """Validate the merged theme, blaming the file (and line) that set each bad value; its
+    fonts (checked) and icons (loaded, with the files each look-up read)."""
     def blame(path: tuple[str, ...]) -> YamlDoc:
         for doc in reversed(docs):
             if path in doc.lines:
@@ -135,14 +147,15 @@ def _check(data: Mapping[str, Any], docs: list[YamlDoc]) -> None:
         except fonts.FontError as exc:
             path = ("fonts", key)
             raise blame(path).error(path, str(exc)) from None
-    from generator.data.icons import load_icon
-
+    icons: dict[str, context.Sourced[IconDef]] = {}
     for path, value in _icons(data, ()):
         try:
             resolve.icon_file(value)
         except resolve.Refused as exc:
             raise blame(path).error(path, str(exc)) from None
-        load_icon(value)  # a broken icon file fails here, naming that file
+        if value not in icons:  # a broken icon file fails here, naming that file
+            icons[value] = context.sourced(partial(load_icon, value))
+    return Known(icons=icons, fonts=frozenset(data.get("fonts", {}).values()))
 
 
 def _icons(node: Any, path: tuple[Any, ...]) -> list[tuple[tuple[Any, ...], Any]]:
@@ -164,11 +177,11 @@ def load_theme(name: str, game_theme: str | None = None, ink_saver: bool = False
     """Load a built-in theme by name, or a user theme file (which extends ``game_theme``)."""
     is_user_file = is_theme_path(name)
     data, docs = _load_chain(theme_file(name), game_theme if is_user_file else None)
-    _check(data, docs)  # ink_saver must be a mapping before it is merged
+    known = _check(data, docs)  # ink_saver must be a mapping before it is merged
     if ink_saver:
         data = merge(data, data.get("ink_saver", {}))
-        _check(data, docs)
+        known = _check(data, docs)
     palette = {key: parse_colour(value) for key, value in data.get("palette", {}).items()}
     return Theme(name=str(data.get("name", Path(name).stem)), palette=palette,
                  fonts=dict(data.get("fonts", {})), labels=dict(data.get("labels", {})),
-                 data=data, ink_saver=ink_saver)
+                 data=data, ink_saver=ink_saver, known=known)

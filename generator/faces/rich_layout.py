@@ -5,7 +5,9 @@ own font (``fonts.variant`` finds the bold or italic file), and an inline icon i
 a word as wide as its drawing at the line's size. Lines are broken greedily, as in
 generator/faces/text.py, and the size shrinks in the same steps until the text fits.
 
-Inline icons: ``ICON_EM`` of the font size tall, their width from the icon's view box,
+Inline icons: ``ICON_EM`` of the font size tall, their width from the icon's view box (the
+icon comes from the ``icon`` function the caller gives: generator/faces/template.py reads
+what loading resolved first, then looks the name up through generator/data/lookup.py),
 centred on the middle of the capitals (so they sit on the baseline like a capital letter and
 reach a little below it), with ``ICON_GAP`` of the size on each side. They are painted in
 their run's colour, their accent in the text element's ``accent`` (white by default).
@@ -21,13 +23,13 @@ so the kits' text draws as before unless a word is hyphenated.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 
-from generator.core.errors import DataError
 from generator.core.primitives import Colour, Icon, Text
-from generator.data import fonts
-from generator.data.icons import load_icon
+from generator.core.vector import IconDef
+from generator.data import fonts, lookup
 
 from . import hyphenate, markup
 from . import text as plain_text
@@ -37,6 +39,10 @@ ICON_EM = 0.9
 ICON_GAP = 0.06
 KEEP_WHOLE = 0.85
 EPS = 1e-9
+
+
+IconFinder = Callable[[str], IconDef]  # an icon by name, or lookup.Unusable saying why not
+find_icon: IconFinder = partial(lookup.find, "icon")
 
 
 class MarkupError(ValueError):
@@ -59,7 +65,7 @@ Line = list[Word]
 
 
 def layout_markup(box: TextBox, hyphenation: bool = True, lang: object = None,
-                  accent: Colour = "#ffffff") -> Text:
+                  accent: Colour = "#ffffff", icon: IconFinder = find_icon) -> Text:
     """Lay out a template's text element: markup read, glyphs checked, lines fitted."""
     runs = markup.parse(box.text)
     dictionary = hyphenate.language(lang) if hyphenation else None
@@ -67,7 +73,7 @@ def layout_markup(box: TextBox, hyphenation: bool = True, lang: object = None,
         words = markup.plain(runs)
         _refuse(box.font, words)
         return _plain(replace(box, text=words), dictionary)
-    paragraphs = _words(runs, box)
+    paragraphs = _words(runs, box, icon)
     lines, size = fit(paragraphs, box, dictionary, markup.plain(runs))
     return place(box, lines, size, accent)
 
@@ -100,7 +106,7 @@ def _plain(box: TextBox, dictionary: str | None) -> Text:
     return plain_text.place(box, *whole)
 
 
-def _words(runs: Sequence[markup.Run], box: TextBox) -> list[list[Word]]:
+def _words(runs: Sequence[markup.Run], box: TextBox, find: IconFinder) -> list[list[Word]]:
     """Runs as paragraphs of words (split at white space) of pieces; glyphs checked."""
     paragraphs: list[list[Word]] = [[]]
     word: list[Piece] = []
@@ -115,9 +121,9 @@ def _words(runs: Sequence[markup.Run], box: TextBox) -> list[list[Word]]:
         fill = run.colour or box.fill
         if run.icon:
             try:
-                icon = load_icon(run.icon)
-            except DataError as exc:
-                raise MarkupError(f"inline icon :{run.icon}: - {exc.expected}; write "
+                icon = find(run.icon)
+            except lookup.Unusable as exc:
+                raise MarkupError(f"inline icon :{run.icon}: - {exc}; write "
                                   f"\\:{run.icon}: to print it as text") from None
             word.append(Piece("", font, fill, run.icon, icon.view_w / icon.view_h))
             continue

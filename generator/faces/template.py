@@ -8,22 +8,27 @@ use the ones before) and ``elements``. An element is one primitive (``rect``, ``
 which draws another face template's elements here, its ``vars`` and elements seeing the
 ``with`` values (e.g. the box to draw in); rules pages include engine-drawn examples this way.
 Evaluating a template for one item gives a ``Face``: plain primitives in millimetres.
+
+What a face draws with is read from the model first (``Known``, generator/core/model.py:
+what loading resolved: the theme's icons and fonts, the icons a game's data names, the
+templates its components name and their fixed includes). A name computed while drawing
+(``{{ item.suit }}``) is looked up through generator/data/lookup.py's ``find``, the one door
+back to loading.
 """
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from generator.core import context, memo
+from generator.core import memo
 from generator.core import primitives as p
 from generator.core.colours import NotAColour, parse_colour
 from generator.core.errors import DataError, DataErrors
 from generator.core.fit import fit_box
-from generator.core.yamlfile import YamlDoc, format_path, load_yaml
-from generator.data import fonts, i18n
-from generator.data.icons import load_icon, parse_path
+from generator.core.model import MAX_INCLUDE_DEPTH, NOTHING_KNOWN, FaceTemplate, Known
+from generator.core.vector import IconDef, parse_path
+from generator.core.yamlfile import YamlDoc, format_path
+from generator.data import fonts, i18n, lookup
 from generator.expressions import (
     ExpressionError,
     Scope,
@@ -36,11 +41,10 @@ from generator.expressions import (
 )
 
 from . import markup
-from .rich_layout import MarkupError, layout_markup
+from .rich_layout import IconFinder, MarkupError, find_icon, layout_markup
 from .text import TextBox, TextDoesNotFit
 
 FACE_BLEED = 3.175  # art extends this far past the trim; layouts clip to what they need
-MAX_INCLUDE_DEPTH = 4  # include inside include: deep enough for a diagram's parts, no cycles
 # A field's type is a name, or the tuple of the words it may be.
 PRIMITIVE_FIELDS: dict[str, dict[str, tuple[str | tuple[str, ...], Any]]] = {
     # field: (type, default); a default of ... means required
@@ -79,44 +83,11 @@ INFO_BY_DEFAULT = ("text", "icon")
 _FIELD_NAMES = {kind: frozenset(spec) for kind, spec in PRIMITIVE_FIELDS.items()}
 
 
-@dataclass(frozen=True)
-class FaceTemplate:
-    name: str
-    doc: YamlDoc
-
-    @property
-    def file(self) -> Path:
-        return self.doc.file
-
-
-def load_template(name: str, folder: Path | None = None) -> FaceTemplate:
-    """A face template by name: ``folder`` first when given (an including template's own),
-    then where generator/data/project.py looks (the project's faces/, then the built-in
-    ones), each confined by generator/data/resolve.py. The name is looked up at every call
-    (the project in use may change); the file is read once per version (its content:
-    generator/core/context.py)."""
-    from generator.data import resolve
-
-    file = resolve.template_file(name, folder, "face")
-    return _template_at(name, file, context.version(file))
-
-
-@memo.memo
-def _template_at(name: str, file: Path, version: str | None) -> FaceTemplate:
-    doc = load_yaml(file)
-    if not isinstance(doc.data, dict) or not isinstance(doc.data.get("elements"), list):
-        raise doc.error((), "expected a mapping with an 'elements' list")
-    if not isinstance(doc.data.get("vars", {}), dict):
-        raise doc.error(("vars",), "expected a mapping of name: expression")
-    return FaceTemplate(name, doc)
-
-
-load_template.cache_clear = _template_at.cache_clear  # type: ignore[attr-defined]
-
-
-def dependencies(template: FaceTemplate, _depth: int = 0) -> frozenset[str]:
+def dependencies(template: FaceTemplate, known: Known = NOTHING_KNOWN, _depth: int = 0
+                 ) -> frozenset[str]:
     """Every top-level name the template reads: a back that never reads ``item`` is the
-    same for every card and is evaluated once."""
+    same for every card and is evaluated once. Its includes are read from ``known`` (what
+    loading resolved) or looked up, as drawing does."""
     found: set[str] = set()
 
     def walk(node: Any) -> None:
@@ -129,7 +100,7 @@ def dependencies(template: FaceTemplate, _depth: int = 0) -> frozenset[str]:
             for child in node.values():
                 walk(child)
         if isinstance(node, dict) and "include" in node:
-            found.update(_included_dependencies(node["include"], depth))
+            found.update(_included_dependencies(template, node["include"], known, depth))
 
     depth = _depth
     walk(template.doc.data)
@@ -137,20 +108,26 @@ def dependencies(template: FaceTemplate, _depth: int = 0) -> frozenset[str]:
     return frozenset(found - declared)
 
 
-def _included_dependencies(name: Any, depth: int) -> set[str]:
-    """What an included template reads; a name computed by an expression, or one that cannot
-    be loaded, may read anything (the face then counts as depending on its item)."""
+def _included_dependencies(includer: FaceTemplate, name: Any, known: Known, depth: int
+                           ) -> set[str]:
+    """What an included template reads (the one drawing includes: beside its includer
+    first); a name computed by an expression, or one that cannot be loaded, may read
+    anything (the face then counts as depending on its item)."""
     if isinstance(name, str) and "{" not in name and depth < MAX_INCLUDE_DEPTH:
         try:
-            return set(dependencies(load_template(name), depth + 1))
-        except DataError:
+            included = _Run(includer.doc, known=known).template(name)
+        except lookup.Unusable:
             pass  # reported where the face is drawn
+        else:
+            return set(dependencies(included, known, depth + 1))
     return {"item", "index"}
 
 
 def render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, Any],
-                label: str = "") -> Face:
-    """Evaluate a template for one item. ``ctx`` holds item, theme, palette, fonts, game...
+                label: str = "", known: Known = NOTHING_KNOWN) -> Face:
+    """Evaluate a template for one item. ``ctx`` holds item, theme, palette, fonts, game...;
+    ``known``, what loading resolved (the game's and the theme's), is read before anything
+    is looked up.
 
     A template is user input: one face gets ``MAX_FACE_WORK`` units of work and ``MAX_LOOP``
     repetitions of ``each`` (generator/expressions/); past either, a DataError names the line."""
@@ -158,7 +135,7 @@ def render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, An
     scope.set("W", w)
     scope.set("H", h)
     scope.set("bleed", FACE_BLEED)
-    run = _Run(template.doc)
+    run = _Run(template.doc, known=known)
     out: list[p.Primitive] = []
     try:
         with work_budget():
@@ -178,7 +155,8 @@ def render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, An
 Face = p.Face
 
 
-def _laid_out(box: TextBox, hyphenation: bool, lang: str, accent: str | None) -> p.Text:
+def _laid_out(box: TextBox, hyphenation: bool, lang: str, accent: str | None,
+              icon: IconFinder = find_icon) -> p.Text:
     """``layout_markup``, remembered for plain text: half a kit's text elements repeat one
     laid out before (the same label on every card), and fitting words is a text's cost.
 
@@ -188,7 +166,7 @@ def _laid_out(box: TextBox, hyphenation: bool, lang: str, accent: str | None) ->
     Refusals are never remembered (generator/core/memo.py: watch forgets them before a rebuild)."""
     text = box.text
     if markup.has_markup(text):
-        return layout_markup(box, hyphenation, lang, accent)
+        return layout_markup(box, hyphenation, lang, accent, icon)
     try:
         font = fonts.register(box.font)
         missing = fonts.missing_glyphs(box.font, text)
@@ -208,10 +186,22 @@ def _plain_layout(box: TextBox, hyphenation: bool, lang: str, accent: str | None
 class _Run:
     """One evaluation of a template; knows the file so every error names its line."""
 
-    def __init__(self, doc: YamlDoc, depth: int = 0) -> None:
+    def __init__(self, doc: YamlDoc, depth: int = 0, known: Known = NOTHING_KNOWN) -> None:
         self.doc = doc
         self.depth = depth  # how many includes deep this template is drawn
+        self.known = known  # what loading resolved: read before anything is looked up
         self.origins: list[p.Origin] = []  # parallel to the primitives produced
+
+    def icon(self, name: str) -> IconDef:
+        """The icon ``name``: loaded with the game or theme, else looked up (Unusable)."""
+        found = self.known.icons.get(name)
+        return found.use() if found is not None else lookup.find("icon", name)
+
+    def template(self, name: str) -> FaceTemplate:
+        """A template included here: beside this one first (Unusable when there is none)."""
+        folder = self.doc.file.parent
+        found = self.known.templates.get((name, str(folder)))
+        return found.use() if found is not None else lookup.find("face", name, folder)
 
     def fail(self, path: tuple[Hashable, ...], expected: str) -> DataError:
         return DataError(self.doc.file, self.doc.line_of(path), format_path(path), expected)
@@ -308,11 +298,11 @@ class _Run:
                 raise self.fail(path + ("with", key), f"expected a name, got {key!r:.60}")
             values[key] = self.value(path + ("with", key), value, scope)
         try:
-            included = load_template(name, self.doc.file.parent)  # beside the includer
-        except DataError as exc:
-            raise self.fail(path + ("include",), exc.expected) from None
+            included = self.template(name)  # beside the includer
+        except lookup.Unusable as exc:
+            raise self.fail(path + ("include",), str(exc)) from None
         inner = scope.child(values)
-        run = _Run(included.doc, self.depth + 1)
+        run = _Run(included.doc, self.depth + 1, self.known)
         run.origins = self.origins  # the included primitives land in the same face
         for key, value in included.doc.data.get("vars", {}).items():
             inner.set(key, run.value(("vars", key), value, inner))
@@ -362,6 +352,8 @@ class _Run:
             except NotAColour as exc:
                 raise self.fail(path, f"{exc} (or none)") from None
         if typ == "font":  # a built-in key or a project's fonts/ file, read and checked once
+            if value in self.known.fonts:  # the theme's: checked when it was loaded
+                return value
             try:
                 return fonts.check(value)
             except fonts.FontError as exc:
@@ -428,31 +420,26 @@ class _Run:
             box = TextBox(a["x"], a["y"], a["w"], a["h"], a["text"], a["font"], size, min_size,
                           a["fill"], a["align"], a["valign"], a["line_height"], a["rotate"])
             try:  # markup, inline icons, hyphenation; missing glyphs refused per font there
-                return _laid_out(box, a["hyphenate"], i18n.lang(), a["accent"])
+                return _laid_out(box, a["hyphenate"], i18n.lang(), a["accent"], self.icon)
             except (TextDoesNotFit, MarkupError) as exc:
                 raise self.fail(path + ("text",), str(exc)) from None
         if kind == "icon":
             try:
-                load_icon(a["name"])
-            except DataError as exc:
-                raise self.fail(path + ("name",), exc.expected) from None
+                self.icon(a["name"])
+            except lookup.Unusable as exc:
+                raise self.fail(path + ("name",), str(exc)) from None
             return p.Icon(a["name"], a["x"], a["y"], a["w"], a["h"], a["fill"], a["accent"],
                           a["rotate"])
-        from generator.data import resolve  # images are confined and checked there (once per file)
-
-        try:
-            image = resolve.image_file(a["path"])
-        except resolve.Refused as exc:
+        try:  # an image: confined and checked (once per file version) by the data layer
+            picture = lookup.find("image", a["path"])
+        except lookup.Unusable as exc:
             raise self.fail(path + ("path",), str(exc)) from None
-        if image.suffix.lower() == ".svg":  # drawn as vectors: generator/data/svg.py
-            from generator.data.svg import SvgRefused, vector_art
-
-            try:
-                return vector_art(image, (a["x"], a["y"], a["w"], a["h"]), a["fit"],
-                                  a["focus"] or (0.5, 0.5))
-            except SvgRefused as exc:
-                raise self.fail(path + ("path",), str(exc)) from None
-        _, px_w, px_h = resolve.check_image(str(image), context.version(image))
-        drawn, clip = fit_box((a["x"], a["y"], a["w"], a["h"]), (px_w, px_h), a["fit"],
-                              a["focus"] or (0.5, 0.5))
-        return p.Image(str(image), *drawn, clip=clip)
+        area = (a["x"], a["y"], a["w"], a["h"])
+        focus = a["focus"] or (0.5, 0.5)
+        if picture.drawing is not None:  # SVG, drawn as vectors: its view box is its size
+            art = picture.drawing
+            drawn, clip = fit_box(area, (art.view_w, art.view_h), a["fit"], focus)
+            return p.Vector(str(picture.file), *drawn, clip=clip)
+        assert picture.pixels is not None
+        drawn, clip = fit_box(area, picture.pixels, a["fit"], focus)
+        return p.Image(str(picture.file), *drawn, clip=clip)

@@ -7,6 +7,7 @@ PDF are both written from these objects, so they cannot disagree.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from generator.core.model import Size
@@ -127,3 +128,18 @@ class Kit:
         """Every sheet has its back page right after its front: printing the whole file
         double-sided with the kit's flip puts every back where it belongs."""
         return self.flip in ("long", "short") and all(s.back is not None for s in self.sheets)
+
+
+def drawn(pages: Iterable[Page]) -> Iterator[Primitive]:
+    """Every primitive the pages draw: each distinct face's once (a deck's shared back is
+    placed many times) and the page furniture. What the renderers are given drawings and
+    fonts for (generator/data/resources.py)."""
+    seen: set[int] = set()
+    held: list[Face] = []  # keeps each face alive while its id is in ``seen``
+    for page in pages:
+        for pl in page.placements:
+            if id(pl.face) not in seen:
+                seen.add(id(pl.face))
+                held.append(pl.face)
+                yield from pl.face.prims
+        yield from page.furniture

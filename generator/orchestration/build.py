@@ -12,22 +12,24 @@ from generator.core import context
 from generator.core.atomic import atomic_batch, output_lock
 from generator.core.errors import CompositionError, DataError
 from generator.core.findings import Finding
-from generator.core.model import Component, Game, Size
+from generator.core.model import Component, FaceTemplate, Game, Size
 from generator.core.primitives import Face, Primitive
 from generator.core.sizes import PAGE
 from generator.core.yamlfile import load_yaml
 from generator.data import i18n, load_game
+from generator.data.resources import load_resources
+from generator.data.templates import load_template
 from generator.data.themes import Theme, load_theme
 from generator.expressions import ExpressionError, evaluate
 from generator.faces import face_cache
-from generator.faces.template import dependencies, load_template, render_face
+from generator.faces.template import dependencies, render_face
 from generator.layout.assemble import Part, Summary, assemble
 from generator.layout.calibration import calibration_pages
 from generator.layout.contents import contents_prims
 from generator.layout.frame import Frame
 from generator.layout.kit import Board, Piece
 from generator.layout.manifest import manifest_path, write_manifest
-from generator.layout.page import Kit, Sheet
+from generator.layout.page import Kit, Sheet, drawn
 from generator.layout.single import single_pages
 from generator.orchestration.options import BuildOptions
 from generator.render.pdf import write_pdf
@@ -176,10 +178,18 @@ def faces_key(game: Game, theme: Theme, opts: BuildOptions) -> str | None:
     return face_cache.game_key(game, theme.context(), options)
 
 
+def game_template(game: Game, name: str) -> FaceTemplate:
+    """A component's face template, as the game was loaded with it (its files noted as read
+    by the face being drawn); looked up for a game made without one."""
+    found = game.known.templates.get((name, None))
+    return found.use() if found is not None else load_template(name)
+
+
 def _draw_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions, size: Size
                 ) -> tuple[list[Face], list[Face] | None]:
-    front_t = load_template(comp.face)
-    back_t = load_template(comp.back) if comp.back else None
+    front_t = game_template(game, comp.face)
+    back_t = game_template(game, comp.back) if comp.back else None
+    known = game.known + theme.known  # what loading resolved: the faces read it first
     base: dict[str, Any] = {
         **theme.context(),
         "game": {"id": game.id, "title": kit_title(game), "credit": kit_credit(game)},
@@ -192,20 +202,20 @@ def _draw_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions, s
     }
     if comp.kind in ("rules", "aid"):
         base["examples"] = engine_examples(game)
-    if i18n.lang() != i18n.SOURCE and "component" in dependencies(front_t) | (
-            dependencies(back_t) if back_t else frozenset()):  # translated where it is printed
+    if i18n.lang() != i18n.SOURCE and "component" in dependencies(front_t, known) | (
+            dependencies(back_t, known) if back_t else frozenset()):  # translated where printed
         base["component"] = {**base["component"], "name": kit_name(game, comp)}
     fronts: list[Face] = []
     backs: list[Face] | None = [] if back_t else None
-    shared_back = back_t is not None and not {"item", "index"} & dependencies(back_t)
+    shared_back = back_t is not None and not {"item", "index"} & dependencies(back_t, known)
     back: Face | None = None
     for index, item in enumerate(comp.items):
         ctx = {**base, "item": item.data, "index": index}
         label = item_label(comp, ctx, index, game.source)
-        front = render_face(front_t, size.w, size.h, ctx, label)
+        front = render_face(front_t, size.w, size.h, ctx, label, known)
         if back_t is not None and (back is None or not shared_back):
             back = render_face(back_t, size.w, size.h, ctx, f"{comp.id}-back" if shared_back
-                               else label + "-back")
+                               else label + "-back", known)
         for _ in range(item.count):
             fronts.append(front)
             if backs is not None and back is not None:
@@ -323,10 +333,14 @@ def _build_pdf(game: Game, opts: BuildOptions) -> tuple[Path, int]:
 
 def write_kit(kit: Kit, target: Path, title: str, subject: str) -> None:
     """The PDF and, beside it, its manifest (replaced together, under the folder's lock); the
-    PDF asks for duplex only when it is safe."""
+    PDF asks for duplex only when it is safe. The icons, SVG art and fonts its pages draw
+    with are loaded here, once, and given to the renderer (generator/core/resources.py)."""
+    pages = kit.pages
+    resources = load_resources(drawn(pages))
     with output_lock(target.parent), atomic_batch():
-        write_pdf(kit.pages, target, title=title, subject=subject,
-                  duplex=kit.flip if kit.duplex_safe else "none", lang=i18n.lang())
+        write_pdf(pages, target, title=title, subject=subject,
+                  duplex=kit.flip if kit.duplex_safe else "none", lang=i18n.lang(),
+                  resources=resources)
         write_manifest(kit, manifest_path(target))
 
 

@@ -14,7 +14,9 @@ from generator.core.atomic import atomic_dir, drop_inherited_locks, output_lock
 from generator.core.model import Component, Game
 from generator.core.primitives import Face
 from generator.core.progress import Progress
+from generator.core.resources import Resources, needs
 from generator.data import i18n, load_game
+from generator.data.resources import load_resources
 from generator.data.themes import Theme
 from generator.orchestration.build import check_composition, game_theme, render_faces
 from generator.orchestration.options import BuildOptions
@@ -43,13 +45,13 @@ PRESETS = {
     "mpc": Preset("mpc", 300, 3.048, "MakePlayingCards: 300 dpi, 36 px bleed (poker 822x1122)"),
 }
 
-Job = tuple[Face, list[str], int, float]
+Job = tuple[Face, list[str], int, float, Resources]
 
 
 def _job(args: Job) -> int:
     """Render a face once and save it under each of its names (a shared back is drawn once)."""
-    face, targets, dpi, bleed = args
-    first = write_png(face, Path(targets[0]), dpi, bleed=bleed)
+    face, targets, dpi, bleed, resources = args
+    first = write_png(face, Path(targets[0]), dpi, bleed=bleed, resources=resources)
     for target in targets[1:]:
         shutil.copyfile(first, target)
     return len(targets)
@@ -81,13 +83,20 @@ def _worker_init() -> None:
 
 
 def write_all(work: list[tuple[Face, str, int]], jobs: int, bleed: float = 3.175) -> None:
-    """Render each distinct face once, on ``jobs`` processes (faces are picklable data)."""
+    """Render each distinct face once, on ``jobs`` processes (faces are picklable data).
+
+    The icons, SVG art and fonts of every face are loaded here, once, before any worker
+    starts, and each task carries its own face's: workers only rasterise
+    (generator/core/resources.py)."""
     grouped: dict[tuple[Face, int], list[str]] = {}
     for face, target, dpi in work:
         grouped.setdefault((face, dpi), []).append(target)
     for targets in grouped.values():
         Path(targets[0]).parent.mkdir(parents=True, exist_ok=True)
-    tasks: list[Job] = [(face, targets, dpi, bleed) for (face, dpi), targets in grouped.items()]
+    resources = load_resources((prim for face, _ in grouped for prim in face.prims),
+                               base_font=False)
+    tasks: list[Job] = [(face, targets, dpi, bleed, resources.only(needs(face.prims)))
+                        for (face, dpi), targets in grouped.items()]
     jobs = max(1, min(jobs, os.cpu_count() or 1))
     bar = Progress("PNG faces", len(tasks))
     try:

@@ -1,6 +1,9 @@
 """ReportLab backend: vector PDF with embedded subset TTFs, every distinct face drawn once as a
 form XObject (backs, repeated tokens and icons are reused, not redrawn), byte-identical output
-(``invariant=1``), bookmarks per component and print-friendly viewer preferences."""
+(``invariant=1``), bookmarks per component and print-friendly viewer preferences.
+
+Icons, SVG art and fonts come loaded in the ``Resources`` the caller gives
+(generator/core/resources.py): nothing here looks a name up or loads a file."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -13,8 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.core import memo
 from generator.core import primitives as p
 from generator.core.atomic import atomic_file
-from generator.data import fonts
-from generator.data.icons import load_icon
+from generator.core.resources import BASE_FONT, Resources
 
 from ..layout.page import Page, Placement
 from . import pdf_vector as vectors
@@ -30,17 +32,15 @@ def colour(value: str) -> Color:
 
 
 class PdfRenderer:
-    def __init__(self, canvas: Canvas) -> None:
+    def __init__(self, canvas: Canvas, resources: Resources) -> None:
         self.c = canvas
+        self.resources = resources
         self.forms: dict[p.Face, str] = {}
         # The same Face object is placed many times (a deck's shared back, a card's copies):
         # looked up by identity first, since hashing a face hashes every primitive in it.
         # The face is kept with its name, so its id cannot be reused while it is here.
         self.forms_by_id: dict[int, tuple[p.Face, str]] = {}
         self.icon_forms: dict[tuple[str, str | None, str | None], str] = {}
-        # Each icon's view box (width, height) as its form was drawn, by icon name: placing
-        # it again needs only these, not a fresh look-up of its file.
-        self.icon_boxes: dict[str, tuple[float, float]] = {}
         self.transparency_noted = False  # setFillAlpha has told the document (PDF 1.4)
         self.vector_forms: dict[str, str] = {}  # SVG art, by file: generator/render/pdf_vector.py
         self.fonts_set: set[str] = set()
@@ -133,7 +133,6 @@ class PdfRenderer:
 
     def text(self, prim: p.Text) -> None:
         c = self.c
-        fonts.register(prim.font)
         if prim.rotate:
             c.saveState()
             c.translate(prim.ox * mm, -prim.oy * mm)
@@ -141,13 +140,13 @@ class PdfRenderer:
             c.translate(-prim.ox * mm, prim.oy * mm)
         if prim.fill:
             c.setFillColor(colour(prim.fill))
-        c.setFont(fonts.pdf_name(prim.font), prim.size)
+        c.setFont(self.resources.font(prim.font).pdf_name, prim.size)
         for x, baseline, line in prim.lines if not prim.spans else ():
             c.drawString(x * mm, -baseline * mm, line)
         for x, baseline, line, font, fill in prim.spans:  # rich text: each in its own style
             if ink := fill or prim.fill:  # a span without a colour has the text's, as in the PNG
                 c.setFillColor(colour(ink))
-            c.setFont(fonts.pdf_name(font), prim.size)
+            c.setFont(self.resources.font(font).pdf_name, prim.size)
             c.drawString(x * mm, -baseline * mm, line)
         if prim.rotate:
             c.restoreState()
@@ -157,7 +156,8 @@ class PdfRenderer:
     def icon(self, prim: p.Icon) -> None:
         """Place the icon's form: fit the view box into the element box, keep proportions."""
         name = self.icon_forms[(prim.name, prim.fill, prim.accent)]
-        view_w, view_h = self.icon_boxes[prim.name]
+        icon = self.resources.icon(prim.name)
+        view_w, view_h = icon.view_w, icon.view_h
         scale = min(prim.w / view_w, prim.h / view_h) * mm
         c = self.c
         self.opaque()  # an inline icon may follow translucent words
@@ -181,8 +181,7 @@ class PdfRenderer:
             key = (prim.name, prim.fill, prim.accent)
             if key in self.icon_forms:
                 continue
-            icon = load_icon(prim.name)
-            self.icon_boxes.setdefault(prim.name, (icon.view_w, icon.view_h))
+            icon = self.resources.icon(prim.name)
             name = f"icon{len(self.icon_forms)}"
             self.icon_forms[key] = name
             c = self.c
@@ -260,20 +259,23 @@ DUPLEX_PREFERENCE = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge
 
 
 def write_pdf(pages: Sequence[Page], target: Path, title: str, subject: str = "",
-              duplex: str = "none", lang: str | None = None) -> None:
+              duplex: str = "none", lang: str | None = None, *, resources: Resources) -> None:
     """Render pages to ``target`` atomically; same input gives the same bytes.
+
+    ``resources`` holds every icon, SVG picture and font the pages draw with, and the base
+    font (generator/data/resources.py: ``load_resources(drawn(pages))``).
 
     ``lang`` (the kit language, e.g. "fr") goes into the document catalogue (/Lang), so
     screen readers and hyphenating viewers read the kit in its own language.
 
     ``duplex`` is what the print dialog is asked for: "long" or "short" only for a kit whose
     sheets are duplex-safe (every front followed by its back), "none" (Simplex) otherwise."""
-    fonts.register("sans")
     with atomic_file(target) as out:  # written whole, then renamed over the old file
         first = pages[0].size
         canvas = AlphaCanvas(out, pagesize=(first.w * mm, first.h * mm), invariant=1,
-                        initialFontName=fonts.pdf_name("sans"), initialFontSize=8,  # type: ignore[arg-type]  # a name; the stub says float
-                        pageCompression=1, lang=lang)
+                        # a font name (ReportLab's stub says float)
+                        initialFontName=resources.font(BASE_FONT).pdf_name,  # type: ignore[arg-type]
+                        initialFontSize=8, pageCompression=1, lang=lang)
         canvas.setTitle(title)
         canvas.setSubject(subject)
         canvas.setCreator("pnp generator")
@@ -281,7 +283,7 @@ def write_pdf(pages: Sequence[Page], target: Path, title: str, subject: str = ""
         canvas.setViewerPreference("PrintScaling", "None")
         canvas.setViewerPreference("Duplex", DUPLEX_PREFERENCE[duplex])
         canvas.showOutline()
-        renderer = PdfRenderer(canvas)
+        renderer = PdfRenderer(canvas, resources)
         for page in pages:
             renderer.page(page)
         canvas.save()

@@ -17,6 +17,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas  # type: ignore[attr-defined]  # stub lacks FILL_*
 
 from generator.core import primitives as p
+from generator.core.resources import Resources
 from generator.core.vector import IconShape, paints
 
 
@@ -25,6 +26,7 @@ class Target(Protocol):
     typed here so the imports go one way, pdf -> pdf_vector)."""
 
     c: Canvas
+    resources: Resources  # the loaded drawings: generator/core/resources.py
     vector_forms: dict[str, str]  # SVG art drawn once as a form, by file
 
     def paint(self, fill: str | None, stroke: str | None, width: float,
@@ -64,9 +66,7 @@ def ensure_vector_form(r: Target, prim: p.Vector) -> None:
     """Define the form of an SVG picture (once per file), before any face form begins."""
     if prim.path in r.vector_forms:
         return
-    from generator.data.svg import load_art  # svgelements loads only for a kit with SVG art
-
-    drawing = load_art(prim.path)
+    drawing = r.resources.drawing(prim.path)
     name = f"svg{len(r.vector_forms)}"
     r.vector_forms[prim.path] = name
     r.c.beginForm(name, lowerx=0, lowery=-drawing.view_h, upperx=drawing.view_w, uppery=0)  # type: ignore[arg-type]  # stub: ints; takes floats
@@ -76,9 +76,7 @@ def ensure_vector_form(r: Target, prim: p.Vector) -> None:
 
 def draw_vector(r: Target, prim: p.Vector) -> None:
     """Place an SVG picture: its view box stretched over (x, y, w, h), clipped to ``clip``."""
-    from generator.data.svg import load_art  # svgelements loads only for a kit with SVG art
-
-    drawing = load_art(prim.path)
+    drawing = r.resources.drawing(prim.path)
     c = r.c
     c.saveState()
     if prim.clip is not None:

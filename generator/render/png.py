@@ -3,6 +3,9 @@
 Pillow does not anti-alias shapes, so a face is drawn at ``supersample`` times the resolution
 and reduced. Text uses the same TTF files as the PDF and the line breaks computed by the face
 stage; ``Layout.BASIC`` (no kerning) keeps Pillow's line widths close to ReportLab's.
+
+Icons, SVG art and fonts come loaded in the ``Resources`` the caller gives
+(generator/core/resources.py): nothing here looks a name up or loads a file.
 """
 from __future__ import annotations
 
@@ -10,14 +13,14 @@ import math
 from collections.abc import Callable
 from pathlib import Path
 
-from PIL import Image, ImageColor, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw
 
 from generator.core import memo
 from generator.core import primitives as p
 from generator.core.atomic import atomic_file
+from generator.core.primitives import PT_TO_MM
+from generator.core.resources import Resources
 from generator.core.vector import IconDef, flatten, paints
-from generator.data import fonts
-from generator.data.icons import load_icon
 
 from . import png_alpha
 from . import png_glyphs as glyphs
@@ -25,17 +28,6 @@ from . import png_paths as paths
 from . import png_shapes as shapes
 
 MM_PER_INCH = 25.4
-
-
-def _font(key: str, px: int) -> ImageFont.FreeTypeFont:
-    """The font a template names (a built-in key or a project's file), at ``px`` pixels."""
-    return _font_file(fonts.path(key), px)
-
-
-@memo.memo(maxsize=256)
-def _font_file(font: fonts.FontFile, px: int) -> ImageFont.FreeTypeFont:
-    # Keyed by file version, not by name: two projects' "Title" fonts are different files.
-    return ImageFont.truetype(str(font.path), px, layout_engine=ImageFont.Layout.BASIC)
 
 
 @memo.memo(maxsize=256)
@@ -47,9 +39,10 @@ def _rgb(value: str) -> tuple[int, int, int]:
 class PngPainter:
     """Draws primitives given in face millimetres onto a supersampled image."""
 
-    def __init__(self, face: p.Face, dpi: int, supersample: int, bleed: float | None = None
-                 ) -> None:
+    def __init__(self, face: p.Face, dpi: int, supersample: int, bleed: float | None = None,
+                 *, resources: Resources) -> None:
         self.face = face
+        self.resources = resources
         self.scale = dpi / MM_PER_INCH * supersample  # pixels per mm on the big canvas
         self.dpi = dpi
         self.ss = supersample
@@ -151,8 +144,9 @@ class PngPainter:
         # Glyph by glyph at ReportLab's advances (generator/render/png_glyphs.py): Pillow's
         # hinted advances drift from the PDF's along a line.
         # Each run in its own font and colour (one per line for plain text, spans for rich).
-        runs = [(x, base, line, font, _rgb(ink) if (ink := fill or prim.fill) else (0, 0, 0))
-                for x, base, line, font, fill in prim.runs()]
+        find = self.resources.font
+        runs = [(x, base, line, find(name), _rgb(ink) if (ink := fill or prim.fill)
+                 else (0, 0, 0)) for x, base, line, name, fill in prim.runs()]
         if not prim.rotate:
             for x, baseline, line, font, fill in runs:
                 glyphs.draw_line(self.draw, *self.pt(x, baseline), line, font, prim.size,
@@ -164,7 +158,7 @@ class PngPainter:
         reach = max(math.hypot(a - ox, b - oy) for x, base, line, font, _ in runs
                     for a, b in (self.pt(x, base), self.pt(x + glyphs.line_width(
                         font, line, prim.size), base)))
-        half = math.ceil(reach + prim.size * fonts.PT_TO_MM * self.scale * 1.5)
+        half = math.ceil(reach + prim.size * PT_TO_MM * self.scale * 1.5)
         layer = Image.new("RGBA", (2 * half, 2 * half), (0, 0, 0, 0))
         ld = ImageDraw.Draw(layer)
         for x, baseline, line, font, fill in runs:
@@ -181,7 +175,7 @@ class PngPainter:
             self.icon(icon)
 
     def icon(self, prim: p.Icon) -> None:
-        icon = load_icon(prim.name)
+        icon = self.resources.icon(prim.name)
         s = min(prim.w / icon.view_w, prim.h / icon.view_h)
         cx, cy = prim.x + prim.w / 2, prim.y + prim.h / 2
         cos, sin = _turn(prim.rotate)
@@ -245,19 +239,21 @@ MAX_CANVAS_PIXELS = 40_000_000  # a board at 3x supersampling would need gigabyt
 
 
 def render_png(face: p.Face, dpi: int = 300, supersample: int = 3,
-               bleed: float | None = None) -> Image.Image:
-    """``bleed`` (mm, at most the face's own) sets how much art past the trim is kept."""
+               bleed: float | None = None, *, resources: Resources) -> Image.Image:
+    """``bleed`` (mm, at most the face's own) sets how much art past the trim is kept;
+    ``resources`` holds every icon, SVG picture and font the face draws with
+    (generator/data/resources.py: ``load_resources(face.prims)``)."""
     b = face.bleed if bleed is None else min(bleed, face.bleed)
     area = (face.w + 2 * b) * (face.h + 2 * b) * (dpi / MM_PER_INCH) ** 2
     while supersample > 1 and area * supersample ** 2 > MAX_CANVAS_PIXELS:
         supersample -= 1
-    return PngPainter(face, dpi, supersample, b).render()
+    return PngPainter(face, dpi, supersample, b, resources=resources).render()
 
 
 def write_png(face: p.Face, target: Path, dpi: int = 300, supersample: int = 3,
-              bleed: float | None = None) -> Path:
+              bleed: float | None = None, *, resources: Resources) -> Path:
     """Render and save one face; the DPI goes into the file so print shops read the size."""
-    image = render_png(face, dpi, supersample, bleed)
+    image = render_png(face, dpi, supersample, bleed, resources=resources)
     with atomic_file(target) as out:  # an unpredictable temporary name, renamed when complete
         image.save(out, format="PNG", dpi=(dpi, dpi), compress_level=3)
     return target

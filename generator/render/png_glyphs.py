@@ -9,6 +9,9 @@ the font size to whole pixels before version 10.1; it takes a fractional size no
 ReportLab's ``drawString`` neither kerns nor shapes: a line is each character at the sum of
 the widths before it. Drawing each glyph at that position from ReportLab's own widths gives
 the PDF's layout at any resolution, for about the same cost as drawing the line whole.
+
+A font comes as the renderer was given it (``FontUse``, generator/core/resources.py): its file
+for Pillow and the name ReportLab has it registered under, for the advances.
 """
 from __future__ import annotations
 
@@ -16,39 +19,35 @@ from PIL import ImageDraw, ImageFont
 from reportlab.pdfbase import pdfmetrics
 
 from generator.core import memo
-from generator.data import fonts
-from generator.data.project_fonts import FontFile
+from generator.core.primitives import PT_TO_MM
+from generator.core.resources import FontUse
 
 
 @memo.memo(maxsize=64)
-def _font(file: FontFile, px: float) -> ImageFont.FreeTypeFont:
-    # Keyed by file version (a project's "Title" is not another project's "Title").
+def font(file: FontUse, px: float) -> ImageFont.FreeTypeFont:
+    """A font at a fractional pixel size (the PDF's size exactly). Keyed by the file's
+    version (a project's "Title" is not another project's "Title")."""
     return ImageFont.truetype(str(file.path), max(1.0, px), layout_engine=ImageFont.Layout.BASIC)
-
-
-def font(key: str, px: float) -> ImageFont.FreeTypeFont:
-    """The font a template names, at a fractional pixel size (the PDF's size exactly)."""
-    return _font(fonts.path(key), px)
 
 
 @memo.memo(maxsize=8192)
 def _advance(pdf_name: str, char: str) -> float:
     """A character's advance in mm per point of font size, as ReportLab measures it (the
     registered name is unique per font file version)."""
-    return pdfmetrics.stringWidth(char, pdf_name, 1.0) * fonts.PT_TO_MM
+    return pdfmetrics.stringWidth(char, pdf_name, 1.0) * PT_TO_MM
 
 
-def line_width(key: str, text: str, size_pt: float) -> float:
+def line_width(file: FontUse, text: str, size_pt: float) -> float:
     """A line's width in mm, the PDF's (glyph advances summed, no kerning)."""
-    name = fonts.pdf_name(key)
+    name = file.pdf_name
     return sum(_advance(name, c) for c in text) * size_pt
 
 
-def draw_line(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, key: str,
+def draw_line(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, file: FontUse,
               size_pt: float, px_per_mm: float, fill: tuple[int, ...]) -> None:
     """One line with its left end at (x, y) on the baseline, in canvas pixels."""
-    face = font(key, size_pt * fonts.PT_TO_MM * px_per_mm)
-    name = fonts.pdf_name(key)
+    face = font(file, size_pt * PT_TO_MM * px_per_mm)
+    name = file.pdf_name
     step = size_pt * px_per_mm
     for char in text:
         if not char.isspace():

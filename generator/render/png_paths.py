@@ -23,7 +23,6 @@ from PIL import Image, ImageDraw
 
 from generator.core import primitives as p
 from generator.core.vector import paints
-from generator.data.svg import load_art
 from generator.render.png_surface import Surface
 
 from . import png_shapes as shapes
@@ -136,7 +135,7 @@ def stroke_ends(draw: ImageDraw.ImageDraw, pts: Sequence[Point], colour: RGB, wi
 
 def paint_vector(painter: Surface, prim: p.Vector) -> None:
     """SVG art: its view box stretched over (x, y, w, h), only the box (and clip) shown."""
-    drawing = load_art(prim.path)
+    drawing = painter.resources.drawing(prim.path)
     sx, sy = prim.w / drawing.view_w, prim.h / drawing.view_h
     scale = math.sqrt(abs(sx * sy))  # stroke widths (the PDF's scale is sx, sy each way)
     x0, y0, x1, y1 = prim.x, prim.y, prim.x + prim.w, prim.y + prim.h

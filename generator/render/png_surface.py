@@ -10,6 +10,7 @@ from typing import Protocol
 from PIL import Image
 
 from generator.core import primitives as p
+from generator.core.resources import Resources
 
 
 class Surface(Protocol):
@@ -17,6 +18,7 @@ class Surface(Protocol):
 
     image: Image.Image
     scale: float  # pixels per millimetre on the (supersampled) image
+    resources: Resources  # the loaded drawings and fonts: generator/core/resources.py
 
     def pt(self, x: float, y: float) -> tuple[float, float]:
         """A face point in millimetres -> pixels on the image."""
