@@ -26,7 +26,9 @@ tool that rewrites a file between two calls sees the new bytes). Content keys th
 memo tables of what was parsed from files (generator/core/memo.py) and the face cache's entries;
 ``recording()`` lists the versions asked for in its block, so the face cache knows every file
 a face read, found or looked for and absent. A folder's *listing* (names, no contents) is a
-version too (``listing_version``), for lookups that depend on which files exist.
+version too (``listing_version``), for lookups that depend on which files exist. What
+loading resolved ahead of drawing carries the versions it read (``Sourced``): using it
+notes them, so a face drawn from it depends on those files as if it had looked them up.
 
 This module imports nothing of the generator (it is on the ground floor, generator/core/):
 every layer may read it.

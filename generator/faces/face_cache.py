@@ -17,7 +17,9 @@ by its *content*, never by a file's size or time:
 - the files the drawing opened: while a component is drawn, every file the resolver looks
   for (generator/data/resolve.py: face templates, included templates, icons, images, found or
   looked for and absent, so a new file that would shadow the one found is seen) is recorded
-  with its sha256 (generator/core/context.py's ``version``, read once per build).
+  with its sha256 (generator/core/context.py's ``version``, read once per build). A template
+  or icon that loading resolved (the game's and the theme's ``known``) brings the files its
+  look-up read, noted where the drawing uses it (``context.Sourced``), as if looked up there.
 
 The last part is known only once the faces are drawn, so an entry is two files: under the
 first key (everything else), the list of files the drawing opened; under the second (the
