@@ -332,3 +332,13 @@ def test_worked_examples_come_back_identical(folder, monkeypatch):
     monkeypatch.setattr(decktet_engine, "new_game", no_playouts)
     assert (moving_target.examples(target), decktet_moving_day.examples(day)) == made
     assert made[0]["moving_target"]["lines"]
+
+
+def test_reading_only_what_a_module_reaches_gives_the_whole_graphs_answer():
+    """The code key walks only the modules a computation reaches (``reached``); for every
+    module of the package that is what the whole import graph says (``imported``)."""
+    sources = cache.package_sources()
+    graph = cache.package_graph()
+    assert len(sources) > 100
+    for module in sources:
+        assert cache.reached(module, sources) == cache.imported(module, graph), module

@@ -128,7 +128,7 @@ def read_code_digest(module: str | None) -> str:
     """sha256 of the names and bytes of ``imported(module)`` and this module, read now."""
     sources = package_sources()
     digest = hashlib.sha256()
-    for name in sorted({*imported(module, package_graph()), __name__}):
+    for name in sorted({*reached(module, sources), __name__}):
         data = sources.get(name)
         if data is None:
             raise Uncacheable(f"cannot read the source of {name}")
@@ -171,14 +171,31 @@ def import_graph(sources: Mapping[str, bytes]) -> dict[str, set[str]]:
     """Each module -> the modules of this package its import statements name, and the
     packages holding it (importing ``a.b.c`` runs ``a/__init__`` and ``a/b/__init__``)."""
     packages = {name.rpartition(".")[0] for name in sources}
-    graph: dict[str, set[str]] = {}
-    for name, source in sources.items():
-        parts = name.split(".")
-        package = parts if name in packages else parts[:-1]
-        found = {".".join(parts[:i]) for i in range(1, len(parts))}
-        found.update(m for m in import_names(source, package) if m in sources)
-        graph[name] = found
-    return graph
+    return {name: module_imports(name, sources, packages) for name in sources}
+
+
+def module_imports(name: str, sources: Mapping[str, bytes], packages: set[str]) -> set[str]:
+    """The modules of this package one module's import statements name, and the packages
+    holding it (``import_graph``'s row for ``name``)."""
+    parts = name.split(".")
+    package = parts if name in packages else parts[:-1]
+    found = {".".join(parts[:i]) for i in range(1, len(parts))}
+    found.update(m for m in import_names(sources[name], package) if m in sources)
+    return found
+
+
+def reached(module: str | None, sources: Mapping[str, bytes]) -> set[str]:
+    """``imported(module, import_graph(sources))``, reading only the modules it reaches: a
+    key for a small corner of the package (``pnp list``) does not parse the whole of it."""
+    packages = {name.rpartition(".")[0] for name in sources}
+    found: set[str] = set()
+    todo = [module] if module is not None and module in sources else []
+    while todo:
+        name = todo.pop()
+        if name not in found:
+            found.add(name)
+            todo.extend(module_imports(name, sources, packages) - found)
+    return found
 
 
 def imported(module: str | None, graph: Mapping[str, set[str]]) -> set[str]:
