@@ -17,7 +17,7 @@ import pdfplumber
 import pytest
 from hypothesis import settings
 
-from generator.core import context, memo, paths
+from generator.core import atomic, context, memo, paths
 from generator.orchestration.build import BuildOptions, build_pdf
 from tests.kits import Built
 
@@ -105,9 +105,12 @@ def _build(out_dir: Path, game: str = GAME, **options) -> Built:
 def fresh_state() -> Iterator[None]:
     """Each test starts as a new process would: no project in use, no language session, no
     file versions (generator/core/context.py), no memo of an earlier test
-    (generator/core/memo.py), so no test passes or fails by the order the suite runs in."""
+    (generator/core/memo.py), the command line's --wait at its default (a process-wide
+    setting of generator/core/atomic.py: a test running the CLI with --wait 0 left it at 0 for
+    the tests after it), so no test passes or fails by the order the suite runs in."""
     memo.forget_all()
     context.fresh()
+    atomic.set_lock_timeout(atomic.DEFAULT_LOCK_TIMEOUT)
     yield
 
 
