@@ -112,17 +112,7 @@ def fresh() -> BuildContext:
 def version(path: Path | str) -> str | None:
     """The sha256 of a regular file's bytes (None: absent, not a regular file, unreadable),
     read once per build, and noted by the recording open here, if any."""
-    key = os.path.abspath(path)
-    ctx = current()
-    table = ctx.files
-    found = table.get(key, _UNSEEN) if table is not None else _UNSEEN
-    if found is _UNSEEN:
-        found = file_digest(key)
-        if table is not None:
-            table[key] = found
-    if ctx.recorders:
-        ctx.recorders[-1][key] = found  # type: ignore[assignment]
-    return found  # type: ignore[return-value]
+    return _noted(os.path.abspath(path), file_digest)
 
 
 def read(path: Path | str, data: bytes) -> None:
@@ -140,12 +130,17 @@ def read(path: Path | str, data: bytes) -> None:
 def listing_version(folder: Path | str) -> str | None:
     """The sha256 of a folder's sorted entry names (None: no such folder), once per build,
     noted like ``version`` (its key ends with the path separator)."""
-    key = os.path.join(os.path.abspath(folder), "")
+    return _noted(os.path.join(os.path.abspath(folder), ""), names_digest)
+
+
+def _noted(key: str, digest: Callable[[str], str | None]) -> str | None:
+    """``digest(key)``, taken once per build from the build's table, and noted by the
+    recording open here, if any: what ``version`` and ``listing_version`` share."""
     ctx = current()
     table = ctx.files
     found = table.get(key, _UNSEEN) if table is not None else _UNSEEN
     if found is _UNSEEN:
-        found = names_digest(key)
+        found = digest(key)
         if table is not None:
             table[key] = found
     if ctx.recorders:
