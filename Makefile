@@ -114,8 +114,8 @@ bench-protograf:
 # pyproject.toml), then the whole suite in a random order (pytest-randomly prints its seed) on
 # TEST_JOBS processes (pytest-xdist). `make test-fast`: the same suite less the tests marked slow
 # (whole kits, child processes, the browser; tests/conftest.py says which), for the edit-test
-# loop. `make typecheck`: mypy on generator/ ([tool.mypy]); not yet in `make test`: it is not
-# clean yet.
+# loop. `make typecheck`: mypy alone, as `make test` runs it (pyproject.toml's [tool.mypy]: generator/
+# and the rules-engine protocol test).
 TEST_JOBS ?= 2
 test: $(DEV_STAMP)
 	$(VENV)/bin/ruff check generator tests bench

@@ -3,6 +3,7 @@ hypothesis profiles; what a CI run (CI=1) refuses to skip."""
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
 import shutil
@@ -212,13 +213,20 @@ def fresh_cache(tmp_path, monkeypatch) -> Path:
 
 
 @pytest.fixture(scope="session")
-def page_texts() -> Callable[[Path], tuple[str, ...]]:
-    """``page_texts(pdf)``: each page's text as pdfplumber extracts it, once per file and
-    process (extraction, not building, is the slow part of reading a shared kit back)."""
+def page_texts(run_once) -> Callable[[Path], tuple[str, ...]]:
+    """``page_texts(pdf)``: each page's text as pdfplumber extracts it, once per test run for
+    each distinct file content, whichever xdist worker asks first (extraction, not building, is
+    the slow part of reading a kit back: pdfminer interprets every path of every icon)."""
     @cache
+    def by_content(digest: str, pdf: Path) -> tuple[str, ...]:
+        def extract(folder: Path) -> list[str]:
+            with pdfplumber.open(pdf) as doc:
+                return [page.extract_text() or "" for page in doc.pages]
+
+        return tuple(run_once(f"texts/{digest}", extract)[1])
+
     def read(pdf: Path) -> tuple[str, ...]:
-        with pdfplumber.open(pdf) as doc:
-            return tuple(page.extract_text() or "" for page in doc.pages)
+        return by_content(hashlib.sha256(pdf.read_bytes()).hexdigest(), pdf)
     return read
 
 
