@@ -420,11 +420,11 @@ def test_a_failed_swap_puts_the_old_png_set_back(out, monkeypatch, capsys):
     """The old set is moved aside, then moving the new one in fails: the old one returns."""
     real, calls = os.rename, []
 
-    def rename(src, dst):
+    def rename(src, dst, **at):  # at: the folder's descriptor (generator/core/atomic.py)
         calls.append((src, dst))
         if len(calls) == 2:
             raise OSError(errno.EIO, os.strerror(errno.EIO), str(src))
-        return real(src, dst)
+        return real(src, dst, **at)
 
     before = snapshot(out)
     monkeypatch.setattr(os, "rename", rename)
@@ -741,17 +741,23 @@ def test_atomic_dir_replaces_a_link_without_touching_what_it_points_to(tmp_path)
 
 
 def test_sweep_removes_only_litter_of_dead_processes(tmp_path):
-    dead, alive = dead_pid(), os.getppid()
-    (tmp_path / f".kit.pdf.{dead}-abc123.part").write_bytes(b"half")
-    (tmp_path / f".png.{dead}-x_y9.part").mkdir()
-    (tmp_path / f".kit.pdf.{alive}-abc123.part").write_bytes(b"in progress")
+    """Only names of our own shape (the ``pnp-`` marker), made by a process the lock file
+    lists as a holder that never released it, once it is gone: a user's file of the old shape
+    or of a process that never held the lock is kept (tests/hostile/test_outputs.py)."""
+    dead, alive, stranger = dead_pid(), os.getppid(), dead_pid()
+    (tmp_path / f".kit.pdf.pnp-{dead}-abc123.part").write_bytes(b"half")
+    (tmp_path / f".png.pnp-{dead}-x_y9.part").mkdir()
+    (tmp_path / f".kit.pdf.pnp-{alive}-abc123.part").write_bytes(b"in progress")
+    (tmp_path / f".kit.pdf.pnp-{stranger}-abc123.part").write_bytes(b"never held the lock")
+    (tmp_path / f".kit.pdf.{dead}-abc123.part").write_bytes(b"no marker")
     (tmp_path / ".gitignore").write_text("*\n")
     (tmp_path / ".notes.part").write_text("not ours")
-    (tmp_path / f".png-tgc.{dead}-q1.old").mkdir()  # a swap cut short: no png-tgc/ now
-    (tmp_path / f".png-tgc.{dead}-q1.old" / "a.png").write_bytes(b"png")
-    sweep(tmp_path)
+    (tmp_path / f".png-tgc.pnp-{dead}-q1.old").mkdir()  # a swap cut short: no png-tgc/ now
+    (tmp_path / f".png-tgc.pnp-{dead}-q1.old" / "a.png").write_bytes(b"png")
+    sweep(tmp_path, [dead, alive])
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([
-        f".kit.pdf.{alive}-abc123.part", ".gitignore", ".notes.part", "png-tgc"])
+        f".kit.pdf.pnp-{alive}-abc123.part", f".kit.pdf.pnp-{stranger}-abc123.part",
+        f".kit.pdf.{dead}-abc123.part", ".gitignore", ".notes.part", "png-tgc"])
     assert (tmp_path / "png-tgc" / "a.png").read_bytes() == b"png"
 
 

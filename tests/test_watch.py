@@ -151,7 +151,7 @@ def test_what_concerns_a_game(tmp_path: Path) -> None:
     assert target.concerns(paths.FACES / "playing-card.yaml")  # built-in templates
     target.outputs.add(folder / "faces" / "out")
     assert not target.concerns(folder / "faces" / "out" / "x.pdf")
-    for name in (".game.yaml.123-abc_9.part", ".lock", "game.yaml~", ".game.yaml.swp",
+    for name in (".game.yaml.pnp-123-abc_9.part", ".lock", "game.yaml~", ".game.yaml.swp",
                  ".#game.yaml"):
         assert ignored(folder / name), name
         assert not target.concerns(folder / "faces" / name)

@@ -68,7 +68,7 @@ class BuildContext:
     examples: dict[Any, Any] = field(default_factory=dict)  # rules examples per game and lang
     fonts: Any = None  # generator/data/project_fonts.py's InUse: the project's fonts, listed once
     batches: list[list[Any]] = field(default_factory=list)  # open atomic_batch()es
-    locks: dict[str, list[int]] = field(default_factory=dict)  # output locks: [depth, fd]
+    locks: dict[str, list[int]] = field(default_factory=dict)  # [depth, lock fd, folder fd]
 
 
 _CONTEXT: ContextVar[BuildContext | None] = ContextVar("pnp_build", default=None)

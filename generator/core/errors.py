@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.core.atomic import OutputError
+from generator.core.atomic import OutputError, UnsafeOutput
 
 
 class DataError(Exception):
@@ -71,13 +71,14 @@ class ForwardedError(Exception):
 
 def reported(exc: BaseException) -> tuple[str, int] | None:
     """What the command line prints for an expected failure (the text after ``error: ``)
-    and its exit code: 2 for bad input or an impossible set, 1 for an output that cannot be
+    and its exit code: 2 for bad input or an impossible set (an output folder that is a link
+    included: the project is at fault, not the disk), 1 for an output that cannot be
     written; None for anything else (a bug, which keeps its traceback)."""
     if isinstance(exc, ForwardedError):
         return exc.text, exc.code
     if isinstance(exc, DataError):
         return exc.message(), 2
-    if isinstance(exc, (InputError, CompositionError)):
+    if isinstance(exc, (InputError, CompositionError, UnsafeOutput)):
         return str(exc), 2
     if isinstance(exc, OutputError):
         return str(exc), 1

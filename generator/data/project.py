@@ -68,11 +68,7 @@ class Project:
         folder = self.root if kind == "games" else self.root / kind
         if not folder.is_dir():
             return None
-        root = self.root.resolve()
-        if folder.is_symlink() or not folder.resolve().is_relative_to(root):
-            raise ProjectError(f"{folder} leads outside the project {root} (a symlink?): "
-                               f"a project's {kind}/ must be a folder inside it")
-        return folder
+        return _confined(folder, self.root, f"a project's {kind}/ must be a folder inside it")
 
     def folders(self, kind: str) -> list[Path]:
         """Where files of ``kind`` are searched, in order: the project's, then the built-in."""
@@ -86,10 +82,28 @@ class Project:
 
     def output(self) -> Path:
         """Where kits go unless ``--out`` says otherwise: the project's ``output/``; the
-        built-in output folder for the built-in games."""
+        built-in output folder for the built-in games. A project's ``output/`` that is a
+        link, or leads outside the project, is refused: a stranger's project must not choose
+        where a build writes and deletes (only ``--out`` is followed). The folders below it are
+        entered without following links as they are written (generator/core/atomic.py)."""
         if self.root is None or _same(self.root, paths.CARD_DATA):
             return paths.OUTPUT
-        return self.root / OUTPUT
+        folder = self.root / OUTPUT
+        if not (folder.exists() or folder.is_symlink()):
+            return folder
+        return _confined(folder, self.root, "a project's output/ must be a folder inside "
+                                            "it (give --out to write somewhere else)")
+
+
+def _confined(folder: Path, root: Path, expected: str) -> Path:
+    """``folder`` of the project at ``root``, refused (ProjectError, saying ``expected``) when
+    it is a symlink or otherwise leads outside the project: the one rule for every folder a
+    project has by its place (its kind folders, its ``output/``)."""
+    inside = root.resolve()
+    if folder.is_symlink() or not folder.resolve().is_relative_to(inside):
+        raise ProjectError(f"{folder} leads outside the project {inside} (a symlink?): "
+                           f"{expected}")
+    return folder
 
 
 BUILTINS = Project()  # the built-ins alone: outside any game

@@ -18,7 +18,7 @@ rather than single files because an editor's rename-over-save replaces the watch
 
 Our own writes never retrigger a build: the output folder of each game (learnt from each
 build's result, plus any ``output/`` folder of a project) and temporary files (atomic writes'
-``.<name>.<pid>-<random>.part`` files, the lock file, editor swap and backup files) are
+``.<name>.pnp-<pid>-<random>.part`` files, the lock file, editor swap and backup files) are
 ignored. The loop is ``watch(targets, rebuild, stop_event)`` so tests drive it with their
 own ``rebuild`` and stop it with an event.
 """
@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from generator.core import memo, paths
+from generator.core.atomic import LITTER, LOCK_NAME
 from generator.core.errors import DataError
 
 # Folders of a project (or beside a data file) a game's build reads, besides named files.
@@ -46,7 +47,7 @@ NAMED_SUFFIXES = (".yaml", ".yml", ".csv", ".xlsx", ".png", ".jpg", ".jpeg", ".w
 MAX_NAMED = 500  # files followed from one data file (a stranger's file may name thousands)
 MAX_DEPTH = 3  # a data file names an include, which names a spreadsheet...
 # Temporary files: our atomic writes (generator/core/atomic.py) and editors' swap files.
-IGNORED_NAMES = (re.compile(r"^\..+\.\d+-[A-Za-z0-9_]+\.(part|old)$"), re.compile(r"^\.lock$"),
+IGNORED_NAMES = (LITTER, re.compile(rf"^{re.escape(LOCK_NAME)}$"),
                  re.compile(r"\.sw.$"), re.compile(r"~$"), re.compile(r"^\.#"),
                  re.compile(r"^#.*#$"), re.compile(r"\.tmp$"), re.compile(r"^\.DS_Store$"),
                  re.compile(r"\.py[cod]$"), re.compile(r"\.___jb_...___$"))

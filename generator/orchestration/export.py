@@ -10,7 +10,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.core import context
-from generator.core.atomic import atomic_dir, drop_inherited_locks, output_lock
+from generator.core.atomic import (
+    atomic_dir,
+    atomic_file,
+    drop_inherited_locks,
+    fit_name,
+    make_folder,
+    output_lock,
+)
 from generator.core.model import Component, Game
 from generator.core.primitives import Face
 from generator.core.progress import Progress
@@ -53,13 +60,19 @@ def _job(args: Job) -> int:
     face, targets, dpi, bleed, resources = args
     first = write_png(face, Path(targets[0]), dpi, bleed=bleed, resources=resources)
     for target in targets[1:]:
-        shutil.copyfile(first, target)
+        with open(first, "rb") as source, atomic_file(Path(target)) as out:
+            shutil.copyfileobj(source, out)
     return len(targets)
+
+
+LONGEST_SUFFIX = "-front.png"  # of a PNG's name: the stem is cut so the longest fits
 
 
 def component_work(game: Game, comp: Component, theme: Theme, opts: BuildOptions, folder: Path,
                    dpi: int) -> list[tuple[Face, str, int]]:
-    """The PNG files of one component: one per distinct front, each with its back beside it."""
+    """The PNG files of one component: one per distinct front, each with its back beside it.
+    A name is ``<index>-<label>``: a label too long for a file name is cut at its end
+    (``fit_name``), the index kept, so every name stays unique and pairs with its back."""
     fronts, backs = render_faces(game, comp, theme, opts)
     work: list[tuple[Face, str, int]] = []
     seen: set[Face] = set()
@@ -67,7 +80,8 @@ def component_work(game: Game, comp: Component, theme: Theme, opts: BuildOptions
         if face in seen:
             continue
         seen.add(face)
-        stem = folder / comp.id / f"{len(seen):03d}-{slug(face.label)}"
+        stem = folder / comp.id / fit_name(f"{len(seen):03d}-{slug(face.label)}",
+                                           reserve=len(LONGEST_SUFFIX))
         work.append((face, f"{stem}-front.png" if backs else f"{stem}.png", dpi))
         if backs:
             work.append((backs[index], f"{stem}-back.png", dpi))
@@ -92,7 +106,7 @@ def write_all(work: list[tuple[Face, str, int]], jobs: int, bleed: float = 3.175
     for face, target, dpi in work:
         grouped.setdefault((face, dpi), []).append(target)
     for targets in grouped.values():
-        Path(targets[0]).parent.mkdir(parents=True, exist_ok=True)
+        make_folder(Path(targets[0]).parent)  # entered, never followed (core/atomic.py)
     resources = load_resources((prim for face, _ in grouped for prim in face.prims),
                                base_font=False)
     tasks: list[Job] = [(face, targets, dpi, bleed, resources.only(needs(face.prims)))

@@ -17,6 +17,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from generator import rules
 from generator.core import context, paths
+from generator.core.atomic import atomic_file, output_lock
 from generator.core.findings import Finding
 from generator.core.progress import Progress
 from generator.data import game_ids, i18n, load_game
@@ -85,8 +86,16 @@ def _simulation(game_id: str, folder: Path, n: int) -> tuple[str, list[str]]:
 
 def write_preview(opts: BuildOptions, n_games: int = 200, games_wanted: list[str] | None = None
                   ) -> Path:
+    """Write ``<out>/preview[.lang]/index.html`` (and its charts), holding that folder's lock
+    from the start: the folder is entered, never followed (a link there is refused before any
+    game is built: generator/core/atomic.py), and the page is replaced whole."""
     folder = opts.out_dir / ("preview" + ("" if opts.lang == i18n.SOURCE else f".{opts.lang}"))
-    folder.mkdir(parents=True, exist_ok=True)
+    with output_lock(folder):
+        return _write_preview(opts, folder, n_games, games_wanted)
+
+
+def _write_preview(opts: BuildOptions, folder: Path, n_games: int,
+                   games_wanted: list[str] | None) -> Path:
     wanted = games_wanted or game_ids()
     bar = Progress("preview", len(wanted))
     games = []
@@ -117,5 +126,6 @@ def write_preview(opts: BuildOptions, n_games: int = 200, games_wanted: list[str
                       autoescape=select_autoescape(["html", "j2"]))
     html = env.get_template("index.html.j2").render(games=games, dpi=PRESETS["default"].dpi)
     target = folder / "index.html"
-    target.write_text(html, encoding="utf-8")
+    with atomic_file(target) as out:
+        out.write(html.encode("utf-8"))
     return target
