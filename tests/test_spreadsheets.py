@@ -336,9 +336,10 @@ def test_formula_without_a_saved_value_and_error_cells_name_the_cell(tmp_path):
     lines = _error(_mini(tmp_path, "{file: cards.xlsx}")).splitlines()
     shown = f"{tmp_path}/cards.xlsx: sheet Cards"
     assert lines == [
-        f"{shown}, row 2, column B: cell B2 holds a formula with no saved value (a workbook "
-        "written by a script); open and save it in a spreadsheet program, or type the value",
-        f"{shown}, row 3, column B: cell B3 holds the error #DIV/0!"]
+        f"{shown}, row 2, column points: cell B2 holds a formula with no saved value (a "
+        "workbook written by a script); open and save it in a spreadsheet program, or type "
+        "the value",
+        f"{shown}, row 3, column points: cell B3 holds the error #DIV/0!"]
     _save_formula_value(tmp_path / "cards.xlsx", "1+1", "2")
     with pytest.raises(DataError, match="#DIV/0!"):
         load_game(str(tmp_path / "game.yaml"))
@@ -417,20 +418,20 @@ def test_too_many_rows_or_columns_are_refused(tmp_path, monkeypatch):
         _mini(tmp_path, "{file: cards.xlsx}", columns=False))
     _write_csv(tmp_path / "cards.csv", [[f"c{i}" for i in range(201)]])
     assert _error(_mini(tmp_path, columns=False)) == (
-        f"{tmp_path}/cards.csv: row 1: has more than 200 columns; a table file may have at "
-        "most that many")
+        f"{tmp_path}/cards.csv: row 1: has more than 200 columns (a value in column GS); a "
+        "table file may have at most that many")
 
 
 def test_huge_and_binary_cells_are_refused(tmp_path):
     _write_csv(tmp_path / "cards.csv", [["name"], ["x" * 20_000]])
     assert _error(_mini(tmp_path, columns=False)) == (
-        f"{tmp_path}/cards.csv: row 2, column A: the cell holds 20000 characters; at most "
+        f"{tmp_path}/cards.csv: row 2, column name: the cell holds 20000 characters; at most "
         "10000")
     _write_csv(tmp_path / "cards.csv", [["name"], ["x" * 200_000]])
     assert _error(_mini(tmp_path, columns=False)).startswith(
         f"{tmp_path}/cards.csv: row 2: is not valid CSV (field larger than field limit")
     (tmp_path / "cards.csv").write_bytes(b"name\nO\x00wl\n")
-    assert "row 2, column A: the cell holds a control character (U+0000)" in _error(
+    assert "row 2, column name: the cell holds a control character (U+0000)" in _error(
         _mini(tmp_path, columns=False))
 
 

@@ -146,7 +146,7 @@ def load_game(game: str, card_data: Path = paths.CARD_DATA) -> Game:
         if comp.id in seen:
             raise doc.error(path + ("id",), f"duplicate component id {comp.id!r}")
         seen.add(comp.id)
-        component = _component(doc, path, comp, tables)
+        component = _component(doc, path, comp, tables, table_docs)
         pieces += component.total
         if pieces > MAX_GAME_PIECES:
             raise doc.error(path, f"the game would print more than {MAX_GAME_PIECES} pieces "
@@ -344,7 +344,8 @@ def resolve_size(doc: YamlDoc, path: tuple[Hashable, ...], size: Any) -> Size:
 
 
 def _component(doc: YamlDoc, path: tuple[Hashable, ...], comp: ComponentSpec,
-               tables: Mapping[str, list[dict[str, Any]]]) -> Component:
+               tables: Mapping[str, list[dict[str, Any]]],
+               table_docs: Mapping[str, YamlDoc]) -> Component:
     size = resolve_size(doc, path + ("size",), comp.size)
     _check_template(doc, path + ("face",), comp.face)
     if comp.back:
@@ -357,7 +358,7 @@ def _component(doc: YamlDoc, path: tuple[Hashable, ...], comp: ComponentSpec,
         items = tuple(Item({k: v for k, v in raw.items() if k != "count"}, raw.get("count", 1))
                       for raw in comp.items)
     elif comp.generate is not None:
-        items = _generate(doc, path + ("generate",), comp, tables)
+        items = _generate(doc, path + ("generate",), comp, tables, table_docs)
     else:
         items = (Item({}),)
     total = sum(item.count for item in items)
@@ -376,20 +377,30 @@ def _check_template(doc: YamlDoc, path: tuple[Hashable, ...], name: str) -> None
         raise doc.error(path, str(exc)) from None
 
 
-def _table(doc: YamlDoc, path: tuple[Hashable, ...], tables: Mapping[str, Any], name: str) -> list:
+def _table(doc: YamlDoc, path: tuple[Hashable, ...], tables: Mapping[str, Any], name: str,
+           table_docs: Mapping[str, YamlDoc], component: str) -> list:
+    """The rows of a table a component is generated from; an empty table is blamed on the
+    file that holds it (a spreadsheet with a header only, ``cards: []``), not on the
+    component's ``where``."""
     if name not in tables:
         raise doc.error(path, f"unknown table {name!r}; tables: {', '.join(tables) or 'none'}")
+    if not tables[name]:
+        raise table_docs.get(name, doc).error(("tables", name), (
+            f"the table {name} is empty (no rows); component {component} is generated from "
+            "its rows"))
     return tables[name]
 
 
 def _generate(doc: YamlDoc, path: tuple[Hashable, ...], comp: ComponentSpec,
-              tables: Mapping[str, Any]) -> tuple[Item, ...]:
+              tables: Mapping[str, Any], table_docs: Mapping[str, YamlDoc]
+              ) -> tuple[Item, ...]:
     gen = comp.generate
     assert gen is not None
     rows: list[dict[str, Any]]
     if gen.product is not None:
         names = list(gen.product)
-        columns = [_table(doc, path + ("product", n), tables, gen.product[n]) for n in names]
+        columns = [_table(doc, path + ("product", n), tables, gen.product[n], table_docs,
+                          comp.id) for n in names]
         combos = math.prod(len(column) for column in columns)
         if combos * gen.count > MAX_COMPONENT_PIECES:
             raise doc.error(path + ("product",), f"this product makes {combos * gen.count} "
@@ -397,7 +408,8 @@ def _generate(doc: YamlDoc, path: tuple[Hashable, ...], comp: ComponentSpec,
                                                  f"{MAX_COMPONENT_PIECES}")
         rows = [dict(zip(names, combo, strict=True)) for combo in itertools.product(*columns)]
     else:
-        rows = [dict(row) for row in _table(doc, path + ("table",), tables, gen.table or "")]
+        rows = [dict(row) for row in _table(doc, path + ("table",), tables, gen.table or "",
+                                            table_docs, comp.id)]
         for key, wanted in gen.where.items():
             allowed = wanted if isinstance(wanted, list) else [wanted]
             rows = [row for row in rows if row.get(key) in allowed]

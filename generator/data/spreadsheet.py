@@ -13,7 +13,9 @@ its rows::
 - ``file`` is relative to the file that names it and must stay inside the game's folder (no
   absolute paths, no ``..`` or symlink leading out; generator/data/resolve.py).
 - Row 1 names the columns; every later row that is not blank is a row of the table. Blank
-  rows are skipped; a value under a column with no name is an error.
+  rows are skipped (never kept: a CSV file's count toward the row limit as they are read);
+  a value under a column with no name is an error. A table used to generate pieces must have
+  rows (generator/data/loader.py says so, naming the file).
 - Cells are typed by the table's ``columns:`` declaration (generator/data/columns.py,
   ``parse_cell``): ``7`` is an int, ``true``/``yes``/``1`` a bool, ``0.5, 1`` a point,
   ``a; b; c`` or a JSON list ``[[0, 0], [1, 1]]`` a list. Without a declaration the cells stay
@@ -24,19 +26,20 @@ its rows::
   except a list, whose empty cell is an empty list.
 - An XLSX formula gives the value the spreadsheet program saved with it (a workbook written
   by a script has none: that cell is an error naming it); an error value (``#DIV/0!``) is an
-  error too. Dates become ISO text (``2024-05-01``).
+  error too, and so is a number cell saved with no number (NaN, as scripts save it). Dates
+  become ISO text (``2024-05-01``). The workbook is read once (generator/data/xlsx.py); chart
+  sheets are never read, and one asked for (or first, when no sheet is named) is an error.
 
 Every problem is a DataError naming the file, the sheet (XLSX), the row as the spreadsheet
-shows it (the header is row 1) and the column:
+shows it (the header is row 1) and the column (by its name in row 1, else its letter):
 ``deck.xlsx: sheet Cards, row 7, column points: expected a whole number from 0 to 10, got
 'ten'``. Rows read this way are reported the same way later (a bad ``count``, a failing
 ``checks`` entry), through ``SheetDoc``.
 
 The files come from strangers, so reading is bounded: ``MAX_SHEET_BYTES`` on disk,
-``MAX_ROWS`` rows, ``MAX_COLUMNS`` columns and ``MAX_CELL_CHARS`` characters a cell; an XLSX
-file (a zip archive of XML) must unpack to at most ``MAX_UNPACKED_BYTES`` in at most
-``MAX_MEMBERS`` parts, none of them with a DTD (``<!DOCTYPE``/``<!ENTITY``: the
-"billion laughs"), before openpyxl opens it in read-only mode.
+``MAX_ROWS`` rows, ``MAX_COLUMNS`` columns and ``MAX_CELL_CHARS`` characters a cell, a value
+past the last row or column refused (CSV and XLSX alike, never dropped); an XLSX file (a zip
+archive of XML) is bounded by generator/data/xlsx_scan.py before openpyxl opens it.
 """
 from __future__ import annotations
 
@@ -44,7 +47,6 @@ import csv
 import io
 import re
 import warnings
-import zipfile
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, time
@@ -55,7 +57,7 @@ from pydantic import ValidationError
 
 from generator.core.errors import DataError, DataErrors
 from generator.core.yamlfile import YamlDoc, format_path
-from generator.data import resolve
+from generator.data import resolve, xlsx_scan
 
 from .columns import CellError, ColumnType, cell_text, parse_cell, parse_type
 from .schema import TableFile
@@ -63,15 +65,12 @@ from .schema import TableFile
 Rows = list[dict[str, Any]]
 
 MAX_SHEET_BYTES = 5 * 1024 * 1024
-MAX_UNPACKED_BYTES = 25 * 1024 * 1024
-MAX_MEMBERS = 500
 MAX_ROWS = 5000  # below the header
 MAX_COLUMNS = 200
 MAX_CELL_CHARS = 10_000
 MAX_ERRORS = 25  # bad cells reported at once
 COUNT = ColumnType("int", optional=True)  # `count` is a number of copies even when undeclared
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_DTD = re.compile(rb"<!\s*(?:doctype|entity)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -200,17 +199,24 @@ def decode_text(data: bytes, shown: Path) -> str:
 
 
 def csv_sheet(text: str, shown: Path, delimiter: str = ",") -> Sheet:
-    """The records of CSV text, each numbered as a spreadsheet shows it (a quoted field may
-    span lines, so the number is the record's, not the line's)."""
+    """The records of CSV text that are not blank, each numbered as a spreadsheet shows it (a
+    quoted field may span lines, so the number is the record's, not the line's). Every record
+    counts toward MAX_ROWS as it is read, blank or not: 5 MB of empty lines are five million
+    records, refused at the first past the limit instead of kept."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     sheet = Sheet(shown, None, [])
     number = 0
     try:
         for number, record in enumerate(reader, start=1):
-            _check_extent(sheet, number, len(_trimmed(record)))
-            cells: list[Any] = [_checked_text(sheet, number, index, cell) or None
-                                for index, cell in enumerate(_trimmed(record))]
-            sheet.records.append((number, cells))
+            if number > MAX_ROWS + 1:
+                blank = not any(_filled(cell) for cell in record)
+                raise _too_many_rows(sheet, number, " (blank rows count too)" if blank else "")
+            cells: list[Any] = _trimmed(record)
+            _check_extent(sheet, number, len(cells))
+            cells = [_checked_text(sheet, number, index, cell) or None
+                     for index, cell in enumerate(cells)]
+            if any(_filled(cell) for cell in cells):
+                sheet.records.append((number, cells))
     except csv.Error as exc:
         raise sheet.error(number + 1, None, f"is not valid CSV ({exc})") from None
     return sheet
@@ -225,24 +231,43 @@ def _trimmed(cells: list[Any]) -> list[Any]:
 
 
 def _check_extent(sheet: Sheet, number: int, width: int) -> None:
+    """Refuse a row past MAX_ROWS that holds a value (``width``: up to its last filled cell),
+    or a value past MAX_COLUMNS."""
     if number > MAX_ROWS + 1 and width:
-        raise sheet.error(number, None, f"the table has more than {MAX_ROWS} rows below the "
-                                        "header; a table file may have at most that many")
+        raise _too_many_rows(sheet, number)
     if width > MAX_COLUMNS:
-        raise sheet.error(number, None, f"has more than {MAX_COLUMNS} columns; a table file "
-                                        "may have at most that many")
+        raise sheet.error(number, None, f"has more than {MAX_COLUMNS} columns (a value in "
+                                        f"column {_letter(width - 1)}); a table file may have "
+                                        "at most that many")
+
+
+def _too_many_rows(sheet: Sheet, number: int, note: str = "") -> DataError:
+    return sheet.error(number, None, f"the table has more than {MAX_ROWS} rows below the "
+                                     f"header{note}; a table file may have at most that many")
 
 
 def _checked_text(sheet: Sheet, number: int, index: int, text: str) -> str:
     if len(text) > MAX_CELL_CHARS:
-        raise sheet.error(number, f"{_letter(index)}", f"the cell holds {len(text)} "
-                                                       f"characters; at most {MAX_CELL_CHARS}")
+        raise sheet.error(number, _column(sheet, number, index),
+                          f"the cell holds {len(text)} characters; at most {MAX_CELL_CHARS}")
     bad = _CONTROL.search(text)
     if bad:
-        raise sheet.error(number, _letter(index), f"the cell holds a control character "
-                                                  f"(U+{ord(bad.group()):04X}); is the file "
-                                                  "text?")
+        raise sheet.error(number, _column(sheet, number, index),
+                          f"the cell holds a control character (U+{ord(bad.group()):04X}); is "
+                          "the file text?")
     return text
+
+
+def _column(sheet: Sheet, number: int, index: int) -> str:
+    """A column as an error about a cell in row ``number`` names it: by its name in row 1
+    (already read), else by its letter."""
+    if number > 1 and sheet.records and sheet.records[0][0] == 1:
+        header = sheet.records[0][1]
+        name = cell_text(header[index]).strip() if index < len(header) and \
+            header[index] is not None else ""
+        if 0 < len(name) <= 64:
+            return name
+    return _letter(index)
 
 
 def _letter(index: int) -> str:
@@ -255,117 +280,82 @@ def _letter(index: int) -> str:
     return letters
 
 
-def check_zip(file: Path, shown: Path) -> None:
-    """An XLSX file is a zip archive of XML parts: bounded before anything parses it."""
-    read_bytes(file, shown)  # the size on disk
-    try:
-        with zipfile.ZipFile(file) as archive:
-            members = archive.infolist()
-            if len(members) > MAX_MEMBERS:
-                raise DataError(shown, None, "", f"holds {len(members)} parts; an XLSX file "
-                                                 f"may hold at most {MAX_MEMBERS}")
-            unpacked = sum(member.file_size for member in members)
-            if unpacked > MAX_UNPACKED_BYTES:
-                raise DataError(shown, None, "", f"unpacks to {unpacked / 1048576:.0f} MB; "
-                                                 f"at most {MAX_UNPACKED_BYTES // 1048576} MB "
-                                                 "(a zip bomb?)")
-            for member in members:
-                if member.flag_bits & 0x1:
-                    raise DataError(shown, None, "", "is encrypted; save it without a "
-                                                     "password")
-                if _has_dtd(archive, member):
-                    raise DataError(shown, None, "", f"part {member.filename!r} declares a "
-                                                     "DTD (<!DOCTYPE or <!ENTITY), which no "
-                                                     "spreadsheet program writes; refused")
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, OSError,
-            EOFError) as exc:
-        raise DataError(shown, None, "", f"is not a readable XLSX file ({exc}); an .xls or "
-                                         "password-protected workbook must be saved as .xlsx "
-                                         "or .csv") from None
-
-
-def _has_dtd(archive: zipfile.ZipFile, member: zipfile.ZipInfo) -> bool:
-    """Whether a part holds a DTD, read in chunks (a zip's declared sizes bound what it
-    unpacks to: zipfile stops there and checks the CRC)."""
-    tail = b""
-    with archive.open(member) as part:
-        while chunk := part.read(1 << 16):
-            if _DTD.search(tail + chunk):
-                return True
-            tail = chunk[-16:]
-    return False
-
-
 def read_xlsx(file: Path, shown: Path, sheet_name: str | None) -> Sheet:
-    """The cells of one worksheet, read with openpyxl in read-only mode: the values saved
-    with formulas (a second read-only pass finds the formula cells that have none)."""
-    check_zip(file, shown)
-    import openpyxl  # imported here: only games with XLSX tables pay for it
+    """The cells of one worksheet that is not blank, read once (generator/data/xlsx.py) after
+    the archive is bounded (generator/data/xlsx_scan.py): a row past MAX_ROWS or a cell past
+    MAX_COLUMNS is refused when it holds a value, as in a CSV file, and skipped when empty."""
+    read_bytes(file, shown)  # the size on disk
+    xlsx_scan.check_zip(file, shown)
+    from . import xlsx  # imported here: only games with XLSX tables pay for openpyxl
 
-    books = []
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # openpyxl warns about styles it does not know
-            for data_only in (True, False):
-                books.append(openpyxl.load_workbook(file, read_only=True, data_only=data_only,
-                                                    keep_links=False))
-            name = _sheet_name(books[0].sheetnames, shown, sheet_name)
-            sheet = Sheet(shown, name, [])
-            values, formulas = books[0][name], books[1][name]
-            if not hasattr(values, "iter_rows"):
-                raise DataError(shown, None, f"sheet {name}", "is a chart, not a worksheet")
-            window = (1, MAX_ROWS + 2, 1, MAX_COLUMNS + 1)  # min, max row; min, max column
-            errors: list[DataError] = []
-            rows = zip(values.iter_rows(*window), formulas.iter_rows(*window), strict=False)
-            for number, (cells, raw) in enumerate(rows, start=1):
-                row = _trimmed([_xlsx_value(sheet, number, index, cell, raw[index], errors)
-                                for index, cell in enumerate(cells)])
-                _check_extent(sheet, number, len(row))
-                sheet.records.append((number, row))
-                if len(errors) >= MAX_ERRORS:
-                    break
-            if errors:
-                raise DataErrors(errors)
-            return sheet
+            with xlsx.worksheet(file, shown, sheet_name) as (name, rows):
+                sheet = Sheet(shown, name, [])
+                errors: list[DataError] = []
+                last = 0
+                for number, cells in rows:
+                    if number <= last:
+                        raise sheet.error(number, None, f"comes after row {last}: the rows are "
+                                          "out of order (a workbook written by a script); "
+                                          "open and save it in a spreadsheet program")
+                    last = number
+                    row = _xlsx_row(sheet, number, cells, errors)
+                    if row:
+                        sheet.records.append((number, row))
+                    if len(errors) >= MAX_ERRORS:
+                        break
     except DataError:
         raise
     except Exception as exc:  # openpyxl raises many kinds of errors for broken workbooks
         reason = str(exc) or type(exc).__name__
         raise DataError(shown, None, "", f"is not a readable XLSX file ({reason})") from None
-    finally:
-        for book in books:
-            book.close()
+    if errors:
+        raise DataErrors(errors)
+    return sheet
 
 
-def _sheet_name(names: list[str], shown: Path, wanted: str | None) -> str:
-    if not names:
-        raise DataError(shown, None, "", "has no sheets")
-    if wanted is None:
-        return names[0]
-    if wanted not in names:
-        raise DataError(shown, None, "sheet", f"no sheet {wanted!r}; the workbook has: "
-                                              f"{', '.join(names)}")
-    return wanted
+def _xlsx_row(sheet: Sheet, number: int, cells: list[dict[str, Any]],
+              errors: list[DataError]) -> list[Any]:
+    """A row's values by column up to its last value (empty: a blank row), its extent
+    checked before the list is made."""
+    values: dict[int, Any] = {}
+    for cell in cells:
+        value = _xlsx_value(sheet, number, cell, errors)
+        if value is not None:
+            values[cell["column"] - 1] = value
+    width = max(values, default=-1) + 1
+    _check_extent(sheet, number, width)
+    row: list[Any] = [None] * width
+    for index, value in values.items():
+        row[index] = value
+    return row
 
 
-def _xlsx_value(sheet: Sheet, number: int, index: int, cell: Any, raw: Any,
+def _xlsx_value(sheet: Sheet, number: int, cell: dict[str, Any],
                 errors: list[DataError]) -> Any:
-    """A cell's value as text, number or bool (None when empty); errors for error values and
-    formulas without a saved value."""
-    value = cell.value
+    """A cell's value as text, number or bool (None when empty); errors for error values,
+    formulas without a saved value and number cells saved with no number."""
+    value = cell["value"]
+    index = cell["column"] - 1
     ref = f"{_letter(index)}{number}"
-    if getattr(cell, "data_type", None) == "e":
-        errors.append(sheet.error(number, _letter(index), f"cell {ref} holds the error "
-                                                          f"{value}"))
+    problem = None
+    if cell["data_type"] == "e":
+        problem = f"cell {ref} holds the error {value}"
+    elif cell["nan"] == "":
+        problem = (f"cell {ref} holds no number: its saved value is empty, as openpyxl saves "
+                   "NaN (not a number) and infinity; type a number or clear the cell")
+    elif cell["nan"] is not None:
+        problem = (f"cell {ref} holds {cell['nan'][:40]!r}, not a number; type a number or "
+                   "clear the cell")
+    elif value is None and cell["formula"]:
+        problem = (f"cell {ref} holds a formula with no saved value (a workbook written by a "
+                   "script); open and save it in a spreadsheet program, or type the value")
+    if problem:
+        errors.append(sheet.error(number, _column(sheet, number, index), problem))
         return None
-    if value is None:
-        if getattr(raw, "data_type", None) == "f":
-            errors.append(sheet.error(number, _letter(index), f"cell {ref} holds a formula "
-                                      "with no saved value (a workbook written by a script); "
-                                      "open and save it in a spreadsheet program, or type "
-                                      "the value"))
-        return None
-    if isinstance(value, (bool, int, float)):
+    if value is None or isinstance(value, (bool, int, float)):
         return value
     if isinstance(value, datetime) and value.time() == time(0):
         value = value.date()
