@@ -338,21 +338,22 @@ def _xlsx_value(sheet: Sheet, number: int, cell: dict[str, Any],
     """A cell's value as text, number or bool (None when empty); errors for error values,
     formulas without a saved value and number cells saved with no number."""
     value = cell["value"]
-    index = cell["column"] - 1
-    ref = f"{_letter(index)}{number}"
-    problem = None
-    if cell["data_type"] == "e":
-        problem = f"cell {ref} holds the error {value}"
-    elif cell["nan"] == "":
-        problem = (f"cell {ref} holds no number: its saved value is empty, as openpyxl saves "
-                   "NaN (not a number) and infinity; type a number or clear the cell")
-    elif cell["nan"] is not None:
-        problem = (f"cell {ref} holds {cell['nan'][:40]!r}, not a number; type a number or "
-                   "clear the cell")
-    elif value is None and cell["formula"]:
-        problem = (f"cell {ref} holds a formula with no saved value (a workbook written by a "
-                   "script); open and save it in a spreadsheet program, or type the value")
-    if problem:
+    if cell["data_type"] == "e" or "nan" in cell or "formula" in cell:
+        index = cell["column"] - 1
+        ref = f"{_letter(index)}{number}"
+        nan = cell.get("nan")
+        if cell["data_type"] == "e":
+            problem = f"cell {ref} holds the error {value}"
+        elif nan == "":
+            problem = (f"cell {ref} holds no number: its saved value is empty, as openpyxl "
+                       "saves NaN (not a number) and infinity; type a number or clear the cell")
+        elif nan is not None:
+            problem = f"cell {ref} holds {nan[:40]!r}, not a number; type a number or clear " \
+                      "the cell"
+        else:
+            problem = (f"cell {ref} holds a formula with no saved value (a workbook written by "
+                       "a script); open and save it in a spreadsheet program, or type the "
+                       "value")
         errors.append(sheet.error(number, _column(sheet, number, index), problem))
         return None
     if value is None or isinstance(value, (bool, int, float)):
@@ -361,7 +362,7 @@ def _xlsx_value(sheet: Sheet, number: int, cell: dict[str, Any],
         value = value.date()
     if isinstance(value, (date, time)):
         return value.isoformat()
-    return _checked_text(sheet, number, index, str(value)) or None
+    return _checked_text(sheet, number, cell["column"] - 1, str(value)) or None
 
 
 # -- typing --------------------------------------------------------------------------------

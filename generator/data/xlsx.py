@@ -40,7 +40,7 @@ from generator.core.errors import DataError
 
 VALUE = f"{{{SHEET_MAIN_NS}}}v"
 FORMULA = f"{{{SHEET_MAIN_NS}}}f"
-Cell = dict[str, Any]  # openpyxl's: row, column, value, data_type, style_id; ours: formula, nan
+Cell = dict[str, Any]  # openpyxl's: row, column, value, data_type, style_id; ours below
 Rows = Iterator[tuple[int, list[Cell]]]
 
 
@@ -98,28 +98,30 @@ def _chosen(reader: _Reader, shown: Path, wanted: str | None) -> tuple[str, str]
 
 
 class _Cells(WorkSheetParser):
-    """openpyxl's sheet parser (values as saved), each cell also telling whether it holds a
-    formula (``formula``) and, for a number cell whose saved text is no number, that text
-    (``nan``: ``''`` for an empty ``<v/>``, else ``'NaN'``, ``'1e999'``...; its value None)."""
+    """openpyxl's sheet parser (values as saved); a cell with no value of its own also tells
+    whether it holds a formula (``formula: True``), and a number cell whose saved text is no
+    number gives that text as ``nan`` (``''`` for an empty ``<v/>``, else ``'NaN'``,
+    ``'1e999'``...) with the value None."""
 
     def parse_cell(self, element: Any) -> Cell:
-        saved = element.find(VALUE)
-        number = element.get("t", "n") == "n" and saved is not None
         column = self.col_counter
         try:
             cell: Cell = super().parse_cell(element)
-            value = cell["value"]
-            nan = None
-            if number and isinstance(value, float) and not math.isfinite(value):
-                nan, cell["value"] = saved.text, None
-        except ValueError:  # openpyxl's int() or float() of the saved text
-            if not number:
+        except ValueError:  # openpyxl's int() or float() of a number cell's saved text
+            saved = element.find(VALUE)
+            if saved is None or element.get("t", "n") != "n":
                 raise
-            nan, saved.text = saved.text or "", None
+            text, saved.text = saved.text or "", None
             self.col_counter = column  # as it was: parse the cell again, without its value
             cell = super().parse_cell(element)  # a bad cell reference raises again
-        formula = element.find(FORMULA) is not None
-        if number and not formula and nan is None and cell["value"] is None:
-            nan = ""  # <v/>: how openpyxl saves NaN and infinity
-        cell["formula"], cell["nan"] = formula, nan
+            cell["nan"] = text
+            return cell
+        value = cell["value"]
+        if value is None:
+            if element.find(FORMULA) is not None:
+                cell["formula"] = True
+            elif element.get("t", "n") == "n" and element.find(VALUE) is not None:
+                cell["nan"] = ""  # <v/>: how openpyxl saves NaN and infinity
+        elif type(value) is float and not math.isfinite(value):
+            cell["nan"], cell["value"] = element.findtext(VALUE), None
         return cell

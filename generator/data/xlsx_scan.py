@@ -16,13 +16,24 @@ of the raw bytes. Here every part is read once, in chunks, and the file is refus
   declaration names another encoding. Spreadsheet programs write UTF-8, so every byte
   search below sees what the parser will see;
 - a part declares a DTD (``<!DOCTYPE``, ``<!ENTITY``);
-- the parts hold more than ``MAX_ELEMENTS`` XML elements in all, more than
-  ``MAX_SHARED_STRINGS`` shared strings (``<si>``) or a row with more than ``MAX_ROW_CELLS``
-  cells (``<c>``).
+- the parts hold more than ``MAX_CELL_ELEMENTS`` elements of cells and their texts
+  (``row``, ``c``, ``v``, ``f``, ``is``, ``t``, ``si``), more than ``MAX_OTHER_ELEMENTS``
+  other elements (styles, rich-text runs, names, relationships...), more than
+  ``MAX_TEXTS`` texts (shared strings ``<si>`` and inline ones ``<is>``, which openpyxl
+  reads at the cost of a rich text each) or a row of more than ``MAX_ROW_CELLS`` cells
+  (``<c>``).
+
+The two element bounds differ because the costs do: openpyxl reads a cell's markup in about
+2 us an element, while every other element becomes an object (a font, a run of rich text)
+at up to 20 us and 1 KB. With these bounds the worst file costs a few seconds and some
+hundred MB, whichever part it fills; a real table is far inside them (5,000 rows of 20
+columns, every cell a different text: about 400,000 cell elements).
 
 Elements are counted by their start tags (``<`` and a name: markup never appears unescaped in
 XML text, so this never counts fewer than a parser builds; a binary part such as a picture
-adds a few thousand at most). What openpyxl then parses is bounded by these counts.
+adds about one per kilobyte), and classed by their local name whatever part holds them:
+which parts openpyxl parses is decided by the archive's own listings, which are not read
+here.
 """
 from __future__ import annotations
 
@@ -38,15 +49,20 @@ from generator.core.errors import DataError
 
 MAX_UNPACKED_BYTES = 25 * 1024 * 1024
 MAX_MEMBERS = 500
-MAX_ELEMENTS = 1_000_000  # XML elements in all parts (a table of 5,000 rows x 50 columns
-# with a shared string in each cell has about 1,000,000)
-MAX_SHARED_STRINGS = 200_000
+MAX_CELL_ELEMENTS = 1_000_000
+MAX_OTHER_ELEMENTS = 100_000
+MAX_TEXTS = 100_000  # shared strings (<si>) and inline ones (<is>)
 MAX_ROW_CELLS = 16_384  # Excel's last column, XFD
 CHUNK = 1 << 16
-_TAG = re.compile(rb"<([^\s/>!?][^\s/>]{0,255})")  # a start tag and its (qualified) name
+_PREFIX = rb"<(?:[^\s/>!?:]{1,255}:)?"  # a start tag's namespace prefix, if any
+_START = re.compile(rb"<[^\s/>!?]")  # any start tag
+_CELL_MARKUP = re.compile(_PREFIX + rb"(?:row|c|v|f|is|t|si)[\s/>]")
+_ROW = re.compile(_PREFIX + rb"row[\s/>]")
+_CELL = re.compile(_PREFIX + rb"c[\s/>]")
+_TEXT = re.compile(_PREFIX + rb"(?:si|is)[\s/>]")
 _DTD = re.compile(rb"<!\s*(?:doctype|entity)", re.IGNORECASE)
 _ENCODING = re.compile(rb"\sencoding\s*=\s*[\"']([^\"']*)[\"']")
-_HELD = 300  # bytes kept back when a chunk ends inside a tag (a name is at most 256)
+_HELD = 600  # bytes kept back when a chunk may end inside a tag's name
 
 
 def check_zip(file: Path, shown: Path) -> None:
@@ -82,12 +98,14 @@ class Markup:
     """The counts of one archive's parts so far; ``scan`` refuses a part past a bound."""
 
     shown: Path
-    elements: int = 0
-    strings: int = 0
+    cell_elements: int = 0
+    other_elements: int = 0
+    texts: int = 0
 
     def scan(self, name: str, part: IO[bytes]) -> None:
         """One part, read in chunks (a zip's declared sizes bound what it unpacks to:
-        zipfile stops there and checks the CRC)."""
+        zipfile stops there and checks the CRC), each cut before a tag that may go on in the
+        next chunk."""
         held = b""
         cells = 0  # in the row being read
         first = True
@@ -102,29 +120,32 @@ class Markup:
         self._count(name, held, cells)
 
     def _count(self, name: str, data: bytes, cells: int) -> int:
+        """Count the tags of ``data`` (the regular expressions count, in C); return the cells
+        of the row that ``data`` ends in."""
         if _DTD.search(data):
             self.fail(f"part {name!r} declares a DTD (<!DOCTYPE or <!ENTITY), which no "
                       "spreadsheet program writes; refused")
-        for tag in _TAG.finditer(data):
-            self.elements += 1
-            local = tag.group(1).rpartition(b":")[2]
-            if local == b"c":
-                cells += 1
-                if cells > MAX_ROW_CELLS:
-                    self.fail(f"part {name!r} has a row of more than {MAX_ROW_CELLS} cells, "
-                              "more than a spreadsheet program writes; refused")
-            elif local == b"row":
-                cells = 0
-            elif local == b"si":
-                self.strings += 1
-                if self.strings > MAX_SHARED_STRINGS:
-                    self.fail(f"holds more than {MAX_SHARED_STRINGS} shared strings (texts); "
-                              "keep the table in a smaller workbook, or save it as CSV")
-            if self.elements > MAX_ELEMENTS:
-                self.fail(f"holds more than {MAX_ELEMENTS} XML elements (cells, texts, "
-                          "styles); keep the table in a smaller workbook, or save it as CSV")
+        markup = len(_CELL_MARKUP.findall(data))
+        self.cell_elements += markup
+        self.other_elements += len(_START.findall(data)) - markup
+        self.texts += len(_TEXT.findall(data))
+        rows = _ROW.split(data)
+        for index, row in enumerate(rows):
+            cells = (cells if index == 0 else 0) + len(_CELL.findall(row))
+            if cells > MAX_ROW_CELLS:
+                self.fail(f"part {name!r} has a row of more than {MAX_ROW_CELLS} cells, "
+                          "more than a spreadsheet program writes; refused")
+        if self.texts > MAX_TEXTS:
+            self.fail(f"holds more than {MAX_TEXTS} texts (shared or inline strings); keep "
+                      "the table in a smaller workbook, or save it as CSV")
+        if self.cell_elements > MAX_CELL_ELEMENTS:
+            self.fail(f"holds more than {MAX_CELL_ELEMENTS} XML elements of cells; keep the "
+                      "table in a smaller workbook, or save it as CSV")
+        if self.other_elements > MAX_OTHER_ELEMENTS:
+            self.fail(f"holds more than {MAX_OTHER_ELEMENTS} XML elements besides cells "
+                      "(styles, rich-text runs, names...); keep the table in a smaller "
+                      "workbook, or save it as CSV")
         return cells
-
     def _check_encoding(self, name: str, head: bytes) -> None:
         """Refuse a part an XML parser would not read as UTF-8 (expat's detection)."""
         again = "spreadsheet programs write UTF-8: open and save the workbook again"
