@@ -9,15 +9,21 @@ few kilobytes, or a CSV of blank lines in the test's temporary folder."""
 from __future__ import annotations
 
 import codecs
+import io
 import re
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
+from xml.parsers import expat
+from xml.sax.saxutils import escape, quoteattr
 
 import openpyxl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from generator.data import load_game
+from generator.core.errors import DataError
+from generator.data import load_game, xlsx_scan
 from generator.data.xlsx_scan import (
     MAX_CELL_ELEMENTS,
     MAX_OTHER_ELEMENTS,
@@ -375,3 +381,64 @@ def test_the_reproductions_fit_the_unpacked_limit():
     assert len(b"<font><b/></font>") * 1_000_000 < MAX_UNPACKED_BYTES
     assert len(b'<row r="5019">' + b"<c><v>1</v></c>" * 199 + b"</row>") * 5000 \
         < MAX_UNPACKED_BYTES
+
+
+# -- the scanner counts what a parser builds --------------------------------------------------
+
+NAMES = ["row", "c", "v", "f", "is", "t", "si", "x:c", "x:row", "x:si", "sheetData", "font",
+         "b", "col", "cols", "r", "x:r", "c2", "rows"]
+texts = st.text(alphabet="ab >/&<\"'\n", max_size=6)
+attributes = st.dictionaries(st.sampled_from(["r", "s", "t"]), texts, max_size=2)
+trees = st.recursive(
+    st.tuples(st.sampled_from(NAMES), attributes, texts),
+    lambda inner: st.tuples(st.sampled_from(NAMES), attributes,
+                            st.lists(st.one_of(texts, inner), max_size=6)),
+    max_leaves=80)
+
+
+def _xml(tree) -> str:
+    if isinstance(tree, str):
+        return escape(tree)
+    name, attrs, content = tree
+    opened = name + "".join(f" {key}={quoteattr(value)}" for key, value in attrs.items())
+    inner = "".join(map(_xml, content)) if isinstance(content, list) else escape(content)
+    return f"<{opened}>{inner}</{name}>" if inner else f"<{opened}/>"
+
+
+def _parsed_counts(document: bytes) -> tuple[int, int, int, int]:
+    """What expat builds: cell elements, other elements, texts, and the most ``c`` elements
+    met between two ``row`` starts."""
+    counts = {"cell": 0, "other": 0, "text": 0, "row": 0, "widest": 0}
+
+    def start(name: str, attrs: dict) -> None:
+        local = name.rpartition(":")[2]
+        counts["cell" if local in ("row", "c", "v", "f", "is", "t", "si") else "other"] += 1
+        counts["text"] += local in ("si", "is")
+        counts["row"] = 0 if local == "row" else counts["row"] + (local == "c")
+        counts["widest"] = max(counts["widest"], counts["row"])
+
+    parser = expat.ParserCreate()
+    parser.StartElementHandler = start
+    parser.Parse(document, True)
+    return counts["cell"], counts["other"], counts["text"], counts["widest"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(trees, max_size=4), st.integers(1, 80), st.sampled_from(["", "\ufeff"]))
+def test_the_scan_counts_what_the_parser_builds_across_chunks(forest, chunk, bom):
+    """Any split of a part into chunks counts the same elements expat builds (attribute
+    values and text with '>', '/' and escaped '<' included)."""
+    document = (bom + '<root xmlns:x="urn:x">' + "".join(map(_xml, forest))
+                + "</root>").encode("utf-8")
+    cells, other, texts_, widest = _parsed_counts(document)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(xlsx_scan, "CHUNK", chunk)
+        patch.setattr(xlsx_scan, "MAX_ROW_CELLS", widest)
+        markup = xlsx_scan.Markup(Path("t.xlsx"))
+        markup.scan("part.xml", io.BytesIO(document))
+        assert (markup.cell_elements, markup.other_elements, markup.texts) == (
+            cells, other, texts_)
+        if widest:
+            patch.setattr(xlsx_scan, "MAX_ROW_CELLS", widest - 1)
+            with pytest.raises(DataError, match="has a row of more than"):
+                xlsx_scan.Markup(Path("t.xlsx")).scan("part.xml", io.BytesIO(document))
