@@ -146,6 +146,7 @@ class Markup:
                       "(styles, rich-text runs, names...); keep the table in a smaller "
                       "workbook, or save it as CSV")
         return cells
+
     def _check_encoding(self, name: str, head: bytes) -> None:
         """Refuse a part an XML parser would not read as UTF-8 (expat's detection)."""
         again = "spreadsheet programs write UTF-8: open and save the workbook again"
