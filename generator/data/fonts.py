@@ -15,12 +15,18 @@ template writes it and finds the file for the project in use.
 A project font is registered with ReportLab once per file version (its content,
 generator/core/context.py) under a name made from its contents' hash (``pnp-<name>-<hash>``):
 ReportLab's registry is one per process, yet two projects built in it (two threads, ``pnp
-watch`` switching folders) never see each other's ``Foo-Regular``, a project's ``sans.ttf``
-never replaces the built-in ``sans`` of another build, and the same file gives the same PDF
-bytes wherever the project folder is. Built-in keys keep the names ``pnp-<key>`` every kit
-has had. A file ReportLab or Pillow cannot use is refused with
-``FontError`` naming it; a CFF-outline OpenType font (``OTTO``), which ReportLab cannot embed,
-gets its own message.
+watch`` switching folders, an edited font) never see each other's ``Foo-Regular``, a
+project's ``sans.ttf`` never replaces the built-in ``sans`` of another build, and the same
+file gives the same PDF bytes wherever the project folder is. Built-in keys keep the names
+``pnp-<key>`` every kit has had. Every font, built-in or not, is also registered under that
+unique name as its *face* name (``_register``), never its PostScript name, which ReportLab
+would otherwise use to hand a second font of that PostScript name the first one's object;
+text is measured with the font object itself.
+
+A project's font file is read once and its tables checked by generator/data/sfnt.py before
+ReportLab or Pillow parse it (a hostile cmap, a missing ``glyf``); a file either cannot use
+is refused with ``FontError`` naming it; a CFF-outline OpenType font (``OTTO``), which
+ReportLab cannot embed, gets its own message.
 """
 from __future__ import annotations
 
@@ -37,11 +43,8 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from generator.core import context, memo
 from generator.core.primitives import PT_TO_MM
-from generator.data import project_fonts
+from generator.data import project_fonts, sfnt
 from generator.data.project_fonts import FontFile
-
-CFF_MESSAGE = ("has PostScript (CFF) outlines, which cannot be embedded in the PDF: use the "
-               "TrueType-outline version of the font (usually the .ttf file)")
 
 
 class FontError(ValueError):
@@ -150,26 +153,31 @@ def register(name: object) -> TTFont:
 
 
 def _registered(font: FontFile) -> TTFont:
-    return _builtin_ttf(font) if font.builtin else _project_registered(font)
+    return _builtin_ttf(font) if font.builtin else _project(font)[0]
 
 
 @memo.memo(code=True)  # a pinned package's file, parsed once per process
 def _builtin_ttf(font: FontFile) -> TTFont:
-    ttf = TTFont(f"pnp-{font.name}", str(font.path))
-    pdfmetrics.registerFont(ttf)
-    return ttf
+    return _register(TTFont(f"pnp-{font.name}", str(font.path)))
 
 
-@memo.memo  # keyed by the file's content (FontFile.version)
-def _project_registered(font: FontFile) -> TTFont:
-    """A project's font, registered under its content's name alone. ReportLab keeps one
-    font per PostScript name in the process, and maps a second file of that name (a
-    project's own build of a built-in font, another project's "Title") to the first: it
-    would be drawn and measured with the other's glyphs, in this build or another. The
-    PDF still names the font by its own PostScript name."""
-    ttf = _project_ttf(font)
+def _register(ttf: TTFont) -> TTFont:
+    """Register ``ttf`` under its own name, and return the font registered under it.
+
+    ReportLab keeps one font per *face* name (the PostScript name, by default) in the
+    process, and maps a second font of a face name it knows to the first: a project's own
+    build of a built-in font, or another project's "Title", would be drawn and measured
+    with the other's glyphs, in this build or a later one. So the face is registered under
+    the font's registered name, unique per file version (built-in key or content hash), and
+    keeps its PostScript name for the PDF. A name registered already (the same file, read
+    again after the memo tables were forgotten) gives the font registered first: the one
+    the PDF's pages will set."""
+    if ttf.fontName in pdfmetrics.getRegisteredFontNames():
+        found = pdfmetrics.getFont(ttf.fontName)
+        assert isinstance(found, TTFont)
+        return found
     own = ttf.face.name
-    ttf.face.name = own + b"@" + ttf.fontName.encode("ascii")
+    ttf.face.name = ttf.fontName.encode("ascii")
     try:
         pdfmetrics.registerFont(ttf)
     finally:
@@ -177,8 +185,10 @@ def _project_registered(font: FontFile) -> TTFont:
     return ttf
 
 
-def _project_ttf(font: FontFile) -> TTFont:
-    """A project's font file read once, checked by both renderers' parsers, named by hash."""
+@memo.memo  # keyed by the file's content (FontFile.version)
+def _project(font: FontFile) -> tuple[TTFont, sfnt.Facts]:
+    """A project's font file read once, its tables checked (generator/data/sfnt.py) before
+    both renderers' parsers read it, registered under a name made of its content's hash."""
     from PIL import ImageFont
 
     try:
@@ -189,24 +199,37 @@ def _project_ttf(font: FontFile) -> TTFont:
     if len(data) > project_fonts.MAX_FONT_BYTES:
         raise FontError(f"{font.shown()} is larger than "
                         f"{project_fonts.MAX_FONT_BYTES // 2**20} MB")
-    head = data[:4]
-    if head == b"OTTO":
-        raise FontError(f"{font.shown()} {CFF_MESSAGE}")
-    if head in (b"wOFF", b"wOF2"):
-        raise FontError(f"{font.shown()} is a web font (WOFF); use the .ttf file of the font")
-    if head not in (b"\x00\x01\x00\x00", b"true", b"ttcf"):
-        raise FontError(f"{font.shown()} is not a TrueType or OpenType font file")
+    try:
+        facts = sfnt.read(data)
+    except sfnt.SfntError as exc:
+        raise FontError(f"{font.shown()} {exc}") from None
     digest = hashlib.sha256(data).hexdigest()[:12]
     try:
         ttf = TTFont(f"pnp-{font.name}-{digest}", io.BytesIO(data))
-        ttf.face.charToGlyph.get(65)
+        sfnt.check_glyph_ids(ttf.face.charToGlyph, facts)
         ImageFont.truetype(io.BytesIO(data), 12)
+    except sfnt.SfntError as exc:
+        raise FontError(f"{font.shown()} {exc}") from None
     except Exception as exc:  # a hostile file may break a parser in any way
-        reason = (f"no {exc.args[0]!r} table" if isinstance(exc, KeyError) and exc.args
-                  else (str(exc).splitlines() or [type(exc).__name__])[0])
-        reason = reason.replace('TTF file "(ttf)": ', "").replace(' "(ttf)"', "")[:160]
-        raise FontError(f"{font.shown()} cannot be used as a font ({reason})") from None
-    return ttf
+        raise FontError(f"{font.shown()} {_unusable(exc)}") from None
+    return _register(ttf), facts
+
+
+def _unusable(exc: Exception) -> str:
+    """A parser's complaint about a checked file, without its made-up file name."""
+    reason = (f"no {exc.args[0]!r} table" if isinstance(exc, KeyError) and exc.args
+              else (str(exc).splitlines() or [type(exc).__name__])[0])
+    reason = reason.replace('TTF file "(ttf)": ', "").replace(' "(ttf)"', "")[:160]
+    return f"cannot be used as a font ({reason})"
+
+
+def licence_note(name: str) -> str | None:
+    """What the licence of project font ``name`` says about embedding it, when a designer
+    must know (``sfnt.licence_note``): pre-flight warns, the build does not refuse it (the
+    designer may hold the owner's permission; ReportLab embeds the font whatever the flag).
+    None for a built-in font (licensed for it: SIL Open Font License, Bitstream Vera)."""
+    font = resolve(name)
+    return None if font.builtin else sfnt.licence_note(_project(font)[1])
 
 
 def describe(name: str) -> str:
@@ -237,10 +260,13 @@ memo.register(_WIDTHS.clear, f"{__name__}._WIDTHS")
 
 
 def text_width_mm(key: str, text: str, size_pt: float) -> float:
-    name = register(key).fontName
+    """``text``'s width in mm, measured by the font object ``key`` stands for (never looked
+    up by name in ReportLab's registry)."""
+    ttf = register(key)
+    name = ttf.fontName
     found = _WIDTHS.get((name, text, size_pt))
     if found is None:
-        found = pdfmetrics.stringWidth(text, name, size_pt) * PT_TO_MM
+        found = ttf.stringWidth(text, size_pt) * PT_TO_MM
         if len(_WIDTHS) >= MAX_WIDTHS:
             _WIDTHS.clear()
         _WIDTHS[(name, text, size_pt)] = found

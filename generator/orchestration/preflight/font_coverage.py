@@ -5,8 +5,9 @@ has every character the cards set in it (accents, dashes, the euro sign...). The
 (generator/orchestration/preflight/checks.py) reports each template line that sets a missing
 character;
 this adds one line per project font file used: the file, and how many of the distinct
-characters the kit sets in it the font can draw. The built-in fonts are left out (they are
-chosen for the built-in kits, whose verify output stays as it was).
+characters the kit sets in it the font can draw, and a warning for a font whose licence
+restricts embedding it in a PDF (generator/data/sfnt.py reads the flag). The built-in fonts
+are left out (they are chosen for the built-in kits, whose verify output stays as it was).
 """
 from __future__ import annotations
 
@@ -30,7 +31,8 @@ def texts(prims: Iterable[p.Primitive]) -> Iterable[tuple[str, str]]:
 
 
 def coverage_findings(prim_lists: Iterable[Iterable[p.Primitive]]) -> list[Finding]:
-    """One ok finding per project font file used: characters covered of those set in it."""
+    """One ok finding per project font file used: characters covered of those set in it;
+    a warning after it when the font's licence restricts embedding."""
     used: dict[FontFile, set[str]] = defaultdict(set)
     for prims in prim_lists:
         for name, line in texts(prims):
@@ -49,4 +51,8 @@ def coverage_findings(prim_lists: Iterable[Iterable[p.Primitive]]) -> list[Findi
             more = "..." if len(missing) > SHOWN else ""
             detail += f"; none for {missing[:SHOWN]!r}{more} (see the glyph findings)"
         findings.append(Finding(f"font {font.name}", True, detail))
+        licence = fonts.licence_note(font.name)
+        if licence:
+            findings.append(Finding("pre-flight font licence", False,
+                                    f"{font.shown()} {licence}", warn=True))
     return findings
