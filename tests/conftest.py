@@ -86,6 +86,11 @@ SLOW_TESTS = {
     "test_rich_text.py": {"test_built_in_kits_lay_out_every_text_as_before"},
     "test_project_fonts.py": {
         "test_a_project_font_is_embedded_in_the_pdf_and_its_text_extractable"},
+    "test_fonts.py": {"test_whatever_passes_the_checks_reportlab_can_embed",  # tests/hostile/
+                      "test_each_reproduction_ends_in_one_line_within_500_mb",
+                      "test_a_font_named_like_a_built_in_one_changes_no_later_kit",
+                      "test_watch_sees_an_edited_font",
+                      "test_a_restricted_licence_is_a_preflight_warning_not_an_error"},
     "test_project.py": {"test_the_projects_own_face_changes_what_is_printed",
                         "test_your_first_game_as_the_readme_says"},
 }

@@ -217,8 +217,12 @@ def _project(font: FontFile) -> tuple[TTFont, sfnt.Facts]:
 
 def _unusable(exc: Exception) -> str:
     """A parser's complaint about a checked file, without its made-up file name."""
-    reason = (f"no {exc.args[0]!r} table" if isinstance(exc, KeyError) and exc.args
-              else (str(exc).splitlines() or [type(exc).__name__])[0])
+    if isinstance(exc, KeyError) and exc.args:  # a table, or an entry of one, not there
+        what = exc.args[0]
+        reason = (f"no {what!r} table" if isinstance(what, str)
+                  else f"its tables disagree: no entry {what!r:.20}")
+    else:
+        reason = (str(exc).splitlines() or [type(exc).__name__])[0]
     reason = reason.replace('TTF file "(ttf)": ', "").replace(' "(ttf)"', "")[:160]
     return f"cannot be used as a font ({reason})"
 
