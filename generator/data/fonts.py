@@ -203,7 +203,7 @@ def _project(font: FontFile) -> tuple[TTFont, sfnt.Facts]:
         facts = sfnt.read(data)
     except sfnt.SfntError as exc:
         raise FontError(f"{font.shown()} {exc}") from None
-    digest = hashlib.sha256(data).hexdigest()[:12]
+    digest = hashlib.sha256(data).hexdigest()  # whole: a prefix could be made to collide
     try:
         ttf = TTFont(f"pnp-{font.name}-{digest}", io.BytesIO(data))
         sfnt.check_glyph_ids(ttf.face.charToGlyph, facts)
