@@ -88,6 +88,7 @@ SLOW_TESTS = {
         "test_a_project_font_is_embedded_in_the_pdf_and_its_text_extractable"},
     "test_fonts.py": {"test_whatever_passes_the_checks_reportlab_can_embed",  # tests/hostile/
                       "test_each_reproduction_ends_in_one_line_within_500_mb",
+                      "test_the_most_a_cmap_may_map_builds_within_500_mb",
                       "test_a_font_named_like_a_built_in_one_changes_no_later_kit",
                       "test_watch_sees_an_edited_font",
                       "test_a_restricted_licence_is_a_preflight_warning_not_an_error"},
