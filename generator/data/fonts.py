@@ -38,6 +38,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from generator.core import context, memo
 from generator.core.primitives import PT_TO_MM
 from generator.data import project_fonts
+from generator.expressions import charge_if_metered
 from generator.data.project_fonts import FontFile
 
 CFF_MESSAGE = ("has PostScript (CFF) outlines, which cannot be embedded in the PDF: use the "
@@ -237,6 +238,10 @@ memo.register(_WIDTHS.clear, f"{__name__}._WIDTHS")
 
 
 def text_width_mm(key: str, text: str, size_pt: float) -> float:
+    """The width of ``text`` in mm. In a face, each character measured is a unit of its work
+    (fitting a text measures its lines again at each size tried): remembered or not, the same
+    count, so a face costs the same whatever this process measured before."""
+    charge_if_metered(len(text) + 1)
     name = register(key).fontName
     found = _WIDTHS.get((name, text, size_pt))
     if found is None:

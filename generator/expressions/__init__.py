@@ -97,6 +97,10 @@ from .env import BoundedSandbox
 from .library import ENV, offer_filter, offer_function
 from .limits import (
     BACKSTOP_SECONDS,
+    MAX_BUILD_PRIMITIVES,
+    MAX_BUILD_WORK,
+    MAX_COMPONENT_PRIMITIVES,
+    MAX_FACE_PRIMITIVES,
     MAX_DEPTH,
     MAX_DIGITS,
     MAX_EXPONENT,
@@ -109,23 +113,28 @@ from .limits import (
     MAX_STRING,
     MAX_WORK,
     WORK_METER,
+    BudgetSpent,
     ExpressionError,
     LimitError,
+    Spending,
     WorkMeter,
     charge,
+    charge_if_metered,
     check_backstop,
     count_loops,
     size_of,
+    spend,
     to_text,
     work_budget,
 )
 from .scope import Scope, evaluate
 from .text import percent_format
 
-__all__ = ["BACKSTOP_SECONDS", "ENV", "MAX_DEPTH", "MAX_DIGITS", "MAX_EXPONENT", "MAX_FACE_WORK",
-           "MAX_INT_BITS", "MAX_ITEMS", "MAX_LOOP", "MAX_SIZE", "MAX_SOURCE", "MAX_STRING",
-           "MAX_WORK", "WORK_METER", "BoundedSandbox", "Compiled", "ExpressionError",
-           "LimitError", "Scope", "WorkMeter", "charge", "check_backstop", "compile_value",
+__all__ = ["BACKSTOP_SECONDS", "ENV", "MAX_BUILD_PRIMITIVES", "MAX_BUILD_WORK",
+           "MAX_COMPONENT_PRIMITIVES", "MAX_DEPTH", "MAX_DIGITS", "MAX_EXPONENT",
+           "MAX_FACE_PRIMITIVES", "MAX_FACE_WORK", "MAX_INT_BITS", "MAX_ITEMS", "MAX_LOOP",
+           "MAX_SIZE", "MAX_SOURCE", "MAX_STRING", "MAX_WORK", "WORK_METER", "BoundedSandbox",
+           "BudgetSpent", "Compiled", "ExpressionError", "LimitError", "Scope", "Spending",
+           "WorkMeter", "charge", "charge_if_metered", "check_backstop", "compile_value",
            "count_loops", "evaluate", "names_used", "offer_filter", "offer_function",
-           "percent_format",
-           "size_of", "to_text", "work_budget"]
+           "percent_format", "size_of", "spend", "to_text", "work_budget"]

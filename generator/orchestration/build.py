@@ -15,12 +15,19 @@ from generator.core.findings import Finding
 from generator.core.model import Component, FaceTemplate, Game, Size
 from generator.core.primitives import Face, Primitive
 from generator.core.sizes import PAGE
-from generator.core.yamlfile import load_yaml
+from generator.core.yamlfile import format_path, load_yaml
 from generator.data import i18n, load_game
 from generator.data.resources import load_resources
 from generator.data.templates import load_template
 from generator.data.themes import Theme, load_theme
-from generator.expressions import ExpressionError, evaluate
+from generator.core.context import Spender
+from generator.expressions import (
+    MAX_BUILD_PRIMITIVES,
+    MAX_COMPONENT_PRIMITIVES,
+    ExpressionError,
+    Spending,
+    evaluate,
+)
 from generator.faces import face_cache
 from generator.faces.template import dependencies, render_face
 from generator.layout.assemble import Part, Summary, assemble
@@ -118,14 +125,35 @@ def face_size(comp: Component, opts: BuildOptions) -> Size:
     return comp.size
 
 
-def item_label(comp: Component, ctx: dict[str, Any], index: int, source: Path) -> str:
-    """A readable name for one item ("Queen of Hearts"), from the component's label template."""
+def item_label(comp: Component, ctx: dict[str, Any], index: int, source: Path,
+               who: Spender | None = None) -> str:
+    """A readable name for one item ("Queen of Hearts"), from the component's label template
+    (its work ``who``'s in the build's budget: the label's line)."""
     if comp.label:
         try:
-            return str(evaluate(comp.label, ctx))
+            if who is None:
+                return str(evaluate(comp.label, ctx))
+            with Spending(who):
+                return str(evaluate(comp.label, ctx))
         except ExpressionError as exc:
             raise label_error(comp, source, str(exc)) from None
     return f"{comp.id}-{index + 1:03d}"
+
+
+def component_field(game: Game, comp: Component, *path: str) -> tuple[str, int | None, str]:
+    """The file, line and field of a component's entry (or a field of it) in the data file,
+    from the document the loader parsed."""
+    doc = (getattr(game, "docs", None) or {}).get("game")
+    raw = doc.data.get("components") if doc is not None and isinstance(doc.data, dict) else None
+    for position, spec in enumerate(raw if isinstance(raw, list) else []):
+        if isinstance(spec, dict) and spec.get("id") == comp.id:
+            key = ("components", position, *path)
+            return str(doc.file), doc.line_of(key), format_path(key)
+    return str(game.source), None, ".".join(("components", comp.id, *path))
+
+
+def too_many_primitives(game: Game, comp: Component, expected: str) -> DataError:
+    return DataError(*component_field(game, comp), expected)
 
 
 def label_error(comp: Component, source: Path, expected: str) -> DataError:
@@ -165,8 +193,23 @@ def render_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions,
     ``shared`` (``faces_key``: the game's part of the key), faces an earlier run drew from
     the same inputs come from the face cache (generator/faces/face_cache.py)."""
     size = face_size(comp, opts)
-    return face_cache.drawn(shared, comp, size, lambda: _draw_faces(game, comp, theme, opts,
-                                                                    size))
+    fronts, backs = face_cache.drawn(shared, comp, size,
+                                     lambda: _draw_faces(game, comp, theme, opts, size))
+    budget = context.current().budget
+    if budget is not None:  # drawn or from the cache alike: what the build holds
+        budget.primitives += _primitives(fronts, backs)
+        if budget.primitives > MAX_BUILD_PRIMITIVES:
+            raise too_many_primitives(game, comp, f"more than {MAX_BUILD_PRIMITIVES:,} "
+                                      "primitives (shapes, texts, icons and images) in one "
+                                      f"build's faces, {budget.primitives:,} with this "
+                                      "component's")
+    return fronts, backs
+
+
+def _primitives(fronts: list[Face], backs: list[Face] | None) -> int:
+    """The primitives of the distinct faces (a copy is the same face, drawn once)."""
+    distinct = {id(face): face for face in [*fronts, *(backs or [])]}
+    return sum(len(face.prims) for face in distinct.values())
 
 
 def faces_key(game: Game, theme: Theme, opts: BuildOptions) -> str | None:
@@ -209,13 +252,22 @@ def _draw_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions, s
     backs: list[Face] | None = [] if back_t else None
     shared_back = back_t is not None and not {"item", "index"} & dependencies(back_t, known)
     back: Face | None = None
+    label_who: Spender = (*component_field(game, comp, "label"), "label")
+    primitives = 0
     for index, item in enumerate(comp.items):
         ctx = {**base, "item": item.data, "index": index}
-        label = item_label(comp, ctx, index, game.source)
+        label = item_label(comp, ctx, index, game.source, label_who)
         front = render_face(front_t, size.w, size.h, ctx, label, known)
+        primitives += len(front.prims)
         if back_t is not None and (back is None or not shared_back):
             back = render_face(back_t, size.w, size.h, ctx, f"{comp.id}-back" if shared_back
                                else label + "-back", known)
+            primitives += len(back.prims)
+        if primitives > MAX_COMPONENT_PRIMITIVES:
+            raise too_many_primitives(game, comp, f"more than {MAX_COMPONENT_PRIMITIVES:,} "
+                                      "primitives (shapes, texts, icons and images) in one "
+                                      f"component's faces, {primitives:,} by its item "
+                                      f"{index + 1} ({label!r})")
         for _ in range(item.count):
             fronts.append(front)
             if backs is not None and back is not None:
