@@ -130,10 +130,10 @@ def current() -> BuildContext:
 @contextmanager
 def building() -> Iterator[BuildContext]:
     """A fresh context for one build: the built-ins alone until its game is loaded, no
-    language session, a table of file versions of its own, a work budget of its own. The caller's choices for
-    everything inside are kept: who collects untranslated texts, pre-flight's glyph
-    reporting, and the output batches and locks already open (a build inside a batch joins
-    it; a lock this thread holds is not taken twice)."""
+    language session, a table of file versions of its own, a work budget of its own. The
+    caller's choices for everything inside are kept: who collects untranslated texts,
+    pre-flight's glyph reporting, and the output batches and locks already open (a build
+    inside a batch joins it; a lock this thread holds is not taken twice)."""
     outer = current()
     made = BuildContext(collectors=outer.collectors, glyphs_reported=outer.glyphs_reported,
                         files={}, batches=outer.batches, locks=outer.locks, budget=Budget())

@@ -38,8 +38,8 @@ from reportlab.pdfbase.ttfonts import TTFont
 from generator.core import context, memo
 from generator.core.primitives import PT_TO_MM
 from generator.data import project_fonts
-from generator.expressions import charge_if_metered
 from generator.data.project_fonts import FontFile
+from generator.expressions import charge_if_metered
 
 CFF_MESSAGE = ("has PostScript (CFF) outlines, which cannot be embedded in the PDF: use the "
                "TrueType-outline version of the font (usually the .ttf file)")

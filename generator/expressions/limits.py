@@ -135,8 +135,12 @@ class WorkMeter:
     expression, ``cap`` in all (MAX_FACE_WORK for a face) and MAX_LOOP.
 
     A unit is one node of an expression's tree each time it runs, one item or character
-    made or read by a function, filter, method, comparison or operator, one call, one element
-    of a face template drawn and one repetition of an ``each``."""
+    made or read by a function, filter, method, comparison or operator, one call and one
+    character of text measured; an element of a face template drawn and a repetition of an
+    ``each`` weigh what drawing them takes (generator/faces/template.py's ELEMENT_WORK).
+
+    In a build, the meter may spend only what the build's budget has left (``cap``); the work
+    it spends is counted there (``settle``) as the current spender's."""
 
     __slots__ = ("budget", "cap", "deadline", "limit", "loops", "own", "scope", "settled",
                  "work")

@@ -23,13 +23,13 @@ from typing import Any
 from generator.core import memo
 from generator.core import primitives as p
 from generator.core.colours import NotAColour, parse_colour
+from generator.core.context import Spender
 from generator.core.errors import DataError, DataErrors
 from generator.core.fit import fit_box
 from generator.core.model import MAX_INCLUDE_DEPTH, NOTHING_KNOWN, FaceTemplate, Known
 from generator.core.vector import IconDef, parse_path
 from generator.core.yamlfile import YamlDoc, format_path
 from generator.data import fonts, i18n, lookup
-from generator.core.context import Spender
 from generator.expressions import (
     MAX_FACE_PRIMITIVES,
     WORK_METER,

@@ -10,6 +10,7 @@ from typing import Any
 from generator import rules
 from generator.core import context
 from generator.core.atomic import atomic_batch, output_lock
+from generator.core.context import Spender
 from generator.core.errors import CompositionError, DataError
 from generator.core.findings import Finding
 from generator.core.model import Component, FaceTemplate, Game, Size
@@ -20,7 +21,6 @@ from generator.data import i18n, load_game
 from generator.data.resources import load_resources
 from generator.data.templates import load_template
 from generator.data.themes import Theme, load_theme
-from generator.core.context import Spender
 from generator.expressions import (
     MAX_BUILD_PRIMITIVES,
     MAX_COMPONENT_PRIMITIVES,
@@ -144,11 +144,12 @@ def component_field(game: Game, comp: Component, *path: str) -> tuple[str, int |
     """The file, line and field of a component's entry (or a field of it) in the data file,
     from the document the loader parsed."""
     doc = (getattr(game, "docs", None) or {}).get("game")
-    raw = doc.data.get("components") if doc is not None and isinstance(doc.data, dict) else None
-    for position, spec in enumerate(raw if isinstance(raw, list) else []):
-        if isinstance(spec, dict) and spec.get("id") == comp.id:
-            key = ("components", position, *path)
-            return str(doc.file), doc.line_of(key), format_path(key)
+    if doc is not None and isinstance(doc.data, dict):
+        raw = doc.data.get("components")
+        for position, spec in enumerate(raw if isinstance(raw, list) else []):
+            if isinstance(spec, dict) and spec.get("id") == comp.id:
+                key = ("components", position, *path)
+                return str(doc.file), doc.line_of(key), format_path(key)
     return str(game.source), None, ".".join(("components", comp.id, *path))
 
 
@@ -266,7 +267,7 @@ def _draw_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions, s
         if primitives > MAX_COMPONENT_PRIMITIVES:
             raise too_many_primitives(game, comp, f"more than {MAX_COMPONENT_PRIMITIVES:,} "
                                       "primitives (shapes, texts, icons and images) in one "
-                                      f"component's faces, {primitives:,} by its item "
+                                      f"component's faces: {primitives:,} up to item "
                                       f"{index + 1} ({label!r})")
         for _ in range(item.count):
             fronts.append(front)

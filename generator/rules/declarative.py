@@ -30,10 +30,10 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from generator.core.context import Spender
 from generator.core.errors import DataError
 from generator.core.findings import DESIGN, Finding
 from generator.core.model import Game
-from generator.core.context import Spender
 from generator.expressions import ExpressionError, Spending, evaluate
 
 from ..data.schema import CompositionCheck, CountRange
