@@ -37,6 +37,7 @@ from generator.expressions import (
     limits,
     work_budget,
 )
+from generator.faces import template
 from generator.frontends import app
 from generator.orchestration import build
 from generator.orchestration.build import BuildOptions, build_kit, check_composition
@@ -225,34 +226,39 @@ def rects(count: int, more: int = 0) -> str:
             + '  - rect: {x: 0, y: 0, w: 1, h: 1}\n' * more)
 
 
-def test_a_face_draws_at_most_its_primitives(tmp_path):
-    project = starter(tmp_path, cards=1, face=rects(MAX_FACE_PRIMITIVES, more=1))
+def test_a_face_draws_at_most_its_primitives(tmp_path, monkeypatch):
+    """The cap lowered to 100 (the real one: 10,000, twenty times the heaviest built-in
+    face's ~500): the 101st primitive is refused at its element's line."""
+    assert MAX_FACE_PRIMITIVES == 10_000
+    monkeypatch.setattr(template, "MAX_FACE_PRIMITIVES", 100)
+    project = starter(tmp_path, cards=1, face=rects(100, more=1))
     with pytest.raises(DataError) as caught:
         spend(str(project))
     error = caught.value
     assert (error.file, error.line) == (str(project / "faces" / "card.yaml"), 5)
-    assert error.expected.startswith(f"more than {MAX_FACE_PRIMITIVES} primitives (shapes, "
-                                     "texts, icons and images) in one face")
-    spend(str(starter(tmp_path / "ok", cards=1, face=rects(MAX_FACE_PRIMITIVES))))
+    assert error.expected.startswith("more than 100 primitives (shapes, texts, icons and "
+                                     "images) in one face")
+    spend(str(starter(tmp_path / "ok", cards=1, face=rects(100))))
 
 
 def test_a_component_and_a_build_draw_at_most_theirs(tmp_path, monkeypatch):
-    """The caps lowered (the real ones: 100,000 and 200,000 primitives): 40 cards of 300
-    rectangles stop at the card that passes the component's, naming the component."""
+    """The caps lowered (the real ones: 100,000 and 200,000 primitives, ~50 and ~90 times the
+    built-in kits'): 40 cards of 30 rectangles stop at the card that passes the component's,
+    naming the component; then at the build's."""
     assert MAX_COMPONENT_PRIMITIVES == 100_000 and limits.MAX_BUILD_PRIMITIVES == 200_000
-    project = starter(tmp_path, cards=40, face=rects(300))
+    project = starter(tmp_path, cards=40, face=rects(30))
     data = project / "game.yaml"
-    monkeypatch.setattr(build, "MAX_COMPONENT_PRIMITIVES", 3000)
+    monkeypatch.setattr(build, "MAX_COMPONENT_PRIMITIVES", 300)
     with pytest.raises(DataError) as caught:
         spend(str(project))
     assert (caught.value.file, caught.value.line) == (str(data), line_of(data, "- id: deck"))
-    assert "more than 3,000 primitives" in caught.value.expected
-    assert "3,004 up to item 10 ('C9')" in caught.value.expected  # 10 fronts, 1 back
+    assert "more than 300 primitives" in caught.value.expected
+    assert "304 up to item 10 ('C9')" in caught.value.expected  # 10 fronts, 1 shared back
 
     monkeypatch.setattr(build, "MAX_COMPONENT_PRIMITIVES", 100_000)
-    monkeypatch.setattr(build, "MAX_BUILD_PRIMITIVES", 12_000)
-    with pytest.raises(DataError, match=r"more than 12,000 primitives .* in one build's faces, "
-                                        r"12,004 with this component's"):
+    monkeypatch.setattr(build, "MAX_BUILD_PRIMITIVES", 1200)
+    with pytest.raises(DataError, match=r"more than 1,200 primitives .* in one build's faces, "
+                                        r"1,204 with this component's"):
         spend(str(project))
 
 
