@@ -32,7 +32,6 @@ from generator.core.yamlfile import YamlDoc, format_path
 from generator.data import fonts, i18n, lookup
 from generator.expressions import (
     MAX_FACE_PRIMITIVES,
-    WORK_METER,
     BudgetSpent,
     ExpressionError,
     Scope,
@@ -203,11 +202,10 @@ def _laid_out(box: TextBox, hyphenation: bool, lang: str, accent: str | None,
         missing = "?"
     if missing:
         return layout_markup(box, hyphenation, lang, accent)
-    meter = WORK_METER.get()
-    assert meter is not None  # render_face opened one
-    before = meter.work
-    laid_out, cost = _plain_layout(box, hyphenation, lang, accent, font)
-    charge(cost - (meter.work - before))  # a remembered layout: what laying it out cost
+    with work_budget() as meter:  # the face's (one of its own outside a face)
+        before = meter.work
+        laid_out, cost = _plain_layout(box, hyphenation, lang, accent, font)
+        charge(cost - (meter.work - before))  # a remembered layout: what laying it out cost
     return laid_out
 
 
@@ -215,11 +213,10 @@ def _laid_out(box: TextBox, hyphenation: bool, lang: str, accent: str | None,
 def _plain_layout(box: TextBox, hyphenation: bool, lang: str, accent: str | None,
                   _font: object) -> tuple[p.Text, int]:
     """The layout and the work it cost (measuring its characters)."""
-    meter = WORK_METER.get()
-    assert meter is not None
-    before = meter.work
-    laid_out = layout_markup(box, hyphenation, lang, accent)
-    return laid_out, meter.work - before
+    with work_budget() as meter:
+        before = meter.work
+        laid_out = layout_markup(box, hyphenation, lang, accent)
+        return laid_out, meter.work - before
 
 
 class _Run:

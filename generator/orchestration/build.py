@@ -10,13 +10,12 @@ from typing import Any
 from generator import rules
 from generator.core import context
 from generator.core.atomic import atomic_batch, output_lock
-from generator.core.context import Spender
 from generator.core.errors import CompositionError, DataError
 from generator.core.findings import Finding
 from generator.core.model import Component, FaceTemplate, Game, Size
 from generator.core.primitives import Face, Primitive
 from generator.core.sizes import PAGE
-from generator.core.yamlfile import format_path, load_yaml
+from generator.core.yamlfile import format_path
 from generator.data import i18n, load_game
 from generator.data.resources import load_resources
 from generator.data.templates import load_template
@@ -125,18 +124,17 @@ def face_size(comp: Component, opts: BuildOptions) -> Size:
     return comp.size
 
 
-def item_label(comp: Component, ctx: dict[str, Any], index: int, source: Path,
-               who: Spender | None = None) -> str:
+def item_label(comp: Component, ctx: dict[str, Any], index: int,
+               where: tuple[str, int | None, str]) -> str:
     """A readable name for one item ("Queen of Hearts"), from the component's label template
-    (its work ``who``'s in the build's budget: the label's line)."""
+    (``where``: the label's file, line and field, which its errors name and its work is
+    spent as, in the build's budget)."""
     if comp.label:
         try:
-            if who is None:
-                return str(evaluate(comp.label, ctx))
-            with Spending(who):
+            with Spending((*where, "label")):
                 return str(evaluate(comp.label, ctx))
         except ExpressionError as exc:
-            raise label_error(comp, source, str(exc)) from None
+            raise DataError(*where, str(exc)) from None
     return f"{comp.id}-{index + 1:03d}"
 
 
@@ -155,16 +153,6 @@ def component_field(game: Game, comp: Component, *path: str) -> tuple[str, int |
 
 def too_many_primitives(game: Game, comp: Component, expected: str) -> DataError:
     return DataError(*component_field(game, comp), expected)
-
-
-def label_error(comp: Component, source: Path, expected: str) -> DataError:
-    """A bad label template, pointing at its line in the data file (found by component id)."""
-    doc = load_yaml(source)
-    raw = doc.data.get("components") if isinstance(doc.data, dict) else None
-    for position, spec in enumerate(raw if isinstance(raw, list) else []):
-        if isinstance(spec, dict) and spec.get("id") == comp.id:
-            return doc.error(("components", position, "label"), expected)
-    return DataError(source, None, f"components[{comp.id}].label", expected)
 
 
 def engine_examples(game: Game) -> dict[str, Any]:
@@ -253,11 +241,11 @@ def _draw_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions, s
     backs: list[Face] | None = [] if back_t else None
     shared_back = back_t is not None and not {"item", "index"} & dependencies(back_t, known)
     back: Face | None = None
-    label_who: Spender = (*component_field(game, comp, "label"), "label")
+    label_at = component_field(game, comp, "label")
     primitives = 0
     for index, item in enumerate(comp.items):
         ctx = {**base, "item": item.data, "index": index}
-        label = item_label(comp, ctx, index, game.source, label_who)
+        label = item_label(comp, ctx, index, label_at)
         front = render_face(front_t, size.w, size.h, ctx, label, known)
         primitives += len(front.prims)
         if back_t is not None and (back is None or not shared_back):
