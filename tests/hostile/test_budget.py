@@ -15,16 +15,13 @@ child-process ones run at the real figures under a 500 MB address-space limit.
 from __future__ import annotations
 
 import math
-import os
 import re
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from generator.core import context, paths
+from generator.core import context
 from generator.core.errors import DataError
 from generator.data import load_game
 from generator.expressions import (
@@ -42,9 +39,9 @@ from generator.frontends import app
 from generator.orchestration import build
 from generator.orchestration.build import BuildOptions, build_kit, check_composition
 from generator.rules import declarative
+from tests.hostile.limits import one_error_line, pnp_limited
 
 BUILT_IN = ["monster-day", "movement-game", "moving-day", "moving-day-boxes", "moving-target"]
-MEMORY = 500 * 1024 * 1024  # bytes of address space a reproduction may use
 # ~5,700 units a repetition: a condition that makes and reads a 1,490-character string
 HEAVY_STEP = "{{ range(400)|map('string')|join(',')|length > 0 }}"
 # ~27,000 units a row (a list of 1,000 strings made and sorted); the real figure's is 3 x 10
@@ -264,28 +261,13 @@ def test_a_component_and_a_build_draw_at_most_theirs(tmp_path, monkeypatch):
 
 # -- at the real figures, in a child process under 500 MB --------------------------------
 
-CHILD = """
-import resource, sys
-resource.setrlimit(resource.RLIMIT_AS, ({memory}, {memory}))
-sys.argv = ["pnp", "build", sys.argv[1], "--out", sys.argv[2]]
-from generator.frontends.cli import run
-sys.exit(run())
-"""
-
-
-def build_in_child(project: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PNP_CACHE": "0"}
-    return subprocess.run([sys.executable, "-c", CHILD.format(memory=MEMORY), str(project),
-                           str(project / "out")], cwd=paths.ROOT, capture_output=True,
-                          text=True, timeout=600, env=env)
-
-
-def spent_line(result: subprocess.CompletedProcess[str]) -> re.Match[str]:
-    assert result.returncode == 2, result.stderr
-    assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1
+def spent_line(project: Path) -> re.Match[str]:
+    """``pnp build PROJECT`` under 500 MB: exit 2 and the one line of a spent budget."""
+    result = pnp_limited(["build", project, "--out", project / "out"])
+    assert result.returncode == 2, result.stderr[-2000:]
     found = re.fullmatch(r"error: (.+?):(\d+): (\S+): the build ran out of work: a build may "
                          rf"spend {MAX_BUILD_WORK:,} units \(.*\), and this spent the most: "
-                         r"([\d,]+) units in (\d+) (\w+)\n", result.stderr)
+                         r"([\d,]+) units in (\d+) (\w+)", one_error_line(result))
     assert found, result.stderr
     return found
 
@@ -298,7 +280,7 @@ def test_the_reproductions_at_the_real_budget_stop_within_500_mb(tmp_path):
     per_face = top(spend(str(starter(tmp_path / "one", cards=1, face=face))))[1]
     assert 1_000_000 < per_face < limits.MAX_FACE_WORK
     project = starter(tmp_path / "faces", cards=5000, csv=True, face=face)
-    found = spent_line(build_in_child(project))
+    found = spent_line(project)
     assert found.groups()[:3] == (str(project / "faces" / "card.yaml"), "2", "elements[0]")
     units, runs = int(found[4].replace(",", "")), int(found[5])
     assert found[6] == "faces" and runs == math.ceil(units / per_face)
@@ -311,7 +293,7 @@ def test_the_reproductions_at_the_real_budget_stop_within_500_mb(tmp_path):
     assert MAX_WORK / 2 < per_row < MAX_WORK
     tail = f'checks:\n  - table: cards\n    expect: "{heavy}"\n    message: heavy\n'
     project = starter(tmp_path / "rows", cards=5000, csv=True, tail=tail)
-    found = spent_line(build_in_child(project))
+    found = spent_line(project)
     data = project / "game.yaml"
     assert found.groups()[:3] == (str(data), str(line_of(data, "expect:")), "checks[0].expect")
     units, runs = int(found[4].replace(",", "")), int(found[5])
