@@ -94,6 +94,9 @@ SLOW_TESTS = {
                       "test_a_restricted_licence_is_a_preflight_warning_not_an_error"},
     "test_project.py": {"test_the_projects_own_face_changes_what_is_printed",
                         "test_your_first_game_as_the_readme_says"},
+    "test_budget.py": {"test_every_built_in_kit_spends_under_a_tenth_of_the_budget",
+                       "test_a_build_spends_the_same_cold_warm_and_in_french",
+                       "test_the_reproductions_at_the_real_budget_stop_within_500_mb"},
 }
 
 

@@ -30,6 +30,11 @@ version too (``listing_version``), for lookups that depend on which files exist.
 loading resolved ahead of drawing carries the versions it read (``Sourced``): using it
 notes them, so a face drawn from it depends on those files as if it had looked them up.
 
+A build has one work budget (``Budget``): what its faces, labels and checks spent, in the
+units of the expression sandbox's work meter (generator/expressions/limits.py holds the figure
+and charges it), by who spent it, so the build that runs out names its heaviest template or
+check. It is the build's, not a module's: two builds in two threads each spend their own.
+
 This module imports nothing of the generator (it is on the ground floor, generator/core/):
 every layer may read it.
 """
@@ -46,8 +51,46 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
+# Who spends a build's work: (file, line, field, what one run of it is: "face", "label"...).
+Spender = tuple[str, int | None, str, str]
 MAX_RECORDED = 20_000  # versions one recording keeps (a face reading more is not cached)
 _UNSEEN = object()
+
+
+@dataclass
+class Budget:
+    """The work one build has spent (units of generator/expressions/limits.py's meter), and by
+    whom: ``by`` maps a spender to [units, runs] (a face template's element and the faces it
+    ran in, a label, a check and the rows it ran for). The figure a build may not pass, and
+    the error that says so, are the sandbox's (limits.MAX_BUILD_WORK); this is the account."""
+
+    spent: int = 0
+    by: dict[Spender | None, list[int]] = field(default_factory=dict)
+    who: Spender | None = None  # spending now (limits.spending); None: no one named
+    recorders: list[dict[Spender | None, list[int]]] = field(default_factory=list)
+    primitives: int = 0  # primitives the build's faces drew (limits.MAX_BUILD_PRIMITIVES)
+
+    def add(self, who: Spender | None, units: int, runs: int = 0) -> None:
+        """``units`` of work (and ``runs`` runs) by ``who``, in the account and in every
+        recording open (the face cache keeps what a component's drawing spent)."""
+        self.spent += units
+        for table in (self.by, *self.recorders):
+            entry = table.get(who)
+            if entry is None:
+                table[who] = [units, runs]
+            else:
+                entry[0] += units
+                entry[1] += runs
+
+    @contextmanager
+    def recording(self) -> Iterator[dict[Spender | None, list[int]]]:
+        """What is spent in the block, by whom (added to the account as usual)."""
+        found: dict[Spender | None, list[int]] = {}
+        self.recorders.append(found)
+        try:
+            yield found
+        finally:
+            self.recorders.remove(found)
 
 
 @dataclass
@@ -69,6 +112,7 @@ class BuildContext:
     fonts: Any = None  # generator/data/project_fonts.py's InUse: the project's fonts, listed once
     batches: list[list[Any]] = field(default_factory=list)  # open atomic_batch()es
     locks: dict[str, list[int]] = field(default_factory=dict)  # [depth, lock fd, folder fd]
+    budget: Budget | None = None  # the work this build spent (None outside a build)
 
 
 _CONTEXT: ContextVar[BuildContext | None] = ContextVar("pnp_build", default=None)
@@ -86,18 +130,33 @@ def current() -> BuildContext:
 @contextmanager
 def building() -> Iterator[BuildContext]:
     """A fresh context for one build: the built-ins alone until its game is loaded, no
-    language session, a table of file versions of its own. The caller's choices for
-    everything inside are kept: who collects untranslated texts, pre-flight's glyph
-    reporting, and the output batches and locks already open (a build inside a batch joins
-    it; a lock this thread holds is not taken twice)."""
+    language session, a table of file versions of its own, a work budget of its own. The
+    caller's choices for everything inside are kept: who collects untranslated texts,
+    pre-flight's glyph reporting, and the output batches and locks already open (a build
+    inside a batch joins it; a lock this thread holds is not taken twice)."""
     outer = current()
     made = BuildContext(collectors=outer.collectors, glyphs_reported=outer.glyphs_reported,
-                        files={}, batches=outer.batches, locks=outer.locks)
+                        files={}, batches=outer.batches, locks=outer.locks, budget=Budget())
     token = _CONTEXT.set(made)
     try:
         yield made
     finally:
         _CONTEXT.reset(token)
+
+
+@contextmanager
+def budgeted() -> Iterator[Budget]:
+    """The build's budget; outside a build, one of the block's own (a game loaded on its
+    own, faces drawn outside a build: each bounded as a build would be)."""
+    ctx = current()
+    if ctx.budget is not None:
+        yield ctx.budget
+        return
+    ctx.budget = made = Budget()
+    try:
+        yield made
+    finally:
+        ctx.budget = None
 
 
 def fresh() -> BuildContext:

@@ -45,6 +45,7 @@ from generator.core import context, memo
 from generator.core.primitives import PT_TO_MM
 from generator.data import project_fonts, sfnt
 from generator.data.project_fonts import FontFile
+from generator.expressions import charge_if_metered
 
 
 class FontError(ValueError):
@@ -265,7 +266,10 @@ memo.register(_WIDTHS.clear, f"{__name__}._WIDTHS")
 
 def text_width_mm(key: str, text: str, size_pt: float) -> float:
     """``text``'s width in mm, measured by the font object ``key`` stands for (never looked
-    up by name in ReportLab's registry)."""
+    up by name in ReportLab's registry). In a face, each character measured is a unit of its
+    work (fitting a text measures its lines again at each size tried): remembered or not, the
+    same count, so a face costs the same whatever this process measured before."""
+    charge_if_metered(len(text) + 1)
     ttf = register(key)
     name = ttf.fontName
     found = _WIDTHS.get((name, text, size_pt))

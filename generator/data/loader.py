@@ -28,7 +28,7 @@ from generator.core.errors import DataError, DataErrors
 from generator.core.model import Component, Game, Item, Known, Size
 from generator.core.sizes import CARD_SIZES, PAGE
 from generator.core.vector import IconDef
-from generator.core.yamlfile import YamlDoc, load_yaml
+from generator.core.yamlfile import YamlDoc, format_path, load_yaml
 from generator.data import project, resolve
 from generator.data.icons import load_icon
 
@@ -137,7 +137,8 @@ def load_game(game: str, card_data: Path = paths.CARD_DATA) -> Game:
     tables.update(own)
     table_docs.update(own_docs)
     _check_rows(tables, table_docs)
-    _run_checks(doc, spec, tables, table_docs)
+    with context.budgeted():  # the build's budget; a game loaded on its own: its own
+        _run_checks(doc, spec, tables, table_docs)
     components = []
     seen: set[str] = set()
     pieces = 0
@@ -290,8 +291,9 @@ def _icon_problem(name: Any) -> str | None:
 
 def _run_checks(doc: YamlDoc, spec: GameSpec, tables: Tables,
                 docs: Mapping[str, YamlDoc]) -> None:
-    """The file's own ``checks``: each row of the named table must satisfy ``expect``."""
-    from generator.expressions import ExpressionError, evaluate
+    """The file's own ``checks``: each row of the named table must satisfy ``expect``. Their
+    work is the build's (each field of a check spends it as its own line's)."""
+    from generator.expressions import ExpressionError, Spending, evaluate
 
     errors: list[DataError] = []
     for index, check in enumerate(spec.checks):
@@ -299,17 +301,23 @@ def _run_checks(doc: YamlDoc, spec: GameSpec, tables: Tables,
         if check.table not in tables:
             raise doc.error(path + ("table",), f"unknown table {check.table!r}; tables: "
                                                f"{', '.join(tables) or 'none'}")
+        who = {name: (str(doc.file), doc.line_of(path + (name,)) or doc.line_of(path),
+                      format_path(path + (name,)), "row")
+               for name in ("when", "expect", "message")}
         for row_index, row in enumerate(tables[check.table]):
             scope = {"row": row}
             field = "when"
             try:
-                if not evaluate(check.when, scope):
-                    continue
+                with Spending(who["when"]):
+                    if not evaluate(check.when, scope):
+                        continue
                 field = "expect"
-                if evaluate(check.expect, scope):
-                    continue
+                with Spending(who["expect"]):
+                    if evaluate(check.expect, scope):
+                        continue
                 field = "message"
-                message = str(evaluate(check.message, scope))
+                with Spending(who["message"]):
+                    message = str(evaluate(check.message, scope))
             except ExpressionError as exc:
                 raise doc.error(path + (field,), f"{exc} (for row {row_index + 1} of "
                                                  f"{check.table})") from None

@@ -67,28 +67,35 @@ through the ``str`` type escaped them, and constant folding ran filters at compi
 
 Limits (each raises ``ExpressionError``, worded in the user's terms). Time is bounded by
 work, counted the same on every machine (``limits.WorkMeter``, in the ContextVar
-``limits.WORK_METER``): an expression gets ``MAX_WORK`` units, a face ``MAX_FACE_WORK``; a
-unit is one node of an expression's tree each time it runs, one item or character made or
-read (compared, searched, sorted, returned), one call, one element of a face template and
-one repetition of an ``each``. Wall-clock time is only a backstop against a bug of ours.
+``limits.WORK_METER``): an expression gets ``MAX_WORK`` units, a face ``MAX_FACE_WORK``, a
+build ``MAX_BUILD_WORK`` (its faces, labels and checks together, counted in the build's
+``context.Budget``; past it ``BudgetSpent``, a DataError naming the heaviest spender); a unit
+is one node of an expression's tree each time it runs, one item or character made or read
+(compared, searched, sorted, returned), one call and one character of text measured, and an
+element of a face template or a repetition of an ``each`` weighs what drawing it takes
+(generator/faces/template.py). Wall-clock time is only a backstop against a bug of ours.
 
-=====================  ==========  ===============================================
-``MAX_SOURCE``             10 000  characters in one expression string
-``MAX_DEPTH``                  32  levels of nesting in one expression
-``MAX_STRING``             10 000  characters in any string made (or a format width)
-``MAX_ITEMS``              10 000  items in any list made, and in a ``range``
-``MAX_SIZE``              100 000  items + characters in any list/dict made or returned,
-                                   shared parts counted every time they appear
-``MAX_WORK``            1 000 000  units of work by one expression
-``MAX_FACE_WORK``      10 000 000  units of work by one face (its expressions, elements
-                                   and repetitions)
-``MAX_INT_BITS``            1 000  bits of an integer (so it always converts to float)
-``MAX_EXPONENT``               64  exponent of ``**``
-``MAX_DIGITS``                 64  digits of ``round``
-``MAX_LOOP``               10 000  ``each`` repetitions in one face (template.py)
-``BACKSTOP_SECONDS``           60  wall clock of one face: only against a bug of ours
-``shapes.MAX_POINTS``       1 000  points of a generated shape
-=====================  ==========  ===============================================
+============================  ==========  =============================================
+``MAX_SOURCE``                    10 000  characters in one expression string
+``MAX_DEPTH``                         32  levels of nesting in one expression
+``MAX_STRING``                    10 000  characters in any string made (or a format width)
+``MAX_ITEMS``                     10 000  items in any list made, and in a ``range``
+``MAX_SIZE``                     100 000  items + characters in any list/dict made or returned,
+                                          shared parts counted every time they appear
+``MAX_WORK``                   1 000 000  units of work by one expression
+``MAX_FACE_WORK``             10 000 000  units of work by one face (its expressions, elements,
+                                          repetitions and measured text)
+``MAX_BUILD_WORK``            20 000 000  units of work by one build (faces, labels, checks)
+``MAX_FACE_PRIMITIVES``           10 000  primitives one face draws
+``MAX_COMPONENT_PRIMITIVES``     100 000  primitives of one component's distinct faces
+``MAX_BUILD_PRIMITIVES``         200 000  primitives of every face one build draws
+``MAX_INT_BITS``                   1 000  bits of an integer (so it always converts to float)
+``MAX_EXPONENT``                      64  exponent of ``**``
+``MAX_DIGITS``                        64  digits of ``round``
+``MAX_LOOP``                      10 000  ``each`` repetitions in one face (template.py)
+``BACKSTOP_SECONDS``                  60  wall clock of one face: only against a bug of ours
+``shapes.MAX_POINTS``              1 000  points of a generated shape
+============================  ==========  =============================================
 """
 from __future__ import annotations
 
@@ -97,9 +104,13 @@ from .env import BoundedSandbox
 from .library import ENV, offer_filter, offer_function
 from .limits import (
     BACKSTOP_SECONDS,
+    MAX_BUILD_PRIMITIVES,
+    MAX_BUILD_WORK,
+    MAX_COMPONENT_PRIMITIVES,
     MAX_DEPTH,
     MAX_DIGITS,
     MAX_EXPONENT,
+    MAX_FACE_PRIMITIVES,
     MAX_FACE_WORK,
     MAX_INT_BITS,
     MAX_ITEMS,
@@ -109,23 +120,28 @@ from .limits import (
     MAX_STRING,
     MAX_WORK,
     WORK_METER,
+    BudgetSpent,
     ExpressionError,
     LimitError,
+    Spending,
     WorkMeter,
     charge,
+    charge_if_metered,
     check_backstop,
     count_loops,
     size_of,
+    spend,
     to_text,
     work_budget,
 )
 from .scope import Scope, evaluate
 from .text import percent_format
 
-__all__ = ["BACKSTOP_SECONDS", "ENV", "MAX_DEPTH", "MAX_DIGITS", "MAX_EXPONENT", "MAX_FACE_WORK",
-           "MAX_INT_BITS", "MAX_ITEMS", "MAX_LOOP", "MAX_SIZE", "MAX_SOURCE", "MAX_STRING",
-           "MAX_WORK", "WORK_METER", "BoundedSandbox", "Compiled", "ExpressionError",
-           "LimitError", "Scope", "WorkMeter", "charge", "check_backstop", "compile_value",
+__all__ = ["BACKSTOP_SECONDS", "ENV", "MAX_BUILD_PRIMITIVES", "MAX_BUILD_WORK",
+           "MAX_COMPONENT_PRIMITIVES", "MAX_DEPTH", "MAX_DIGITS", "MAX_EXPONENT",
+           "MAX_FACE_PRIMITIVES", "MAX_FACE_WORK", "MAX_INT_BITS", "MAX_ITEMS", "MAX_LOOP",
+           "MAX_SIZE", "MAX_SOURCE", "MAX_STRING", "MAX_WORK", "WORK_METER", "BoundedSandbox",
+           "BudgetSpent", "Compiled", "ExpressionError", "LimitError", "Scope", "Spending",
+           "WorkMeter", "charge", "charge_if_metered", "check_backstop", "compile_value",
            "count_loops", "evaluate", "names_used", "offer_filter", "offer_function",
-           "percent_format",
-           "size_of", "to_text", "work_budget"]
+           "percent_format", "size_of", "spend", "to_text", "work_budget"]

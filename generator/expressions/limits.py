@@ -3,11 +3,19 @@ every step, string, list and call an expression makes (see the package docstring
 whole design).
 
 One rule bounds a face: the meter. Each expression gets ``MAX_WORK`` units of work, each
-face ``MAX_FACE_WORK`` units (its expressions, elements and repetitions together) and
-``MAX_LOOP`` repetitions of ``each``; the same face costs the same units on every machine, so
-a face that builds on a fast computer builds on a slow one.
+face ``MAX_FACE_WORK`` units (its expressions, elements, repetitions and the characters its
+texts measure, together) and ``MAX_LOOP`` repetitions of ``each``; the same face costs the
+same units on every machine, so a face that builds on a fast computer builds on a slow one.
+
+One rule bounds a build: its budget. Everything a build evaluates (faces, labels, a data
+file's ``checks:`` and ``verify:`` list) spends ``MAX_BUILD_WORK`` units in all, counted in
+the build's ``context.Budget`` by who spent them; past it, ``BudgetSpent`` names the template
+element or check that spent the most. A meter opened in a build may spend only what the build
+has left, so it stops at the same unit whatever ran before it. Primitives are capped per
+face, per component and per build (``MAX_*_PRIMITIVES``: what a build keeps in memory).
+
 Wall-clock time is only a backstop (``BACKSTOP_SECONDS``) against a bug of ours that would
-loop where no unit is charged.
+loop where no unit is charged; it never decides whether an input builds.
 """
 from __future__ import annotations
 
@@ -22,6 +30,10 @@ from typing import Any
 
 from jinja2 import Undefined
 
+from generator.core import context
+from generator.core.context import Budget, Spender
+from generator.core.errors import DataError
+
 MAX_SOURCE = 10_000
 MAX_DEPTH = 32
 MAX_STRING = 10_000
@@ -33,6 +45,12 @@ MAX_INT_BITS = 1_000
 MAX_EXPONENT = 64
 MAX_DIGITS = 64
 MAX_LOOP = 10_000
+# One build: every built-in kit spends under 1% of it (tests/hostile/test_budget.py), and a
+# build that spends it all takes seconds, not hours.
+MAX_BUILD_WORK = 20_000_000
+MAX_FACE_PRIMITIVES = 10_000  # primitives one face draws (the built-in faces: at most ~500)
+MAX_COMPONENT_PRIMITIVES = 100_000  # primitives of one component's distinct faces
+MAX_BUILD_PRIMITIVES = 200_000  # primitives of every face a build draws (~360 bytes each)
 BACKSTOP_SECONDS = 60.0
 
 NUMBERS = (int, float)
@@ -46,6 +64,69 @@ class LimitError(ExpressionError):
     """An expression went past one of the sandbox's limits."""
 
 
+class BudgetSpent(DataError):
+    """The build's work budget is spent. Not an ExpressionError: the expression running when
+    the budget ran out is seldom the one at fault, so nothing wraps this as its error; it
+    names the spender that spent the most instead (its file, line and field)."""
+
+
+def budget_spent(budget: Budget) -> BudgetSpent:
+    """The error of a spent budget, naming its heaviest spender and what it spent."""
+    who, (units, runs) = max(budget.by.items(), key=lambda entry: entry[1][0])
+    figure = (f"the build ran out of work: a build may spend {MAX_BUILD_WORK:,} units "
+              "(steps, calls, items and characters made, read or measured, counted the same "
+              "on every machine)")
+    if who is None:
+        return BudgetSpent("the build", None, "", f"{figure}; expressions outside any "
+                                                  f"template or check spent {units:,}")
+    file, line, field, what = who
+    return BudgetSpent(file, line, field, f"{figure}, and this spent the most: {units:,} "
+                                          f"units in {runs:,} {what}{'' if runs == 1 else 's'}")
+
+
+def spend(who: Spender | None, units: int, runs: int = 0) -> None:
+    """Count work done elsewhere (a component's faces from the face cache: what drawing
+    them spent) against the build's budget, if one is open; past it, BudgetSpent."""
+    budget = context.current().budget
+    if budget is None:
+        return
+    budget.add(who, units, runs)
+    if budget.spent > MAX_BUILD_WORK:
+        raise budget_spent(budget)
+
+
+class Spending:
+    """``with Spending(who):`` work done in the block is ``who``'s (a face template's
+    element, a label, a check): the build's budget says who spent what, and names the
+    heaviest when it runs out. Each block is one run of ``who``. Outside a build, nothing is
+    counted. A class, not a generator: it wraps every top-level element of every face."""
+
+    __slots__ = ("budget", "meter", "outer", "who")
+
+    def __init__(self, who: Spender) -> None:
+        self.who = who
+
+    def __enter__(self) -> None:
+        self.budget = budget = context.current().budget
+        if budget is None:
+            return
+        self.meter = meter = WORK_METER.get()
+        if meter is not None:
+            meter.settle()  # the work so far is the previous spender's
+        self.outer = budget.who
+        budget.who = self.who
+        budget.add(self.who, 0, 1)  # one run more (the one that runs out counts too)
+
+    def __exit__(self, *exc: object) -> None:
+        budget = self.budget
+        if budget is None:
+            return
+        meter = self.meter
+        if meter is not None:
+            meter.settle()
+        budget.who = self.outer
+
+
 # -- the work meter --------------------------------------------------------------------------
 
 class WorkMeter:
@@ -54,18 +135,36 @@ class WorkMeter:
     expression, ``cap`` in all (MAX_FACE_WORK for a face) and MAX_LOOP.
 
     A unit is one node of an expression's tree each time it runs, one item or character
-    made or read by a function, filter, method, comparison or operator, one call, one element
-    of a face template drawn and one repetition of an ``each``."""
+    made or read by a function, filter, method, comparison or operator, one call and one
+    character of text measured; an element of a face template drawn and a repetition of an
+    ``each`` weigh what drawing them takes (generator/faces/template.py's ELEMENT_WORK).
 
-    __slots__ = ("cap", "deadline", "limit", "loops", "scope", "work")
+    In a build, the meter may spend only what the build's budget has left (``cap``); the work
+    it spends is counted there (``settle``) as the current spender's."""
+
+    __slots__ = ("budget", "cap", "deadline", "limit", "loops", "own", "scope", "settled",
+                 "work")
 
     def __init__(self, scope: str, cap: int) -> None:
         self.scope = scope
+        self.own = cap  # the face's or the expression's own cap
+        self.budget = budget = context.current().budget  # the build's (None: none open)
+        if budget is not None:  # never more than the build has left
+            cap = min(cap, max(MAX_BUILD_WORK - budget.spent, 0))
         self.cap = cap
         self.work = 0
+        self.settled = 0  # work already counted in the build's budget
         self.limit = cap  # where the next charge fails: the cap, or the expression's end
         self.loops = 0
         self.deadline = monotonic() + BACKSTOP_SECONDS
+
+    def settle(self) -> None:
+        """Count the work done since the last settling in the build's budget, as the
+        current spender's."""
+        budget = self.budget
+        if budget is not None and self.work != self.settled:
+            budget.add(budget.who, self.work - self.settled)
+            self.settled = self.work
 
     def start_expression(self, cost: int) -> None:
         """An expression starts: it may spend MAX_WORK units (within the cap), ``cost`` of
@@ -75,7 +174,10 @@ class WorkMeter:
         if self.work > self.limit:
             raise self.over()
 
-    def over(self) -> LimitError:
+    def over(self) -> LimitError | BudgetSpent:
+        if self.work > self.cap and self.cap < self.own and self.budget is not None:
+            self.settle()  # the build's budget, not this face's: name who spent it
+            return budget_spent(self.budget)
         if self.work > self.cap:
             return LimitError(f"more than {self.cap} units of work (steps, calls, items and "
                               f"characters made or read) in one {self.scope}")
@@ -122,6 +224,17 @@ def work_budget(scope: str = "face") -> Iterator[WorkMeter]:
         yield meter
     finally:
         WORK_METER.reset(token)
+        meter.settle()  # what it spent is the build's
+
+
+def charge_if_metered(amount: int) -> None:
+    """``charge`` inside a budget, nothing outside one: for work a face does and the layout
+    of the pages does too (measuring text: generator/data/fonts.py)."""
+    meter = WORK_METER.get()
+    if meter is not None:
+        meter.work += amount
+        if meter.work > meter.limit:
+            raise meter.over()
 
 
 def check_backstop() -> None:
@@ -135,14 +248,14 @@ def check_backstop() -> None:
                          "report this file")
 
 
-def count_loops(times: int) -> None:
+def count_loops(times: int, work: int = 1) -> None:
     """Count ``times`` repetitions of an ``each`` against the face's ``MAX_LOOP``; each
-    repetition is also a unit of work."""
+    repetition is also ``work`` units of work (what making its scope takes)."""
     meter = _open_meter()
     meter.loops += times
     if meter.loops > MAX_LOOP:
         raise LimitError(f"more than {MAX_LOOP} loop iterations (each) in one face")
-    charge(times)
+    charge(times * work)
 
 
 # -- sizes and bounded conversions -----------------------------------------------------------

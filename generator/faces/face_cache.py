@@ -35,6 +35,11 @@ and a hit tells it again (whether a printed value counts as untranslated depends
 words translated before it, so that check is made again, not copied). Pre-flight's drawing
 is not cached (it reports missing glyphs instead of refusing them). A face that fails to
 draw is never cached: its error is raised as before.
+
+An entry keeps the work its drawing spent, by spender (generator/core/context.py's
+``Budget``), and a hit spends it again in the build's budget: a build spends the same
+whether its faces are drawn or read from here, so it never passes warm and fails cold (and a
+budget spent names the same template either way).
 """
 from __future__ import annotations
 
@@ -46,8 +51,10 @@ from pathlib import Path
 from typing import Any
 
 from generator.core import cache, context, memo
+from generator.core.context import Spender
 from generator.core.primitives import Face
 from generator.data import fonts, i18n, project_fonts
+from generator.expressions import spend
 from generator.faces import face_codec
 
 KIND = "faces"
@@ -140,25 +147,32 @@ def drawn(shared: str | None, comp: Any, size: Any, draw: Callable[[], Rendered]
     session = i18n.current()
     found = _lookup(folder, first)
     if found is not None:
-        rendered, told = found
+        rendered, told, spent = found
         session.replay(told)  # the untranslated texts drawing would have recorded
+        for who, units, runs in spent:  # the work drawing them spent, spent again
+            spend(who, units, runs)
         return rendered
-    with context.recording() as inputs, session.recording() as told:
+    with context.budgeted() as budget, budget.recording() as work, \
+            context.recording() as inputs, session.recording() as told:
         fronts, backs = draw()
-    value = _encode(fronts, backs, told)
+    spent = [(who, units, runs) for who, (units, runs) in work.items()]
+    value = _encode(fronts, backs, told, spent)
     if value is not None and len(inputs) <= MAX_INPUTS:
         cache.store(folder, INPUTS, first, sorted(inputs), limit=MAX_ENTRY)
         cache.store(folder, KIND, faces_key(first, inputs), value, limit=MAX_ENTRY)
     return fronts, backs
 
 
-def _lookup(folder: Path, first: str) -> tuple[Rendered, list[list[Any]]] | None:
+Spent = list[tuple[Spender | None, int, int]]  # who, units, runs: what a drawing spent
+
+
+def _lookup(folder: Path, first: str) -> tuple[Rendered, list[list[Any]], Spent] | None:
     """The faces filed under the files the drawing opened, as they are now; None: draw."""
     hit, listed = cache.lookup(folder, INPUTS, first, _paths, limit=MAX_ENTRY)
     if not hit:
         return None
     inputs = {key: context.version_of(key) for key in listed}  # noted: an outer face reads them
-    decoded: list[tuple[Rendered, list[list[Any]]]] = []
+    decoded: list[tuple[Rendered, list[list[Any]], Spent]] = []
 
     def valid(value: Any) -> bool:
         found = _decode(value)
@@ -176,7 +190,8 @@ def _paths(value: Any) -> bool:
             and all(type(p) is str and os.path.isabs(p) for p in value))
 
 
-def _encode(fronts: list[Face], backs: list[Face] | None, told: list[list[Any]]) -> Any:
+def _encode(fronts: list[Face], backs: list[Face] | None, told: list[list[Any]],
+            spent: Spent) -> Any:
     """The entry's value: each distinct face once, then which face each copy is; None when
     a face would not come back exactly as drawn."""
     unique: dict[int, int] = {}
@@ -194,12 +209,17 @@ def _encode(fronts: list[Face], backs: list[Face] | None, told: list[list[Any]])
         return None
     return {"faces": written, "fronts": [unique[id(f)] for f in fronts],
             "backs": None if backs is None else [unique[id(f)] for f in backs],
-            "i18n": told}
+            "i18n": told,
+            "work": [[*(who or (None, None, None, None)), units, runs]
+                     for who, units, runs in spent]}
 
 
-def _decode(value: Any) -> tuple[Rendered, list[list[Any]]] | None:
-    if type(value) is not dict or set(value) != {"faces", "fronts", "backs", "i18n"} \
+def _decode(value: Any) -> tuple[Rendered, list[list[Any]], Spent] | None:
+    if type(value) is not dict or set(value) != {"faces", "fronts", "backs", "i18n", "work"} \
             or not i18n.valid_events(value["i18n"]):
+        return None
+    spent = _spent(value["work"])
+    if spent is None:
         return None
     faces = face_codec.decode(value["faces"])
     if faces is None:
@@ -208,7 +228,29 @@ def _decode(value: Any) -> tuple[Rendered, list[list[Any]]] | None:
     backs = None if value["backs"] is None else _pick(faces, value["backs"])
     if fronts is None or (value["backs"] is not None and backs is None):
         return None
-    return (fronts, backs), value["i18n"]
+    return (fronts, backs), value["i18n"], spent
+
+
+def _spent(value: Any) -> Spent | None:
+    """An entry's work: [file, line, field, what, units, runs] each (the four first null
+    for work no one was named for); None when it is not that."""
+    if type(value) is not list:
+        return None
+    out: Spent = []
+    for entry in value:
+        if type(entry) is not list or len(entry) != 6:
+            return None
+        file, line, field, what, units, runs = entry
+        if type(units) is not int or type(runs) is not int or units < 0 or runs < 0:
+            return None
+        if (file, line, field, what) == (None, None, None, None):
+            out.append((None, units, runs))
+        elif (type(file) is str and (line is None or type(line) is int)
+              and type(field) is str and type(what) is str):
+            out.append(((file, line, field, what), units, runs))
+        else:
+            return None
+    return out
 
 
 def _pick(faces: list[Face], indexes: Any) -> list[Face] | None:

@@ -23,6 +23,7 @@ from typing import Any
 from generator.core import memo
 from generator.core import primitives as p
 from generator.core.colours import NotAColour, parse_colour
+from generator.core.context import Spender
 from generator.core.errors import DataError, DataErrors
 from generator.core.fit import fit_box
 from generator.core.model import MAX_INCLUDE_DEPTH, NOTHING_KNOWN, FaceTemplate, Known
@@ -30,8 +31,11 @@ from generator.core.vector import IconDef, parse_path
 from generator.core.yamlfile import YamlDoc, format_path
 from generator.data import fonts, i18n, lookup
 from generator.expressions import (
+    MAX_FACE_PRIMITIVES,
+    BudgetSpent,
     ExpressionError,
     Scope,
+    Spending,
     charge,
     check_backstop,
     count_loops,
@@ -76,6 +80,17 @@ PRIMITIVE_FIELDS: dict[str, dict[str, tuple[str | tuple[str, ...], Any]]] = {
 
 
 PRIMITIVES = tuple(PRIMITIVE_FIELDS)  # the element kinds a template may draw
+
+# Units of work an element costs its face beyond its expressions' (each field's expression is
+# metered on its own), and each repetition of an ``each``: what drawing it takes, weighed
+# against an expression's step (~0.3 us here; a rectangle of constant fields takes ~15 us,
+# an icon or an include ~40 us, an ``if`` ~2 us, a repetition ~3 us). So a face's units,
+# and a build's, track its time whatever it draws, and the wall clock decides nothing.
+CONTROL_WORK = 8  # each, if, or an element that is not one (refused)
+ELEMENT_WORK = {"each": CONTROL_WORK, "if": CONTROL_WORK, "include": 80, "rect": 30,
+                "circle": 30, "line": 30, "path": 30, "polygon": 30, "text": 150, "icon": 80,
+                "image": 80}
+REPETITION_WORK = 10
 for _spec in PRIMITIVE_FIELDS.values():
     # Game information (kept 3 mm inside a cut edge by pre-flight)? Default: text and icons.
     _spec["info"] = ("bool", None)
@@ -129,8 +144,11 @@ def render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, An
     ``known``, what loading resolved (the game's and the theme's), is read before anything
     is looked up.
 
-    A template is user input: one face gets ``MAX_FACE_WORK`` units of work and ``MAX_LOOP``
-    repetitions of ``each`` (generator/expressions/); past either, a DataError names the line."""
+    A template is user input: one face gets ``MAX_FACE_WORK`` units of work, ``MAX_LOOP``
+    repetitions of ``each`` and ``MAX_FACE_PRIMITIVES`` primitives (generator/expressions/);
+    past any, a DataError names the line. What each of its vars and top-level elements
+    spends is counted in the build's budget as that line's (an include's, as the line
+    including it), so a build that runs out names the heaviest."""
     scope = Scope(ctx)
     scope.set("W", w)
     scope.set("H", h)
@@ -140,8 +158,16 @@ def render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, An
     try:
         with work_budget():
             for key, raw in template.doc.data.get("vars", {}).items():
-                scope.set(key, run.value(("vars", key), raw, scope))
-            run.elements(("elements",), template.doc.data["elements"], scope, out)
+                with Spending(run.spender(("vars", key))):
+                    scope.set(key, run.value(("vars", key), raw, scope))
+            elements = template.doc.data["elements"]
+            if not isinstance(elements, list):
+                raise run.fail(("elements",), "expected a list of elements")
+            for index, element in enumerate(elements):
+                with Spending(run.spender(("elements", index))):
+                    run.element(("elements", index), element, scope, out)
+    except BudgetSpent:
+        raise  # names its own spender, whichever piece was drawing
     except DataError as exc:
         if label and not isinstance(exc, DataErrors):
             # Name the piece being drawn: the template is shared by every card of a deck.
@@ -163,7 +189,9 @@ def _laid_out(box: TextBox, hyphenation: bool, lang: str, accent: str | None,
     Only where the layout is a function of the key alone: no markup (inline icons are
     files), every glyph in the font (pre-flight lays such text out where a build refuses
     it), and the font's registered TTFont in the key (a new file version is a new object).
-    Refusals are never remembered (generator/core/memo.py: watch forgets them before a rebuild)."""
+    Refusals are never remembered (generator/core/memo.py: watch forgets them before a rebuild).
+    A remembered layout costs the face the work laying it out did (the characters measured):
+    a face costs the same whatever was laid out before it in this process."""
     text = box.text
     if markup.has_markup(text):
         return layout_markup(box, hyphenation, lang, accent, icon)
@@ -174,13 +202,21 @@ def _laid_out(box: TextBox, hyphenation: bool, lang: str, accent: str | None,
         missing = "?"
     if missing:
         return layout_markup(box, hyphenation, lang, accent)
-    return _plain_layout(box, hyphenation, lang, accent, font)
+    with work_budget() as meter:  # the face's (one of its own outside a face)
+        before = meter.work
+        laid_out, cost = _plain_layout(box, hyphenation, lang, accent, font)
+        charge(cost - (meter.work - before))  # a remembered layout: what laying it out cost
+    return laid_out
 
 
 @memo.memo(maxsize=4096)
 def _plain_layout(box: TextBox, hyphenation: bool, lang: str, accent: str | None,
-                  _font: object) -> p.Text:
-    return layout_markup(box, hyphenation, lang, accent)
+                  _font: object) -> tuple[p.Text, int]:
+    """The layout and the work it cost (measuring its characters)."""
+    with work_budget() as meter:
+        before = meter.work
+        laid_out = layout_markup(box, hyphenation, lang, accent)
+        return laid_out, meter.work - before
 
 
 class _Run:
@@ -205,6 +241,10 @@ class _Run:
 
     def fail(self, path: tuple[Hashable, ...], expected: str) -> DataError:
         return DataError(self.doc.file, self.doc.line_of(path), format_path(path), expected)
+
+    def spender(self, path: tuple[Hashable, ...]) -> Spender:
+        """Who spends the work of the value or element at ``path``, for the build's budget."""
+        return (str(self.doc.file), self.doc.line_of(path), format_path(path), "face")
 
     def value(self, path: tuple[Hashable, ...], raw: Any, scope: Scope) -> Any:
         i18n.here(self.doc, path)  # where a t() with no translation is reported
@@ -234,8 +274,13 @@ class _Run:
         if not isinstance(raw, dict):
             raise self.fail(path, "expected a mapping with one of: "
                                   f"{', '.join(PRIMITIVES)}, each, if, include")
+        cost = CONTROL_WORK
+        for key in raw:
+            if key in ELEMENT_WORK:
+                cost = ELEMENT_WORK[key]
+                break
         try:
-            charge()  # an element is a unit of the face's work, whatever it holds
+            charge(cost)  # what drawing the element takes, beyond its expressions
             check_backstop()
         except ExpressionError as exc:
             raise self.fail(path, str(exc)) from None
@@ -249,7 +294,8 @@ class _Run:
                 if not isinstance(given, str) or not given.isidentifier():
                     raise self.fail(path + (key,), f"expected a name, got {given!r:.60}")
             try:
-                count_loops(len(seq))  # every repetition, nested ones too, counts for the face
+                # every repetition, nested ones too, counts for the face (a scope made each)
+                count_loops(len(seq), REPETITION_WORK)
             except ExpressionError as exc:
                 raise self.fail(path + ("each",), str(exc)) from None
             for index, value in enumerate(seq):
@@ -268,6 +314,9 @@ class _Run:
             raise self.fail(path, f"expected exactly one of: {', '.join(PRIMITIVES)}, each, if; "
                                   f"got {', '.join(map(str, raw)) or 'nothing'}")
         kind = kinds[0]
+        if len(out) >= MAX_FACE_PRIMITIVES:
+            raise self.fail(path, f"more than {MAX_FACE_PRIMITIVES} primitives (shapes, texts, "
+                                  "icons and images) in one face")
         fields = raw[kind]
         if not isinstance(fields, dict):
             raise self.fail(path + (kind,), "expected a mapping of fields")
@@ -390,6 +439,13 @@ class _Run:
             return (fx, fy)
         return str(value)
 
+    def charge(self, path: tuple[Hashable, ...], units: int) -> None:
+        """Work a primitive's making does beyond its fields' expressions (reading a path)."""
+        try:
+            charge(units)
+        except ExpressionError as exc:
+            raise self.fail(path, str(exc)) from None
+
     def build(self, path: tuple[Hashable, ...], kind: str, a: dict[str, Any]) -> p.Primitive:
         if kind == "rect":
             return p.Rect(a["x"], a["y"], a["w"], a["h"], a["fill"], a["stroke"], a["width"],
@@ -399,6 +455,7 @@ class _Run:
         if kind == "line":
             return p.Line(a["x1"], a["y1"], a["x2"], a["y2"], a["stroke"], a["width"], a["dash"])
         if kind == "path":
+            self.charge(path + ("d",), 2 * len(a["d"]))  # parsed: ~0.6 us a character
             try:
                 segments = parse_path(a["d"])
             except ValueError as exc:
@@ -408,6 +465,7 @@ class _Run:
             return p.Path(moved, a["fill"], a["stroke"], a["width"])
         if kind == "polygon":
             pts = a["points"]
+            self.charge(path + ("points",), 2 * len(pts))  # a segment made per point
             if len(pts) < 2:
                 raise self.fail(path + ("points",), "expected at least 2 points")
             segs: list[p.Segment] = [("M", pts[0])] + [("L", pt) for pt in pts[1:]]
@@ -421,7 +479,7 @@ class _Run:
                           a["fill"], a["align"], a["valign"], a["line_height"], a["rotate"])
             try:  # markup, inline icons, hyphenation; missing glyphs refused per font there
                 return _laid_out(box, a["hyphenate"], i18n.lang(), a["accent"], self.icon)
-            except (TextDoesNotFit, MarkupError) as exc:
+            except (TextDoesNotFit, MarkupError, ExpressionError) as exc:  # or out of work
                 raise self.fail(path + ("text",), str(exc)) from None
         if kind == "icon":
             try:

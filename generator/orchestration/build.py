@@ -15,12 +15,18 @@ from generator.core.findings import Finding
 from generator.core.model import Component, FaceTemplate, Game, Size
 from generator.core.primitives import Face, Primitive
 from generator.core.sizes import PAGE
-from generator.core.yamlfile import load_yaml
+from generator.core.yamlfile import format_path
 from generator.data import i18n, load_game
 from generator.data.resources import load_resources
 from generator.data.templates import load_template
 from generator.data.themes import Theme, load_theme
-from generator.expressions import ExpressionError, evaluate
+from generator.expressions import (
+    MAX_BUILD_PRIMITIVES,
+    MAX_COMPONENT_PRIMITIVES,
+    ExpressionError,
+    Spending,
+    evaluate,
+)
 from generator.faces import face_cache
 from generator.faces.template import dependencies, render_face
 from generator.layout.assemble import Part, Summary, assemble
@@ -118,24 +124,35 @@ def face_size(comp: Component, opts: BuildOptions) -> Size:
     return comp.size
 
 
-def item_label(comp: Component, ctx: dict[str, Any], index: int, source: Path) -> str:
-    """A readable name for one item ("Queen of Hearts"), from the component's label template."""
+def item_label(comp: Component, ctx: dict[str, Any], index: int,
+               where: tuple[str, int | None, str]) -> str:
+    """A readable name for one item ("Queen of Hearts"), from the component's label template
+    (``where``: the label's file, line and field, which its errors name and its work is
+    spent as, in the build's budget)."""
     if comp.label:
         try:
-            return str(evaluate(comp.label, ctx))
+            with Spending((*where, "label")):
+                return str(evaluate(comp.label, ctx))
         except ExpressionError as exc:
-            raise label_error(comp, source, str(exc)) from None
+            raise DataError(*where, str(exc)) from None
     return f"{comp.id}-{index + 1:03d}"
 
 
-def label_error(comp: Component, source: Path, expected: str) -> DataError:
-    """A bad label template, pointing at its line in the data file (found by component id)."""
-    doc = load_yaml(source)
-    raw = doc.data.get("components") if isinstance(doc.data, dict) else None
-    for position, spec in enumerate(raw if isinstance(raw, list) else []):
-        if isinstance(spec, dict) and spec.get("id") == comp.id:
-            return doc.error(("components", position, "label"), expected)
-    return DataError(source, None, f"components[{comp.id}].label", expected)
+def component_field(game: Game, comp: Component, *path: str) -> tuple[str, int | None, str]:
+    """The file, line and field of a component's entry (or a field of it) in the data file,
+    from the document the loader parsed."""
+    doc = (getattr(game, "docs", None) or {}).get("game")
+    if doc is not None and isinstance(doc.data, dict):
+        raw = doc.data.get("components")
+        for position, spec in enumerate(raw if isinstance(raw, list) else []):
+            if isinstance(spec, dict) and spec.get("id") == comp.id:
+                key = ("components", position, *path)
+                return str(doc.file), doc.line_of(key), format_path(key)
+    return str(game.source), None, ".".join(("components", comp.id, *path))
+
+
+def too_many_primitives(game: Game, comp: Component, expected: str) -> DataError:
+    return DataError(*component_field(game, comp), expected)
 
 
 def engine_examples(game: Game) -> dict[str, Any]:
@@ -165,8 +182,23 @@ def render_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions,
     ``shared`` (``faces_key``: the game's part of the key), faces an earlier run drew from
     the same inputs come from the face cache (generator/faces/face_cache.py)."""
     size = face_size(comp, opts)
-    return face_cache.drawn(shared, comp, size, lambda: _draw_faces(game, comp, theme, opts,
-                                                                    size))
+    fronts, backs = face_cache.drawn(shared, comp, size,
+                                     lambda: _draw_faces(game, comp, theme, opts, size))
+    budget = context.current().budget
+    if budget is not None:  # drawn or from the cache alike: what the build holds
+        budget.primitives += _primitives(fronts, backs)
+        if budget.primitives > MAX_BUILD_PRIMITIVES:
+            raise too_many_primitives(game, comp, f"more than {MAX_BUILD_PRIMITIVES:,} "
+                                      "primitives (shapes, texts, icons and images) in one "
+                                      f"build's faces, {budget.primitives:,} with this "
+                                      "component's")
+    return fronts, backs
+
+
+def _primitives(fronts: list[Face], backs: list[Face] | None) -> int:
+    """The primitives of the distinct faces (a copy is the same face, drawn once)."""
+    distinct = {id(face): face for face in [*fronts, *(backs or [])]}
+    return sum(len(face.prims) for face in distinct.values())
 
 
 def faces_key(game: Game, theme: Theme, opts: BuildOptions) -> str | None:
@@ -209,13 +241,22 @@ def _draw_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions, s
     backs: list[Face] | None = [] if back_t else None
     shared_back = back_t is not None and not {"item", "index"} & dependencies(back_t, known)
     back: Face | None = None
+    label_at = component_field(game, comp, "label")
+    primitives = 0
     for index, item in enumerate(comp.items):
         ctx = {**base, "item": item.data, "index": index}
-        label = item_label(comp, ctx, index, game.source)
+        label = item_label(comp, ctx, index, label_at)
         front = render_face(front_t, size.w, size.h, ctx, label, known)
+        primitives += len(front.prims)
         if back_t is not None and (back is None or not shared_back):
             back = render_face(back_t, size.w, size.h, ctx, f"{comp.id}-back" if shared_back
                                else label + "-back", known)
+            primitives += len(back.prims)
+        if primitives > MAX_COMPONENT_PRIMITIVES:
+            raise too_many_primitives(game, comp, f"more than {MAX_COMPONENT_PRIMITIVES:,} "
+                                      "primitives (shapes, texts, icons and images) in one "
+                                      f"component's faces: {primitives:,} up to item "
+                                      f"{index + 1} ({label!r})")
         for _ in range(item.count):
             fronts.append(front)
             if backs is not None and back is not None:
