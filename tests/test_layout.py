@@ -10,8 +10,9 @@ from generator.core.model import Size
 from generator.core.primitives import Face
 from generator.core.sizes import CARD_SIZES, PAPER_SIZES
 from generator.layout.frame import BAND, FURNITURE, OUTER_BLEED, Frame, best_frame
-from generator.layout.furnish import MARK_LENGTH, cut_marks
+from generator.layout.furnish import cut_marks
 from generator.layout.kit import Board, Packer, Piece, centre_sheet
+from generator.layout.marks import BLEED_MARK_STOP, MARK_LENGTH, PRINTABLE, cuts
 from generator.layout.packing import back_rotation, mirror_box
 from generator.layout.sheet import LayoutError, SheetSpec
 from generator.layout.tiling import GLUE, plan_board, plan_tiles
@@ -239,25 +240,41 @@ def test_board_tiles_carry_glue_strips_on_their_pages():
 
 @NO_DEADLINE
 @given(st.sampled_from(PAPERS), st.integers(1, 9))
-def test_cut_marks_run_on_trim_lines_outside_every_bleed(paper, count):
+def test_cut_marks_print_at_both_ends_of_every_cut(paper, count):
+    """Every cut of every block gets a mark beyond each end, on its trim line, at least
+    PRINTABLE mm from every paper edge; a mark lies outside every other block's art, the
+    footer and the ruler, touches no trim, and never meets another mark."""
     poker = CARD_SIZES["poker"]
     spec = SheetSpec(paper)
     packer = Packer(spec)
     packer.add_stream(pieces(count, poker.w, poker.h, True))
-    packer.add_stream(pieces(5, 20, 20, False, "t", True))
+    packer.add_stream(pieces(5, 20, 20, False, "t"))
     draft = centre_sheet(packer.sheets[0], spec)
-    obstacles = [b.outer for b in draft.blocks] + [draft.frame.footer_box, draft.frame.ruler_box]
+    reserved = [draft.frame.footer_box, draft.frame.ruler_box]
+    placed: list[tuple[float, float, float, float]] = []
     for block in draft.blocks:
-        xs = [v for x, _, w, _ in block.trims for v in (x, x + w)]
-        ys = [v for _, y, _, h in block.trims for v in (y, y + h)]
-        for x1, y1, x2, y2 in cut_marks(block, obstacles, paper.w, paper.h):
+        others = [b.outer for b in draft.blocks if b is not block] + reserved
+        marks = [m.segment for m in cut_marks(block, others, placed, paper.w, paper.h)]
+        for cut in cuts(block.trims):
+            for end, sign in ((cut.lo, -1), (cut.hi, 1)):
+                on = [m for m in marks if (m[0] == m[2] == cut.at if cut.vertical
+                                           else m[1] == m[3] == cut.at)]
+                beyond = [m for m in on if all(sign * (v - end) >= BLEED_MARK_STOP - EPS for v in
+                                               ((m[1], m[3]) if cut.vertical else (m[0], m[2])))]
+                assert beyond, (cut, end)
+        for x1, y1, x2, y2 in marks:
             assert 0 < abs(x2 - x1) + abs(y2 - y1) <= MARK_LENGTH + EPS
-            if x1 == x2:
-                assert min(abs(x1 - x) for x in xs) < EPS
-            else:
-                assert min(abs(y1 - y) for y in ys) < EPS
+            assert min(x1, x2, y1, y2) >= PRINTABLE - EPS
+            assert max(x1, x2) <= paper.w - PRINTABLE + EPS
+            assert max(y1, y2) <= paper.h - PRINTABLE + EPS
             seg = (min(x1, x2), min(y1, y2), abs(x2 - x1) + 1e-3, abs(y2 - y1) + 1e-3)
-            assert not any(overlap(seg, box) for box in obstacles)
+            assert not any(overlap(seg, box) for box in [*others, *block.trims])
+    for i, a in enumerate(placed):
+        for b in placed[i + 1:]:
+            ga = (min(a[0], a[2]), min(a[1], a[3]), abs(a[2] - a[0]), abs(a[3] - a[1]))
+            gb = (min(b[0], b[2]), min(b[1], b[3]), abs(b[2] - b[0]), abs(b[3] - b[1]))
+            assert not (ga[0] <= gb[0] + gb[2] and gb[0] <= ga[0] + ga[2]
+                        and ga[1] <= gb[1] + gb[3] and gb[1] <= ga[1] + ga[3]), (a, b)
 
 
 @given(st.sets(st.integers(1, 60)))

@@ -14,6 +14,7 @@ from generator.core.model import Size
 from generator.data.i18n import message
 
 from . import furniture
+from .frame import FURNITURE, OUTER_BLEED
 from .kit import Piece
 from .marks import PRINTABLE, Mark, Segment, art_box, block_marks
 from .page import Box, Page, Placement
@@ -26,7 +27,9 @@ def gutter_grid(card: Size, paper: Size, margin: float) -> tuple[int, int, float
     """(cols per half, rows, left x of the front block, top y) on a landscape sheet."""
     half = paper.w / 2
     cols = int((half - margin - FOLD_GAP + 1e-9) // card.w)
-    rows = int((paper.h - 2 * margin - 8 + 1e-9) // card.h)
+    # Above and below the rows: the ruler or footer band and the 3 mm the outer cards' art may
+    # print past their trim, so the marks of the vertical cuts have printable room there.
+    rows = int((paper.h - 2 * (margin + FURNITURE + OUTER_BLEED) + 1e-9) // card.h)
     if cols < 1 or rows < 1:
         raise LayoutError(f"a {card.w:g} x {card.h:g} mm piece does not fit half of a "
                           f"{paper.w:g} x {paper.h:g} mm gutterfold sheet")
