@@ -287,3 +287,55 @@ def test_page_ranges_expand_back_to_the_pages(pages):
         low, _, high = part.partition("-")
         back |= set(range(int(low), int(high or low) + 1))
     assert back == pages
+
+
+# -- seams on cell boundaries ----------------------------------------------------------------
+
+@pytest.mark.parametrize(("board", "window", "lines", "starts"), [
+    (299.0, 162.0, [12 + 25 * k for k in range(12)], [0.0, 137]),  # Lattice: 137+10 and 162
+    (249.0, 140.0, [12 + 25 * k for k in range(10)], [0.0, 112]),  # Saltire: 112+10 and 137
+    (300.0, 160.0, [100.0, 200.0], [0.0, 150.0]),  # no line fits both shares: equal shares
+])
+def test_seams_follow_cell_boundaries_where_the_shares_fit(board, window, lines, starts):
+    from generator.layout.tiling import seam_split
+
+    assert seam_split(board, window, 2, lines) == pytest.approx(starts)
+
+
+@given(st.floats(100, 600), st.floats(60, 300), st.lists(st.floats(0, 600), max_size=12))
+def test_seams_never_change_the_tile_count_and_every_tile_fits(length, window, lines):
+    from generator.layout.tiling import plan_tiles
+
+    try:
+        even = plan_tiles(Size(length, 50), Size(window, 300))
+    except LayoutError:
+        return
+    plan = plan_tiles(Size(length, 50), Size(window, 300), lines_x=lines)
+    assert plan.count == even.count
+    assert sum(t.w for t in plan.tiles) == pytest.approx(length)
+    for t in plan.tiles:
+        assert t.outer[2] <= window + 1e-6 or len(plan.tiles) == 1
+        assert t.w > 0 and (t.glue_right or t.x0 + t.w == pytest.approx(length))
+    inner = [t.x0 for t in plan.tiles[1:]]
+    on_lines = all(any(abs(x - v) < 1e-9 for v in lines) for x in inner)
+    even_starts = [length * k / plan.cols for k in range(1, plan.cols)]
+    assert on_lines or inner == pytest.approx(even_starts)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_movement_boards_are_split_between_cells_on_the_same_sheets(paper):
+    """Every tiled movement board (their cells hold the tokens, some are start spaces) has
+    each seam on a cell boundary its data lists, and as many tiles as an even split."""
+    from generator.data import load_game
+
+    for comp in load_game("movement-game").components:
+        if comp.kind != "board":
+            continue
+        assert comp.seams[0] and comp.seams[1], comp.id
+        board = face(comp.size.w, comp.size.h, comp.id)
+        plan = Packer(SheetSpec(paper)).add_board(Board(board, comp.id, comp.name, *comp.seams))
+        even = Packer(SheetSpec(paper)).add_board(Board(board, comp.id, comp.name))
+        assert plan.count == even.count > 1, comp.id
+        for t in plan.tiles:
+            assert t.col == 0 or t.x0 in comp.seams[0], (comp.id, t)
+            assert t.row == 0 or t.y0 in comp.seams[1], (comp.id, t)
