@@ -10,8 +10,9 @@ from generator.core.model import Size
 from generator.core.primitives import Face
 from generator.core.sizes import CARD_SIZES, PAPER_SIZES
 from generator.layout.frame import BAND, FURNITURE, OUTER_BLEED, Frame, best_frame
-from generator.layout.furnish import MARK_LENGTH, cut_marks
+from generator.layout.furnish import cut_marks
 from generator.layout.kit import Board, Packer, Piece, centre_sheet
+from generator.layout.marks import BLEED_MARK_STOP, MARK_LENGTH, PRINTABLE, cuts
 from generator.layout.packing import back_rotation, mirror_box
 from generator.layout.sheet import LayoutError, SheetSpec
 from generator.layout.tiling import GLUE, plan_board, plan_tiles
@@ -239,25 +240,41 @@ def test_board_tiles_carry_glue_strips_on_their_pages():
 
 @NO_DEADLINE
 @given(st.sampled_from(PAPERS), st.integers(1, 9))
-def test_cut_marks_run_on_trim_lines_outside_every_bleed(paper, count):
+def test_cut_marks_print_at_both_ends_of_every_cut(paper, count):
+    """Every cut of every block gets a mark beyond each end, on its trim line, at least
+    PRINTABLE mm from every paper edge; a mark lies outside every other block's art, the
+    footer and the ruler, touches no trim, and never meets another mark."""
     poker = CARD_SIZES["poker"]
     spec = SheetSpec(paper)
     packer = Packer(spec)
     packer.add_stream(pieces(count, poker.w, poker.h, True))
-    packer.add_stream(pieces(5, 20, 20, False, "t", True))
+    packer.add_stream(pieces(5, 20, 20, False, "t"))
     draft = centre_sheet(packer.sheets[0], spec)
-    obstacles = [b.outer for b in draft.blocks] + [draft.frame.footer_box, draft.frame.ruler_box]
+    reserved = [draft.frame.footer_box, draft.frame.ruler_box]
+    placed: list[tuple[float, float, float, float]] = []
     for block in draft.blocks:
-        xs = [v for x, _, w, _ in block.trims for v in (x, x + w)]
-        ys = [v for _, y, _, h in block.trims for v in (y, y + h)]
-        for x1, y1, x2, y2 in cut_marks(block, obstacles, paper.w, paper.h):
+        others = [b.outer for b in draft.blocks if b is not block] + reserved
+        marks = [m.segment for m in cut_marks(block, others, placed, paper.w, paper.h)]
+        for cut in cuts(block.trims):
+            for end, sign in ((cut.lo, -1), (cut.hi, 1)):
+                on = [m for m in marks if (m[0] == m[2] == cut.at if cut.vertical
+                                           else m[1] == m[3] == cut.at)]
+                beyond = [m for m in on if all(sign * (v - end) >= BLEED_MARK_STOP - EPS for v in
+                                               ((m[1], m[3]) if cut.vertical else (m[0], m[2])))]
+                assert beyond, (cut, end)
+        for x1, y1, x2, y2 in marks:
             assert 0 < abs(x2 - x1) + abs(y2 - y1) <= MARK_LENGTH + EPS
-            if x1 == x2:
-                assert min(abs(x1 - x) for x in xs) < EPS
-            else:
-                assert min(abs(y1 - y) for y in ys) < EPS
+            assert min(x1, x2, y1, y2) >= PRINTABLE - EPS
+            assert max(x1, x2) <= paper.w - PRINTABLE + EPS
+            assert max(y1, y2) <= paper.h - PRINTABLE + EPS
             seg = (min(x1, x2), min(y1, y2), abs(x2 - x1) + 1e-3, abs(y2 - y1) + 1e-3)
-            assert not any(overlap(seg, box) for box in obstacles)
+            assert not any(overlap(seg, box) for box in [*others, *block.trims])
+    for i, a in enumerate(placed):
+        for b in placed[i + 1:]:
+            ga = (min(a[0], a[2]), min(a[1], a[3]), abs(a[2] - a[0]), abs(a[3] - a[1]))
+            gb = (min(b[0], b[2]), min(b[1], b[3]), abs(b[2] - b[0]), abs(b[3] - b[1]))
+            assert not (ga[0] <= gb[0] + gb[2] and gb[0] <= ga[0] + ga[2]
+                        and ga[1] <= gb[1] + gb[3] and gb[1] <= ga[1] + ga[3]), (a, b)
 
 
 @given(st.sets(st.integers(1, 60)))
@@ -270,3 +287,55 @@ def test_page_ranges_expand_back_to_the_pages(pages):
         low, _, high = part.partition("-")
         back |= set(range(int(low), int(high or low) + 1))
     assert back == pages
+
+
+# -- seams on cell boundaries ----------------------------------------------------------------
+
+@pytest.mark.parametrize(("board", "window", "lines", "starts"), [
+    (299.0, 162.0, [12 + 25 * k for k in range(12)], [0.0, 137]),  # Lattice: 137+10 and 162
+    (249.0, 140.0, [12 + 25 * k for k in range(10)], [0.0, 112]),  # Saltire: 112+10 and 137
+    (300.0, 160.0, [100.0, 200.0], [0.0, 150.0]),  # no line fits both shares: equal shares
+])
+def test_seams_follow_cell_boundaries_where_the_shares_fit(board, window, lines, starts):
+    from generator.layout.tiling import seam_split
+
+    assert seam_split(board, window, 2, lines) == pytest.approx(starts)
+
+
+@given(st.floats(100, 600), st.floats(60, 300), st.lists(st.floats(0, 600), max_size=12))
+def test_seams_never_change_the_tile_count_and_every_tile_fits(length, window, lines):
+    from generator.layout.tiling import plan_tiles
+
+    try:
+        even = plan_tiles(Size(length, 50), Size(window, 300))
+    except LayoutError:
+        return
+    plan = plan_tiles(Size(length, 50), Size(window, 300), lines_x=lines)
+    assert plan.count == even.count
+    assert sum(t.w for t in plan.tiles) == pytest.approx(length)
+    for t in plan.tiles:
+        assert t.outer[2] <= window + 1e-6 or len(plan.tiles) == 1
+        assert t.w > 0 and (t.glue_right or t.x0 + t.w == pytest.approx(length))
+    inner = [t.x0 for t in plan.tiles[1:]]
+    on_lines = all(any(abs(x - v) < 1e-9 for v in lines) for x in inner)
+    even_starts = [length * k / plan.cols for k in range(1, plan.cols)]
+    assert on_lines or inner == pytest.approx(even_starts)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_movement_boards_are_split_between_cells_on_the_same_sheets(paper):
+    """Every tiled movement board (their cells hold the tokens, some are start spaces) has
+    each seam on a cell boundary its data lists, and as many tiles as an even split."""
+    from generator.data import load_game
+
+    for comp in load_game("movement-game").components:
+        if comp.kind != "board":
+            continue
+        assert comp.seams[0] and comp.seams[1], comp.id
+        board = face(comp.size.w, comp.size.h, comp.id)
+        plan = Packer(SheetSpec(paper)).add_board(Board(board, comp.id, comp.name, *comp.seams))
+        even = Packer(SheetSpec(paper)).add_board(Board(board, comp.id, comp.name))
+        assert plan.count == even.count > 1, comp.id
+        for t in plan.tiles:
+            assert t.col == 0 or t.x0 in comp.seams[0], (comp.id, t)
+            assert t.row == 0 or t.y0 in comp.seams[1], (comp.id, t)

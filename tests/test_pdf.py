@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 from generator.core import paths
-from generator.layout.furnish import MARK_LENGTH
 from generator.layout.manifest import manifest_path
+from generator.layout.marks import MARK_LENGTH
 
 MM = 72.0 / 25.4  # points per millimetre
 PAGE_PT = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
@@ -181,28 +181,32 @@ def _distinct(values, tolerance: float = 0.05) -> list[float]:
 
 
 @pytest.mark.parametrize("page_index", [2, 3, 12])  # a front, its back, the last front
-def test_cut_marks_sit_on_the_trim_lines_outside_the_art(kit, page_index):
-    """Marks extend the manifest's trim lines, outside every piece's bleed; backs have none."""
+def test_cut_marks_sit_on_the_trim_lines_outside_the_pieces(kit, page_index):
+    """Two marks per trim line (one beyond each end) extend the manifest's trim lines, off
+    every piece and inside the band a home printer prints; backs have none."""
     data = json.loads(manifest_path(kit.path).read_text(encoding="utf-8"))
     page = data["pages"][page_index]
     with pdfplumber.open(kit.path) as pdf:
         found = _short_marks(pdf.pages[page_index])
+        paper_w, paper_h = pdf.pages[page_index].width / MM, pdf.pages[page_index].height / MM
     if page["side"] == "back":
         assert found == []
         return
     pieces = page["pieces"]
     xs = _distinct(v for pc in pieces for v in (pc["x"], pc["x"] + pc["w"]))
     ys = _distinct(v for pc in pieces for v in (pc["y"], pc["y"] + pc["h"]))
-    if kit.opts.paper == "a4" and len(pieces) == 9:  # Letter leaves no room at the sides
+    if len(pieces) == 9:  # one 3 x 3 block: a mark at each end of each of its 8 lines
         assert len(found) == 2 * (len(xs) + len(ys))
     for x1, y1, x2, y2 in found:
         if abs(x1 - x2) < 0.01:
             assert min(abs(x1 - x) for x in xs) < 0.1
         else:
             assert abs(y1 - y2) < 0.01 and min(abs(y1 - y) for y in ys) < 0.1
-        for pc in pieces:  # never on a piece or its 3 mm bleed
-            inside_x = pc["x"] - 3 < min(x1, x2) and max(x1, x2) < pc["x"] + pc["w"] + 3
-            inside_y = pc["y"] - 3 < min(y1, y2) and max(y1, y2) < pc["y"] + pc["h"] + 3
+        assert min(x1, x2, y1, y2) >= 5 - 0.01
+        assert max(x1, x2) <= paper_w - 5 + 0.01 and max(y1, y2) <= paper_h - 5 + 0.01
+        for pc in pieces:  # never on a piece (a mark may cross its bleed, cut away with it)
+            inside_x = pc["x"] < min(x1, x2) + 0.01 and max(x1, x2) - 0.01 < pc["x"] + pc["w"]
+            inside_y = pc["y"] < min(y1, y2) + 0.01 and max(y1, y2) - 0.01 < pc["y"] + pc["h"]
             assert not (inside_x and inside_y)
 
 

@@ -54,6 +54,8 @@ class Component:
     params: Mapping[str, Any] = field(default_factory=dict)
     label: str | None = None  # a template naming each item (PNG file names, reports)
     assembly: str = ""  # how to cut, fold or join it (the contents sheet prints this)
+    # A board's cell boundaries (x lines, y lines, mm): where a tiled board's seams may go.
+    seams: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
 
     def expanded(self) -> Iterator[Mapping[str, Any]]:
         """Each copy's data, ``count`` times per item: what ends up on the table."""

@@ -375,7 +375,8 @@ def _component(doc: YamlDoc, path: tuple[Hashable, ...], comp: ComponentSpec,
                               f"{MAX_COMPONENT_PIECES}")
     return Component(id=comp.id, kind=comp.kind, name=comp.name, size=size, face=comp.face,
                      items=items, back=comp.back, shape=comp.shape, params=comp.params,
-                     label=comp.label, assembly=comp.assembly)
+                     label=comp.label, assembly=comp.assembly,
+                     seams=(tuple(comp.seams.x), tuple(comp.seams.y)) if comp.seams else ((), ()))
 
 
 def _check_template(doc: YamlDoc, path: tuple[Hashable, ...], name: str) -> None:

@@ -73,6 +73,11 @@ class Generate(Strict):
         return self
 
 
+class Seams(Strict):
+    x: list[Annotated[float, Field(ge=0, le=10000)]] = Field(default_factory=list, max_length=200)
+    y: list[Annotated[float, Field(ge=0, le=10000)]] = Field(default_factory=list, max_length=200)
+
+
 class ComponentSpec(Strict):
     id: str = Field(pattern=ID_PATTERN)
     kind: Literal["card", "token", "tile", "board", "die", "sheet", "rules", "aid"]
@@ -89,6 +94,9 @@ class ComponentSpec(Strict):
     # How to put the piece together, printed on the contents sheet; required for the kinds a
     # player cannot guess (dice nets, boards and mats).
     assembly: str = Field(default="", max_length=400)
+    # A board's cell boundaries, in mm from its top-left corner: a board too big for the paper
+    # is split on them where the tiles still fit, so no seam cuts a play cell.
+    seams: Seams | None = None
 
     @model_validator(mode="after")
     def assembly_where_needed(self) -> ComponentSpec:

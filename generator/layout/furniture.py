@@ -8,9 +8,11 @@ from generator.core import primitives as p
 from generator.data.i18n import message
 
 from ..faces.text import TextBox, TextDoesNotFit, layout
+from .marks import Mark
 from .page import Box
 
 MARK_WIDTH = 0.18  # ~0.5 pt
+HALO_WIDTH = 0.6  # the white edge of a cut mark drawn across art
 INK = "#000000"
 GREY = "#9a9a9a"
 RULER_MM = 50.0
@@ -25,6 +27,13 @@ BOLD_FONT = "condensed-bold"
 def lines(segments: list[tuple[float, float, float, float]], colour: str = INK,
           width: float = MARK_WIDTH) -> list[p.Primitive]:
     return [p.Line(x1, y1, x2, y2, colour, width) for x1, y1, x2, y2 in segments]
+
+
+def mark_lines(marks: list[Mark]) -> list[p.Primitive]:
+    """Black cut marks; one drawn across art gets a white edge under it, so it shows on any
+    art (the bleed it lies on is cut away with it)."""
+    halo = [m.segment for m in marks if m.over_art]
+    return [*lines(halo, "#ffffff", HALO_WIDTH), *lines([m.segment for m in marks])]
 
 
 def _rotated(box: Box, rotate: int) -> Box:

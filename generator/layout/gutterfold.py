@@ -2,7 +2,8 @@
 left half and their backs on the right half, mirrored about the fold, so folding the sheet and
 gluing it puts every back exactly behind its front without a duplex printer.
 
-Pure geometry plus furniture; cut marks go round the outside of the folded block.
+Pure geometry plus furniture; cut marks beyond both ends of every cut of each half
+(``marks.py``), so the folded block shows them on its front.
 """
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from generator.core.model import Size
 from generator.data.i18n import message
 
 from . import furniture
+from .frame import FURNITURE, OUTER_BLEED
 from .kit import Piece
-from .page import Page, Placement
+from .marks import PRINTABLE, Mark, Segment, art_box, block_marks
+from .page import Box, Page, Placement
 from .sheet import LayoutError
 
 FOLD_GAP = 6.0  # between the fold line and the nearest card on each side
@@ -24,7 +27,9 @@ def gutter_grid(card: Size, paper: Size, margin: float) -> tuple[int, int, float
     """(cols per half, rows, left x of the front block, top y) on a landscape sheet."""
     half = paper.w / 2
     cols = int((half - margin - FOLD_GAP + 1e-9) // card.w)
-    rows = int((paper.h - 2 * margin - 8 + 1e-9) // card.h)
+    # Above and below the rows: the ruler or footer band and the 3 mm the outer cards' art may
+    # print past their trim, so the marks of the vertical cuts have printable room there.
+    rows = int((paper.h - 2 * (margin + FURNITURE + OUTER_BLEED) + 1e-9) // card.h)
     if cols < 1 or rows < 1:
         raise LayoutError(f"a {card.w:g} x {card.h:g} mm piece does not fit half of a "
                           f"{paper.w:g} x {paper.h:g} mm gutterfold sheet")
@@ -57,26 +62,27 @@ def gutterfold_pages(pieces: Sequence[Piece], paper: Size, margin: float, footer
                                     piece.component, piece.label, "back"))
         prims: list[p.Primitive] = [p.Line(sheet.w / 2, margin, sheet.w / 2, sheet.h - margin,
                                            furniture.INK, 0.2, (3.0, 2.0))]
-        used = -(-(len(placed) // 2) // cols)  # rows this sheet fills
-        block = (left, top, sheet.w - 2 * left, used * card.h)
-        prims += furniture.lines(_marks(block, cols, used, card, sheet))
-        prims += furniture.ruler((margin, margin, sheet.w - 2 * margin, 4), 0)
-        prims += furniture.footer((margin, sheet.h - margin - 4, sheet.w - 2 * margin, 4), 0,
+        ruler = (margin, margin, sheet.w - 2 * margin, 4.0)
+        foot = (margin, sheet.h - margin - 4, sheet.w - 2 * margin, 4.0)
+        prims += furniture.mark_lines(_marks(placed, sheet, margin, [ruler, foot]))
+        prims += furniture.ruler(ruler, 0)
+        prims += furniture.footer(foot, 0,
                                   footer_text + furniture.SEPARATOR + message(
                                       "footer.gutterfold", sheet=n + 1, sheets=count))
         pages.append(Page(sheet, tuple(placed), tuple(prims), side="front"))
     return pages
 
 
-def _marks(block: tuple[float, float, float, float], cols: int, rows: int, card: Size,
-           sheet: Size) -> list[tuple[float, float, float, float]]:
-    x0, y0, w, h = block
-    xs = [x0 + k * card.w for k in range(cols + 1)]
-    xs += [sheet.w - x for x in xs]
-    ys = [y0 + k * card.h for k in range(rows + 1)]
-    marks = []
-    for x in xs:
-        marks += [(x, y0 - 1, x, max(0.0, y0 - 5)), (x, y0 + h + 1, x, min(sheet.h, y0 + h + 5))]
-    for y in ys:
-        marks += [(x0 - 1, y, max(0.0, x0 - 5), y), (x0 + w + 1, y, min(sheet.w, x0 + w + 5), y)]
+def _marks(placed: Sequence[Placement], sheet: Size, margin: float, reserved: list[Box]
+           ) -> list[Mark]:
+    """Marks beyond both ends of every cut of each half (fronts, backs), inside the band a
+    home printer prints, clear of the fold line, the other half's art, the ruler and footer."""
+    fold: Box = (sheet.w / 2, margin, 0.0, sheet.h - 2 * margin)
+    halves = [[pl.trim for pl in placed if pl.side == side] for side in ("front", "back")]
+    drawn: list[Segment] = []
+    marks: list[Mark] = []
+    band = max(PRINTABLE, margin)
+    for k, trims in enumerate(halves):
+        others = [art_box(t) for t in halves[1 - k]] + reserved + [fold]
+        marks += block_marks(trims, others, drawn, sheet.w, sheet.h, band)
     return marks

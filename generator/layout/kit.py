@@ -45,6 +45,8 @@ class Board:
     face: Face
     component: str
     name: str
+    seams_x: tuple[float, ...] = ()  # cell boundaries a seam may follow (board mm)
+    seams_y: tuple[float, ...] = ()
 
 
 @dataclass
@@ -105,7 +107,7 @@ class Packer:
         for rank, frame in enumerate(frames(self.spec.paper, self.spec.margin)):
             _, _, aw, ah = frame.area
             try:
-                plan = plan_board(size, Size(aw, ah))
+                plan = plan_board(size, Size(aw, ah), board.seams_x, board.seams_y)
             except LayoutError:
                 continue
             options.append((plan.count, rank, plan, frame))

@@ -3,8 +3,9 @@
 Each tile carries its share of the board; a tile with a neighbour to its right (or below) also
 carries a blank glue strip of ``GLUE`` mm on that side. Assembly: glue the strip under the
 neighbour, the neighbour's edge on the strip's inner edge and its corners on the strip's end
-marks. The board is split evenly, so every tile has the same share; no board content is printed
-twice and no mark falls inside the board (so never inside a play cell).
+marks. A board that names its cell boundaries is split on them where the shares still fit
+(never through a play cell or a start space, same number of tiles); otherwise evenly. No board
+content is printed twice and no mark falls inside the board (so never inside a play cell).
 
 Tiles may be laid on the paper upright (portrait) or turned (landscape); ``plan_board`` picks
 the orientation that needs the fewest tiles.
@@ -12,7 +13,9 @@ the orientation that needs the fewest tiles.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 from generator.core.model import Size
 from generator.data.i18n import message
@@ -82,18 +85,44 @@ def _pieces(length: float, window: float) -> int:
     return max(2, math.ceil(length / (window - GLUE) - 1e-9))
 
 
-def plan_tiles(board: Size, window: Size, turned: bool = False) -> TilePlan:
+def seam_split(length: float, window: float, pieces: int, lines: Sequence[float] = ()
+               ) -> list[float]:
+    """Where ``pieces`` shares of ``length`` begin: on the board's allowed seam ``lines``
+    (cell boundaries, so no seam cuts a play cell) when some choice of them gives shares that
+    each fit the window with their glue strip (none on the last), the most even such choice;
+    otherwise equal shares. The count of shares never changes, so neither do the sheets."""
+    even = [length * k / pieces for k in range(pieces)]
+    inner = sorted({v for v in lines if 1e-6 < v < length - 1e-6})
+    best: tuple[float, list[float]] | None = None
+    for seams in combinations(inner, pieces - 1):
+        starts = [0.0, *seams]
+        shares = [b - a for a, b in zip(starts, [*seams, length], strict=True)]
+        if any(s + (GLUE if k < pieces - 1 else 0.0) > window + 1e-9
+               for k, s in enumerate(shares)):
+            continue
+        spread = max(shares) - min(shares)
+        if best is None or spread < best[0] - 1e-9:
+            best = (spread, starts)
+    return even if best is None else best[1]
+
+
+def plan_tiles(board: Size, window: Size, turned: bool = False,
+               lines_x: Sequence[float] = (), lines_y: Sequence[float] = ()) -> TilePlan:
     """Tiles of ``board`` whose outer size (share plus strips) fits ``window``, given in the
-    tile's own orientation."""
+    tile's own orientation; seams on ``lines_x`` / ``lines_y`` (board coordinates) where the
+    shares still fit (``seam_split``)."""
     cols, rows = _pieces(board.w, window.w), _pieces(board.h, window.h)
-    w, h = board.w / cols, board.h / rows
-    tiles = tuple(Tile(c, r, c * w, r * h, w, h, c < cols - 1, r < rows - 1, cols)
+    xs = [*seam_split(board.w, window.w, cols, lines_x), board.w]
+    ys = [*seam_split(board.h, window.h, rows, lines_y), board.h]
+    tiles = tuple(Tile(c, r, xs[c], ys[r], xs[c + 1] - xs[c], ys[r + 1] - ys[r],
+                       c < cols - 1, r < rows - 1, cols)
                   for r in range(rows) for c in range(cols))
     return TilePlan(board, cols, rows, turned, tiles)
 
 
-def plan_board(board: Size, window: Size) -> TilePlan:
+def plan_board(board: Size, window: Size, lines_x: Sequence[float] = (),
+               lines_y: Sequence[float] = ()) -> TilePlan:
     """The fewer tiles of upright and turned; upright on a tie. ``window`` is upright."""
-    upright = plan_tiles(board, window)
-    turned = plan_tiles(board, Size(window.h, window.w), turned=True)
+    upright = plan_tiles(board, window, False, lines_x, lines_y)
+    turned = plan_tiles(board, Size(window.h, window.w), True, lines_x, lines_y)
     return turned if turned.count < upright.count else upright

@@ -272,7 +272,7 @@ def component_part(game: Game, comp: Component, theme: Theme, opts: BuildOptions
     assembly = i18n.data_text(comp.assembly, lambda: at(game, "components", comp.id,
                                                         "assembly"))
     if comp.kind == "board":
-        return Part(comp.id, name, comp.kind, board=Board(fronts[0], comp.id, name),
+        return Part(comp.id, name, comp.kind, board=Board(fronts[0], comp.id, name, *comp.seams),
                     assembly=assembly)
     pieces = tuple(Piece(front, backs[i] if backs else None, comp.id, front.label,
                          comp.shape == "round") for i, front in enumerate(fronts))

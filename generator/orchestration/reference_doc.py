@@ -59,6 +59,10 @@ NOTES: dict[str, str] = {
     "ComponentSpec.params": "values every face of the component sees as `params`",
     "ComponentSpec.label": "an expression naming each piece, e.g. `{{ item.name }}`",
     "ComponentSpec.assembly": "how to cut, fold or join it (required for die and board)",
+    "ComponentSpec.seams": "a board's cell boundaries `{x: [mm...], y: [mm...]}`: a tiled "
+                           "board's seams follow them where the tiles still fit",
+    "Seams.x": "vertical cell boundaries, mm from the board's left edge",
+    "Seams.y": "horizontal cell boundaries, mm from the board's top edge",
     "Generate.product": "`{name: table}`: one item per combination of rows",
     "Generate.table": "one item per row of this table",
     "Generate.where": "keep rows whose field has this value (or one of these values)",
