@@ -339,7 +339,12 @@ def test_contents_page_states_the_real_kit(kits, game, paper, flip):
     assert ("Odd pages are fronts, each followed by its back: pages 1-2 are sheet 1, pages 3-4 "
             "sheet 2, and so on.") in text
     assert f"pass 1, print pages {', '.join(map(str, odd))}." in text
-    assert f"Pass 2, print pages {', '.join(map(str, even))};" in text
+    # The recipe says how to check the order, never what the printer does (a U-path laser
+    # and a rear-feed inkjet disagree): the footer of the sheet fed first, then Reverse order.
+    assert (f"Pass 2, print pages {', '.join(map(str, even))}. Before pass 2, look at the "
+            "footer of the sheet that will be fed first: if it is not sheet 1, choose "
+            "'Reverse order'.") in text
+    assert "stacks sheet 1" not in text
     assert f"Flip on {flip} edge" in text
     # A second pass puts the blank sides in the tray: the same edge first turns the sheets
     # over their long edge; a short-edge kit's backs are upside down, so the other edge.
@@ -389,6 +394,20 @@ def test_every_board_tile_has_a_mark_at_both_ends_of_each_cut(kits, game, paper,
                     on = [m for m in marks if abs(m[1] - edge) < 0.05 and abs(m[3] - edge) < 0.05]
                     assert any(m[2] <= x + 0.01 for m in on), (page["page"], "left", edge)
                     assert any(m[0] >= x + w - 0.01 for m in on), (page["page"], "right", edge)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_blank_back_names_its_sheet(kits, page_texts, game):
+    """A blank back carries its sheet number: page 1's two-pass recipe asks the player to
+    check, before pass 2, which sheet will be fed first, and a back printed in pass 2 must
+    show where it belongs."""
+    kit = kits(game)
+    texts, m = page_texts(kit.pdf), kit.manifest
+    blanks = [page for page in m["pages"] if page["content"] == "blank"]
+    assert blanks
+    for page in blanks:
+        text = " ".join(texts[page["page"] - 1].split())
+        assert f"sheet {page['sheet']} of {m['sheets']}, back · left blank on purpose" in text
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -34,6 +34,7 @@ class Part:
     pieces: tuple[Piece, ...] = ()
     board: Board | None = None
     assembly: str = ""
+    dice: int = 0  # a die component's sheet of nets makes this many dice
 
 
 @dataclass(frozen=True)

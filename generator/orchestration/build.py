@@ -235,7 +235,9 @@ def component_part(game: Game, comp: Component, theme: Theme, opts: BuildOptions
                     assembly=assembly)
     pieces = tuple(Piece(front, backs[i] if backs else None, comp.id, front.label,
                          comp.shape == "round") for i, front in enumerate(fronts))
-    return Part(comp.id, name, comp.kind, pieces, assembly=assembly)
+    dice = sum(len(nets) * item.count for item in comp.items
+               if isinstance(nets := item.get("dice"), list | tuple)) if comp.kind == "die" else 0
+    return Part(comp.id, name, comp.kind, pieces, assembly=assembly, dice=dice)
 
 
 def game_theme(game: Game, opts: BuildOptions) -> Theme:
