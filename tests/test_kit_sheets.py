@@ -397,6 +397,20 @@ def test_every_board_tile_has_a_mark_at_both_ends_of_each_cut(kits, game, paper,
 
 
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_no_footer_is_cut_short(kits, page_texts, game, paper):
+    """Every page's footer prints whole: what is on the sheet and the credit, never a "…" (a
+    long credit pushed the Fløe kit's blank-back footers to "keeps the sheets…")."""
+    kit = kits(game, paper)
+    credit = load_game(game).credit
+    for n, page in enumerate(page_texts(kit.pdf), start=1):
+        text = " ".join(page.split())
+        assert "…" not in text, f"page {n}: a footer was cut short"
+        # (a footer turned with a sideways page reads back reversed)
+        assert credit in text or credit[::-1] in text, f"page {n}: credit not printed whole"
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_every_blank_back_names_its_sheet(kits, page_texts, game):
     """A blank back carries its sheet number: page 1's two-pass recipe asks the player to
     check, before pass 2, which sheet will be fed first, and a back printed in pass 2 must
