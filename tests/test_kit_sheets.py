@@ -411,6 +411,23 @@ def test_no_footer_is_cut_short(kits, page_texts, game, paper):
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_every_piece_has_its_own_name_in_the_manifest(kits, game):
+    """Copies of one item (Moving Target's three player aids, 26 snacks of value 1) are told
+    apart: "(k of n)" after a label that several pieces share; a piece's front and back share
+    their name, so a back is matched to its front by it."""
+    m = kits(game).manifest
+    for face in ("front", "back"):
+        labels = [pc["label"] for page in m["pages"] for pc in page["pieces"]
+                  if pc["face"] == face]
+        assert len(labels) == len(set(labels)), face
+    fronts = {pc["label"] for page in m["pages"] for pc in page["pieces"] if pc["face"] == "front"}
+    assert {pc["label"] for page in m["pages"] for pc in page["pieces"]
+            if pc["face"] == "back"} <= fronts
+    if game == "moving-target":
+        assert {"aid-001 (1 of 3)", "aid-001 (2 of 3)", "aid-001 (3 of 3)"} <= fronts
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_every_blank_back_names_its_sheet(kits, page_texts, game):
     """A blank back carries its sheet number: page 1's two-pass recipe asks the player to
     check, before pass 2, which sheet will be fed first, and a back printed in pass 2 must

@@ -223,6 +223,20 @@ def _draw_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions, s
     return fronts, backs
 
 
+def copy_labels(labels: list[str]) -> list[str]:
+    """Each piece's own name in the manifest: a label that several pieces share (the copies of
+    one item, ``count: 3``) gets "(k of n)", so a player aid or a tile can be told apart."""
+    totals: dict[str, int] = {}
+    for label in labels:
+        totals[label] = totals.get(label, 0) + 1
+    seen: dict[str, int] = {}
+    named = []
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        named.append(label if totals[label] == 1 else f"{label} ({seen[label]} of {totals[label]})")
+    return named
+
+
 def component_part(game: Game, comp: Component, theme: Theme, opts: BuildOptions,
                    shared: str | None = None) -> Part:
     """A component's rendered pieces (or its board), as the layout stage takes them."""
@@ -233,7 +247,8 @@ def component_part(game: Game, comp: Component, theme: Theme, opts: BuildOptions
     if comp.kind == "board":
         return Part(comp.id, name, comp.kind, board=Board(fronts[0], comp.id, name),
                     assembly=assembly)
-    pieces = tuple(Piece(front, backs[i] if backs else None, comp.id, front.label,
+    labels = copy_labels([front.label for front in fronts])
+    pieces = tuple(Piece(front, backs[i] if backs else None, comp.id, labels[i],
                          comp.shape == "round") for i, front in enumerate(fronts))
     dice = sum(len(nets) * item.count for item in comp.items
                if isinstance(nets := item.get("dice"), list | tuple)) if comp.kind == "die" else 0
