@@ -428,6 +428,27 @@ def test_every_piece_has_its_own_name_in_the_manifest(kits, game):
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_every_component_is_bookmarked_on_every_page_it_appears(kits, game):
+    """The PDF outline leads to each component by name, and to every page showing it: a
+    player reprinting a lost card finds its sheet without scrolling through the kit."""
+    kit = kits(game)
+    reader = PdfReader(kit.pdf)
+    names = {c.id: c.name for c in load_game(game).components}
+    found: dict[str, set[int]] = {}
+    for index, entry in enumerate(reader.outline):
+        if isinstance(entry, list):
+            continue
+        pages = {reader.get_destination_page_number(entry) + 1}
+        children = reader.outline[index + 1] if index + 1 < len(reader.outline) else None
+        if isinstance(children, list):
+            pages |= {reader.get_destination_page_number(child) + 1 for child in children}
+        found[entry.title] = pages
+    for page in kit.manifest["pages"]:
+        for component in {pc["component"] for pc in page["pieces"]}:
+            assert page["page"] in found[names[component]], (component, page["page"])
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_every_blank_back_names_its_sheet(kits, page_texts, game):
     """A blank back carries its sheet number: page 1's two-pass recipe asks the player to
     check, before pass 2, which sheet will be fed first, and a back printed in pass 2 must

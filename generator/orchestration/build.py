@@ -29,6 +29,7 @@ from generator.layout.contents import contents_prims
 from generator.layout.frame import Frame
 from generator.layout.kit import Board, Piece
 from generator.layout.manifest import manifest_path, write_manifest
+from generator.layout.outline import kit_outline
 from generator.layout.page import Kit, Sheet, drawn
 from generator.layout.single import single_pages
 from generator.orchestration.options import BuildOptions
@@ -306,14 +307,16 @@ def single_kit(game: Game, opts: BuildOptions) -> Kit:
     theme = game_theme(game, opts)
     shared = faces_key(game, theme, opts)
     sheets: list[Sheet] = []
+    names: dict[str, str] = {}
     for comp in game.components:
         if comp.kind in ("rules", "board") or comp.size == PAGE:
             continue
         fronts, backs = render_faces(game, comp, theme, opts, shared)
-        for page in single_pages(fronts, backs, opts.bleed or 3.175, kit_name(game, comp),
-                                 comp.id):
+        names[comp.id] = kit_name(game, comp)
+        for page in single_pages(fronts, backs, opts.bleed or 3.175, comp.id):
             sheets.append(Sheet(page, None))
-    return Kit(game.id, opts.paper, opts.paper_size, "none", tuple(sheets))
+    return Kit(game.id, opts.paper, opts.paper_size, "none", tuple(sheets),
+               kit_outline(sheets, names))
 
 
 def output_pdf(game_id: str, opts: BuildOptions) -> Path:
@@ -355,7 +358,7 @@ def write_kit(kit: Kit, target: Path, title: str, subject: str) -> None:
     pages = kit.pages
     resources = load_resources(drawn(pages))
     with output_lock(target.parent), atomic_batch():
-        write_pdf(pages, target, title=title, subject=subject,
+        write_pdf(pages, target, title=title, subject=subject, outline=kit.outline,
                   duplex=kit.flip if kit.duplex_safe else "none", lang=i18n.lang(),
                   resources=resources)
         write_manifest(kit, manifest_path(target))
@@ -366,7 +369,8 @@ def write_calibration(target: Path, opts: BuildOptions) -> None:
         pages = calibration_pages(opts.paper_size, opts.flip)
         sheet = Sheet(replace(pages[0], side="front", content="calibration"),
                       replace(pages[1], side="back", content="calibration"))
-        kit = Kit("calibration", opts.paper, opts.paper_size, opts.flip, (sheet,))
+        kit = Kit("calibration", opts.paper, opts.paper_size, opts.flip, (sheet,),
+                  kit_outline((sheet,), {}))
         write_kit(kit, target, i18n.message("calibration.pdf_title"),
                   i18n.message("kit.subject"))
 
