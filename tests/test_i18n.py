@@ -195,7 +195,8 @@ def test_moving_target_in_french_has_french_furniture(french_kit):
     assert "planche 2/12, recto" in page_text(french_kit, 2)
     calibration = page_text(french_kit.parent / f"{GAME}-calibration.fr.pdf", 0)
     assert "Étalonnage recto verso" in calibration
-    outline = [item.title for item in PdfReader(str(french_kit)).outline]
+    outline = [item.title for item in PdfReader(str(french_kit)).outline
+               if not isinstance(item, list)]
     assert outline[:2] == ["Sommaire", "Règles"]
 
 
