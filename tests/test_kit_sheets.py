@@ -351,7 +351,9 @@ def test_contents_page_states_the_real_kit(kits, game, paper, flip):
     refeed = {"long": "the same edge leading;",
               "short": "the other edge leading (turn the stack end over end:"}[flip]
     assert f"so the blank sides get printed, {refeed}" in text
-    calibration = kit.pdf.with_name(f"{game}-calibration.pdf")
+    variant = "".join(f".{v}" for v, default in ((paper, "a4"), (flip, "long")) if v != default)
+    assert kit.pdf.name == f"{game}{variant}.pdf"
+    calibration = kit.pdf.with_name(f"{game}-calibration{variant}.pdf")
     assert f"Print {calibration.name} " in text
     assert len(PdfReader(calibration).pages) == 2
     assert [p["content"] for p in read_manifest(calibration)["pages"]] == ["calibration"] * 2

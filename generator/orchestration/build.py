@@ -260,13 +260,24 @@ def game_theme(game: Game, opts: BuildOptions) -> Theme:
     return load_theme(opts.theme or game.theme, game.theme, opts.ink_saver)
 
 
-def calibration_name(game_id: str, lang: str = i18n.SOURCE) -> str:
-    return f"{game_id}-calibration{_lang_suffix(lang)}.pdf"
+def calibration_name(game_id: str, opts: BuildOptions) -> str:
+    """The kit's duplex calibration sheet: it depends on the paper and the flip (and the
+    language it is written in), not on the ink or the layout."""
+    return f"{game_id}-calibration{variant_suffix(opts, ink=False)}.pdf"
 
 
-def _lang_suffix(lang: str) -> str:
-    """``.fr`` before the extension of a kit in another language, so both can exist."""
-    return "" if lang == i18n.SOURCE else f".{lang}"
+def variant_suffix(opts: BuildOptions, ink: bool = True) -> str:
+    """What a kit's file name adds for each choice that differs from the defaults (A4, flip on
+    the long edge, full ink, English), in that order, before the extension:
+    ``moving-target.letter.short.saver.fr.pdf``. So kits for two playtesters (A4 for one,
+    Letter for the other) sit side by side instead of one replacing the other. The flip only
+    names a duplex kit: gutterfold and single-piece layouts are printed one-sided."""
+    default = BuildOptions()
+    parts = [opts.paper if opts.paper != default.paper else "",
+             opts.flip if opts.flip != default.flip and opts.layout == "sheets" else "",
+             "saver" if ink and opts.ink_saver else "",
+             opts.lang if opts.lang != i18n.SOURCE else ""]
+    return "".join(f".{part}" for part in parts if part)
 
 
 @in_kit_language
@@ -295,7 +306,7 @@ def build_kit(game: Game, opts: BuildOptions,
     touching = opts.gap == 0 and opts.bleed == 0
 
     def contents(summary: Summary, frame: Frame) -> list[Primitive]:
-        return contents_prims(summary, frame, calibration_name(game.id, opts.lang), touching)
+        return contents_prims(summary, frame, calibration_name(game.id, opts), touching)
 
     return assemble(spec, game.id, opts.paper, kit_title(game), kit_credit(game), parts, rules,
                     contents)
@@ -321,9 +332,10 @@ def single_kit(game: Game, opts: BuildOptions) -> Kit:
 
 def output_pdf(game_id: str, opts: BuildOptions) -> Path:
     """The kit is output/<id>/<id>.pdf; other layouts get a suffix so they never replace it,
-    and other languages one before the extension (``<id>.fr.pdf``, ``<id>-gutterfold.fr.pdf``)."""
+    and other papers, flips, ink and languages theirs before the extension (``variant_suffix``:
+    ``<id>.letter.pdf``, ``<id>-gutterfold.fr.pdf``)."""
     suffix = "" if opts.layout == "sheets" else f"-{opts.layout}"
-    return opts.out_dir / game_id / f"{game_id}{suffix}{_lang_suffix(opts.lang)}.pdf"
+    return opts.out_dir / game_id / f"{game_id}{suffix}{variant_suffix(opts)}.pdf"
 
 
 def build_pdf(game_id: str, opts: BuildOptions) -> tuple[Path, int]:
@@ -347,7 +359,7 @@ def _build_pdf(game: Game, opts: BuildOptions) -> tuple[Path, int]:
         write_kit(kit, target, title=i18n.message("kit.title", title=kit_title(game)),
                   subject=kit_credit(game))
         if opts.layout == "sheets":
-            write_calibration(target.with_name(calibration_name(game.id, opts.lang)), opts)
+            write_calibration(target.with_name(calibration_name(game.id, opts)), opts)
     return target, len(kit.pages)
 
 
