@@ -152,7 +152,10 @@ def engine_examples(game: Game) -> dict[str, Any]:
         return cached[1]
     made = getattr(rules.engine(game), "examples", None)  # None: a game without rules
     with context.recording() as read:
-        found: dict[str, Any] = dict(made(game)) if made else {}
+        try:
+            found: dict[str, Any] = dict(made(game)) if made else {}
+        except ValueError as exc:  # the data lacks what the example needs (--force got here)
+            raise DataError(game.source, None, "rules examples", str(exc)) from None
     if len(held) > 16:
         held.clear()
     held[key] = (game, found, dict(read))
