@@ -95,6 +95,8 @@ def test_a_png_set_says_how_many_of_each_to_order(tmp_path):
                              "width_px", "height_px"]
     assert len(rows) == count == len(list(folder.rglob("*.png")))
     assert len({row["file"] for row in rows}) == len(rows)  # distinct files, distinct names
+    labels = [(r["component"], r["label"]) for r in rows if not r["file"].endswith("-back.png")]
+    assert len(set(labels)) == len(labels)  # two different tiles never share a label
     fronts = [row for row in rows if not row["file"].endswith("-back.png")]
     friends = [row for row in fronts if row["component"] == "friends"]
     snacks = [row for row in fronts if row["component"] == "snacks"]
