@@ -21,6 +21,7 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
+from generator.core import paths
 from generator.data import load_game
 from generator.orchestration.build import BuildOptions, build_pdf
 from tests.kits import Built
@@ -512,3 +513,14 @@ def test_same_kit_twice_is_byte_identical(kits, tmp_path, game):
     again, _ = build_pdf(game, BuildOptions(out_dir=tmp_path))
     for name in (f"{game}.pdf", f"{game}.kit.json", f"{game}-calibration.pdf"):
         assert (again.parent / name).read_bytes() == (first.pdf.parent / name).read_bytes(), name
+
+
+def test_the_readme_states_each_kits_real_sheet_count(kits):
+    """README's sheet counts are those of the kits `make pdf` builds (A4), not a target."""
+    readme = " ".join((paths.ROOT / "README.md").read_text(encoding="utf-8").split())
+    claim = readme[readme.index("default A4 paper, rules and aids included:"):][:220]
+    for game, words in (("moving-target", "Moving Target {} sheets"), ("monster-day",
+                        "Monster Day {}"), ("moving-day", "Moving Day {}"),
+                        ("moving-day-boxes", "Moving Day (Fløe) {}"),
+                        ("movement-game", "the movement game {}")):
+        assert words.format(kits(game).manifest["sheets"]) in claim, (game, claim)
