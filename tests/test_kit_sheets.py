@@ -54,10 +54,11 @@ def raster(tmp_path_factory):
 
     @cache
     def render(pdf: Path, n: int) -> Image.Image:
-        out = root / f"{pdf.parent.parent.name}-{pdf.stem}-{n}"
+        # (a variant kit's name has dots, "monster-day.short": no suffix to replace)
+        out = root / f"{pdf.parent.parent.name}-{pdf.stem}-{n}".replace(".", "_")
         subprocess.run(["pdftocairo", "-png", "-transp", "-r", "75", "-f", str(n), "-l", str(n),
                         "-singlefile", str(pdf), str(out)], check=True, capture_output=True)
-        return Image.open(out.with_suffix(".png")).convert("RGBA")
+        return Image.open(out.with_name(out.name + ".png")).convert("RGBA")
     return render
 
 
