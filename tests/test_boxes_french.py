@@ -242,3 +242,15 @@ def test_a_no_break_space_keeps_french_punctuation_on_its_word():
     assert wrap("Poids : 1", "sans", 8, 7.5) == ["Poids", ": 1"]  # an ordinary space breaks
     assert wrap(f"Poids{NBSP}: 1", "sans", 8, 7.5) is None  # "Poids :" is one word, too wide
     assert wrap(f"Poids{NBSP}: 1", "sans", 8, 9) == [f"Poids{NBSP}:", "1"]
+
+
+def test_the_two_pass_recipe_says_how_to_check_the_order(french, english):
+    """Page 1 tells a single-sided printer's owner how to check the order of pass 2 (the
+    footer of the sheet fed first), in each language, never what their printer does."""
+    fr, en = flat(french[0]), flat(english[0])
+    assert ("Avant ce passage, regardez le pied de page de la planche qui entrera la première "
+            "dans l'imprimante : si ce n'est pas la planche 1, choisissez « Ordre inverse ».") \
+        in fr
+    assert ("Before pass 2, look at the footer of the sheet that will be fed first: if it is "
+            "not sheet 1, choose 'Reverse order'.") in en
+    assert "en dessous" not in fr and "at the bottom" not in en

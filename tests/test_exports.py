@@ -1,7 +1,9 @@
 """Print-shop exports, gutterfold sheets, the duplex calibration sheet and progress output."""
 from __future__ import annotations
 
+import csv
 import io
+import json
 
 import pytest
 from PIL import Image
@@ -81,3 +83,35 @@ def test_progress_is_quiet_when_not_a_terminal():
     bar.step()
     bar.close()
     assert "work [" in shown.getvalue() and "2/2" in shown.getvalue()
+
+
+def test_a_png_set_says_how_many_of_each_to_order(tmp_path):
+    """13 friend images make 36 cards, 2 snack images 34 snacks: order.csv (and the same rows
+    in manifest.json) gives every file with its copies, trim size and pixel size as written."""
+    folder, count = export_pngs("moving-day-boxes", BuildOptions(out_dir=tmp_path), dpi=72)
+    with (folder / "order.csv").open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert list(rows[0]) == ["file", "component", "label", "copies", "width_mm", "height_mm",
+                             "width_px", "height_px"]
+    assert len(rows) == count == len(list(folder.rglob("*.png")))
+    assert len({row["file"] for row in rows}) == len(rows)  # distinct files, distinct names
+    labels = [(r["component"], r["label"]) for r in rows if not r["file"].endswith("-back.png")]
+    assert len(set(labels)) == len(labels)  # two different tiles never share a label
+    fronts = [row for row in rows if not row["file"].endswith("-back.png")]
+    friends = [row for row in fronts if row["component"] == "friends"]
+    snacks = [row for row in fronts if row["component"] == "snacks"]
+    assert (len(friends), sum(int(r["copies"]) for r in friends)) == (13, 36)
+    assert sorted(int(r["copies"]) for r in snacks) == [8, 26]
+    for row in rows:
+        with Image.open(folder / row["file"]) as image:
+            assert image.size == (int(row["width_px"]), int(row["height_px"]))
+        # the image is the trim plus the preset's 1/8 in bleed each side, at 72 dpi
+        assert int(row["width_px"]) == pytest.approx((float(row["width_mm"]) + 2 * 3.175)
+                                                     * 72 / 25.4, abs=1)
+    backs = {row["file"]: row for row in rows if row["file"].endswith("-back.png")}
+    for front in friends:
+        back = backs[front["file"].replace("-front", "-back")]
+        assert (back["copies"], back["label"]) == (front["copies"], front["label"])
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    assert (manifest["dpi"], manifest["bleed_mm"]) == (72, 3.175)
+    assert [r["file"] for r in manifest["files"]] == [r["file"] for r in rows]

@@ -18,7 +18,13 @@ from generator.data import fonts, i18n, load_game, project
 from generator.data.i18n_files import fill, languages, load_catalogue, messages, placeholders
 from generator.frontends.cli import main
 from generator.layout.frame import Frame
-from generator.orchestration.build import BuildOptions, build_kit, build_pdf, output_pdf
+from generator.orchestration.build import (
+    BuildOptions,
+    build_kit,
+    build_pdf,
+    calibration_name,
+    output_pdf,
+)
 
 GAME = "moving-target"
 
@@ -195,7 +201,8 @@ def test_moving_target_in_french_has_french_furniture(french_kit):
     assert "planche 2/12, recto" in page_text(french_kit, 2)
     calibration = page_text(french_kit.parent / f"{GAME}-calibration.fr.pdf", 0)
     assert "Étalonnage recto verso" in calibration
-    outline = [item.title for item in PdfReader(str(french_kit)).outline]
+    outline = [item.title for item in PdfReader(str(french_kit)).outline
+               if not isinstance(item, list)]
     assert outline[:2] == ["Sommaire", "Règles"]
 
 
@@ -210,6 +217,24 @@ def test_output_names_keep_both_languages_apart(tmp_path):
     opts = BuildOptions(out_dir=tmp_path, lang="fr", layout="gutterfold")
     assert output_pdf(GAME, opts).name == f"{GAME}-gutterfold.fr.pdf"
     assert output_pdf(GAME, BuildOptions(out_dir=tmp_path)).name == f"{GAME}.pdf"
+
+
+@pytest.mark.parametrize(("options", "kit", "calibration"), [
+    ({}, "moving-target.pdf", "moving-target-calibration.pdf"),
+    ({"paper": "letter"}, "moving-target.letter.pdf", "moving-target-calibration.letter.pdf"),
+    ({"ink_saver": True}, "moving-target.saver.pdf", "moving-target-calibration.pdf"),
+    ({"flip": "short", "paper": "letter", "ink_saver": True, "lang": "fr"},
+     "moving-target.letter.short.saver.fr.pdf", "moving-target-calibration.letter.short.fr.pdf"),
+    ({"layout": "gutterfold", "paper": "letter", "flip": "short"},
+     "moving-target-gutterfold.letter.pdf", "moving-target-calibration.letter.pdf"),
+])
+def test_variants_never_overwrite_each_other(tmp_path, options, kit, calibration):
+    """A4 for one playtester and Letter for another, or a full-ink and an ink-saver copy, sit
+    side by side: each choice that differs from the defaults is in the file name; the
+    calibration sheet follows the paper and the flip (it does not depend on the ink)."""
+    opts = BuildOptions(out_dir=tmp_path, **options)
+    assert output_pdf(GAME, opts).name == kit
+    assert calibration_name(GAME, opts) == calibration
 
 
 @pytest.mark.parametrize("game_id", ["moving-target", "monster-day", "moving-day",

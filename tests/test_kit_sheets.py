@@ -21,6 +21,7 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
+from generator.core import paths
 from generator.data import load_game
 from generator.orchestration.build import BuildOptions, build_pdf
 from tests.kits import Built
@@ -53,10 +54,11 @@ def raster(tmp_path_factory):
 
     @cache
     def render(pdf: Path, n: int) -> Image.Image:
-        out = root / f"{pdf.parent.parent.name}-{pdf.stem}-{n}"
+        # (a variant kit's name has dots, "monster-day.short": no suffix to replace)
+        out = root / f"{pdf.parent.parent.name}-{pdf.stem}-{n}".replace(".", "_")
         subprocess.run(["pdftocairo", "-png", "-transp", "-r", "75", "-f", str(n), "-l", str(n),
                         "-singlefile", str(pdf), str(out)], check=True, capture_output=True)
-        return Image.open(out.with_suffix(".png")).convert("RGBA")
+        return Image.open(out.with_name(out.name + ".png")).convert("RGBA")
     return render
 
 
@@ -339,14 +341,21 @@ def test_contents_page_states_the_real_kit(kits, game, paper, flip):
     assert ("Odd pages are fronts, each followed by its back: pages 1-2 are sheet 1, pages 3-4 "
             "sheet 2, and so on.") in text
     assert f"pass 1, print pages {', '.join(map(str, odd))}." in text
-    assert f"Pass 2, print pages {', '.join(map(str, even))};" in text
+    # The recipe says how to check the order, never what the printer does (a U-path laser
+    # and a rear-feed inkjet disagree): the footer of the sheet fed first, then Reverse order.
+    assert (f"Pass 2, print pages {', '.join(map(str, even))}. Before pass 2, look at the "
+            "footer of the sheet that will be fed first: if it is not sheet 1, choose "
+            "'Reverse order'.") in text
+    assert "stacks sheet 1" not in text
     assert f"Flip on {flip} edge" in text
     # A second pass puts the blank sides in the tray: the same edge first turns the sheets
     # over their long edge; a short-edge kit's backs are upside down, so the other edge.
     refeed = {"long": "the same edge leading;",
               "short": "the other edge leading (turn the stack end over end:"}[flip]
     assert f"so the blank sides get printed, {refeed}" in text
-    calibration = kit.pdf.with_name(f"{game}-calibration.pdf")
+    variant = "".join(f".{v}" for v, default in ((paper, "a4"), (flip, "long")) if v != default)
+    assert kit.pdf.name == f"{game}{variant}.pdf"
+    calibration = kit.pdf.with_name(f"{game}-calibration{variant}.pdf")
     assert f"Print {calibration.name} " in text
     assert len(PdfReader(calibration).pages) == 2
     assert [p["content"] for p in read_manifest(calibration)["pages"]] == ["calibration"] * 2
@@ -389,6 +398,72 @@ def test_every_board_tile_has_a_mark_at_both_ends_of_each_cut(kits, game, paper,
                     on = [m for m in marks if abs(m[1] - edge) < 0.05 and abs(m[3] - edge) < 0.05]
                     assert any(m[2] <= x + 0.01 for m in on), (page["page"], "left", edge)
                     assert any(m[0] >= x + w - 0.01 for m in on), (page["page"], "right", edge)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_no_footer_is_cut_short(kits, page_texts, game, paper):
+    """Every page's footer prints whole: what is on the sheet and the credit, never a "…" (a
+    long credit pushed the Fløe kit's blank-back footers to "keeps the sheets…")."""
+    kit = kits(game, paper)
+    credit = load_game(game).credit
+    for n, page in enumerate(page_texts(kit.pdf), start=1):
+        text = " ".join(page.split())
+        assert "…" not in text, f"page {n}: a footer was cut short"
+        # (a footer turned with a sideways page reads back reversed)
+        assert credit in text or credit[::-1] in text, f"page {n}: credit not printed whole"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_piece_has_its_own_name_in_the_manifest(kits, game):
+    """Copies of one item (Moving Target's three player aids, 26 snacks of value 1) are told
+    apart: "(k of n)" after a label that several pieces share; a piece's front and back share
+    their name, so a back is matched to its front by it."""
+    m = kits(game).manifest
+    for face in ("front", "back"):
+        labels = [pc["label"] for page in m["pages"] for pc in page["pieces"]
+                  if pc["face"] == face]
+        assert len(labels) == len(set(labels)), face
+    fronts = {pc["label"] for page in m["pages"] for pc in page["pieces"] if pc["face"] == "front"}
+    assert {pc["label"] for page in m["pages"] for pc in page["pieces"]
+            if pc["face"] == "back"} <= fronts
+    if game == "moving-target":
+        assert {"aid-001 (1 of 3)", "aid-001 (2 of 3)", "aid-001 (3 of 3)"} <= fronts
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_component_is_bookmarked_on_every_page_it_appears(kits, game):
+    """The PDF outline leads to each component by name, and to every page showing it: a
+    player reprinting a lost card finds its sheet without scrolling through the kit."""
+    kit = kits(game)
+    reader = PdfReader(kit.pdf)
+    names = {c.id: c.name for c in load_game(game).components}
+    found: dict[str, set[int]] = {}
+    for index, entry in enumerate(reader.outline):
+        if isinstance(entry, list):
+            continue
+        pages = {reader.get_destination_page_number(entry) + 1}
+        children = reader.outline[index + 1] if index + 1 < len(reader.outline) else None
+        if isinstance(children, list):
+            pages |= {reader.get_destination_page_number(child) + 1 for child in children}
+        found[entry.title] = pages
+    for page in kit.manifest["pages"]:
+        for component in {pc["component"] for pc in page["pieces"]}:
+            assert page["page"] in found[names[component]], (component, page["page"])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_blank_back_names_its_sheet(kits, page_texts, game):
+    """A blank back carries its sheet number: page 1's two-pass recipe asks the player to
+    check, before pass 2, which sheet will be fed first, and a back printed in pass 2 must
+    show where it belongs."""
+    kit = kits(game)
+    texts, m = page_texts(kit.pdf), kit.manifest
+    blanks = [page for page in m["pages"] if page["content"] == "blank"]
+    assert blanks
+    for page in blanks:
+        text = " ".join(texts[page["page"] - 1].split())
+        assert f"sheet {page['sheet']} of {m['sheets']}, back · left blank on purpose" in text
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -439,3 +514,14 @@ def test_same_kit_twice_is_byte_identical(kits, tmp_path, game):
     again, _ = build_pdf(game, BuildOptions(out_dir=tmp_path))
     for name in (f"{game}.pdf", f"{game}.kit.json", f"{game}-calibration.pdf"):
         assert (again.parent / name).read_bytes() == (first.pdf.parent / name).read_bytes(), name
+
+
+def test_the_readme_states_each_kits_real_sheet_count(kits):
+    """README's sheet counts are those of the kits `make pdf` builds (A4), not a target."""
+    readme = " ".join((paths.ROOT / "README.md").read_text(encoding="utf-8").split())
+    claim = readme[readme.index("default A4 paper, rules and aids included:"):][:220]
+    for game, words in (("moving-target", "Moving Target {} sheets"), ("monster-day",
+                        "Monster Day {}"), ("moving-day", "Moving Day {}"),
+                        ("moving-day-boxes", "Moving Day (Fløe) {}"),
+                        ("movement-game", "the movement game {}")):
+        assert words.format(kits(game).manifest["sheets"]) in claim, (game, claim)

@@ -157,3 +157,21 @@ def _back_fill(theme) -> str:
 def test_ink_saver_card_back_is_white():
     assert _back_fill(load_theme("standard")) == "#1f3a5f"
     assert _back_fill(load_theme("standard", ink_saver=True)) == WHITE
+
+
+@pytest.mark.parametrize("name", ["standard", "decktet", "collections", "monsters", "boxes",
+                                  "movement"])
+def test_ink_saver_rules_title_band_is_an_outline(name):
+    """The rules page's title band is 190 x 15 mm of solid heading colour; in ink-saver mode it
+    is white, outlined in the heading colour, and the title is printed in that colour."""
+    item = {"title": "Rules", "sections": [{"heading": "Setup", "text": "Deal."}]}
+    for saver in (False, True):
+        theme = load_theme(name, ink_saver=saver)
+        heading = theme.context()["palette"]["heading"]
+        face = render_face(load_template("rules-page"), 190, 260,
+                           {**theme.context(), "item": item})
+        band = face.prims[0]
+        assert isinstance(band, Rect) and band.w == 190 and band.stroke == heading
+        assert band.fill == (WHITE if saver else heading)
+        title = next(p for p in face.prims if getattr(p, "font", None) and "Rules" in str(p))
+        assert title.fill == (heading if saver else WHITE)

@@ -107,6 +107,7 @@ def export_pngs(game_id: str, opts: BuildOptions, dpi: int | None, jobs: int,
 def verify_report(game_id: str, opts: BuildOptions) -> tuple[Game, list[Finding]]:
     """Composition (is the set right?) then pre-flight (will it print right?); in a kit of
     another language, every text it would print in English (generator/data/i18n.py)."""
+    from generator.core.findings import Finding
     from generator.data import i18n, load_game
     from generator.orchestration.build import verify
     from generator.orchestration.preflight.report import preflight
@@ -114,7 +115,13 @@ def verify_report(game_id: str, opts: BuildOptions) -> tuple[Game, list[Finding]
     with i18n.collect() as missing, context.building():
         game = load_game(game_id)
         with i18n.session(game, opts.lang):
-            found = verify(game) + preflight(game, opts)
+            found = verify(game)
+            # A set that `build` refuses to print is not drawn here either: its faces may
+            # need what the failure says is missing (a worked example's card). Verify then
+            # reports what build reports, and says the pre-flight waits for the fix.
+            found += preflight(game, opts) if all(f.ok or f.warn for f in found) else [
+                Finding("pre-flight", False, "not run: the set is incomplete or wrong (the "
+                        "failures above); fix them and verify again", warn=True)]
     return game, found + i18n.findings(missing, opts.lang)
 
 

@@ -8,7 +8,7 @@ punch sizes, tile order) is computed from the kit itself.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from generator.core import primitives as p
 from generator.core.primitives import Face
@@ -19,6 +19,7 @@ from .furnish import front_furniture, make_page, page_furniture
 from .furniture import SEPARATOR
 from .gutterfold import gutterfold_pages
 from .kit import Board, Packer, Piece, SheetDraft, centre_sheet
+from .outline import kit_outline
 from .page import Kit, Page, Placement, Sheet
 from .sheet import SheetSpec
 from .tiling import TilePlan
@@ -34,6 +35,7 @@ class Part:
     pieces: tuple[Piece, ...] = ()
     board: Board | None = None
     assembly: str = ""
+    dice: int = 0  # a die component's sheet of nets makes this many dice
 
 
 @dataclass(frozen=True)
@@ -155,7 +157,8 @@ def assemble(spec: SheetSpec, game_id: str, paper_name: str, title: str, credit:
         upright, _footer(title, credit, 1, n, "front", message("footer.contents")))], "front",
         "contents", message("bookmark.contents"))
     sheets[0] = Sheet(contents_page, first.back)
-    return Kit(game_id, paper_name, spec.paper, kit.flip, tuple(_bookmarked(sheets, parts)))
+    return Kit(game_id, paper_name, spec.paper, kit.flip, tuple(sheets),
+               kit_outline(sheets, {part.id: part.name for part in parts}))
 
 
 def _page_of(frame: Frame, placements: list[Placement | None], content: str, side: str,
@@ -190,30 +193,6 @@ def _draft_sheet(draft: SheetDraft, parts: Sequence[Part], title: str, credit: s
     back = make_page(draft.frame, draft.back, page_furniture(draft.frame, text), "back",
                      "pieces")
     return Sheet(front, back)
-
-
-def _bookmarked(sheets: list[Sheet], parts: Sequence[Part]) -> list[Sheet]:
-    """A PDF bookmark on the first page showing each component, and on the rules."""
-    seen: set[str] = set()
-    out = []
-    for sheet in sheets:
-        pages = []
-        for page in sheet.pages:
-            mark = page.bookmark
-            if page.content == "rules" and "rules" not in seen:
-                seen.add("rules")
-                mark = message("bookmark.rules")
-            for pl in page.placements:
-                if pl.component and pl.component not in seen and page.side == "front":
-                    seen.add(pl.component)
-                    mark = mark or next(part.name for part in parts if part.id == pl.component)
-            pages.append(page if mark == page.bookmark else _with_bookmark(page, mark))
-        out.append(Sheet(pages[0], pages[1] if len(pages) > 1 else None))
-    return out
-
-
-def _with_bookmark(page: Page, mark: str | None) -> Page:
-    return replace(page, bookmark=mark)
 
 
 def summarise(kit: Kit, title: str, credit: str, parts: Sequence[Part],

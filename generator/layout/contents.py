@@ -178,9 +178,11 @@ def contents_prims(summary: Summary, frame: Frame, calibration: str,
     if summary.rules_pages:
         flow.text(rules_line(summary.rules_pages, duplex), BOLD_FONT, 9.5, indent=3, after=1.5)
     for section in summary.sections:
-        count = section.count
-        flow.text(message("contents.section_one" if count == 1 else "contents.section_many",
-                          name=_capital(section.part.name), count=count,
+        count, dice = section.count, section.part.dice
+        # A sheet of dice nets is one piece of paper but several dice: say what it makes.
+        key = ("contents.section_die" if dice == 1 else "contents.section_dice" if dice else
+               "contents.section_one" if count == 1 else "contents.section_many")
+        flow.text(message(key, name=_capital(section.part.name), count=dice or count,
                           where=where(section, duplex)),
                   BOLD_FONT, 9.5, indent=3, after=0.4)
         flow.text(assembly(section, touching, not duplex), TEXT_FONT, 8.5, "#333333", indent=8,

@@ -85,7 +85,7 @@ class Page:
     size: Size
     placements: tuple[Placement, ...]
     furniture: tuple[Primitive, ...]
-    bookmark: str | None = None
+    bookmark: str | None = None  # the page's own outline title (contents, calibration)
     side: str = "front"  # front | back (of its sheet)
     trim_box: Box | None = None  # for print shops: the finished piece (default: the page)
     bleed_box: Box | None = None
@@ -95,6 +95,16 @@ class Page:
     def pieces(self) -> tuple[Placement, ...]:
         """The placements that are pieces of the game (everything with a component)."""
         return tuple(pl for pl in self.placements if pl.component)
+
+
+@dataclass(frozen=True)
+class OutlineEntry:
+    """One PDF bookmark: its title, the page it opens (0-based) and its depth (0: a component,
+    the contents, the rules; 1: one page of a component that spans several)."""
+
+    title: str
+    page: int
+    level: int = 0
 
 
 @dataclass(frozen=True)
@@ -118,6 +128,7 @@ class Kit:
     paper: Size
     flip: str  # long | short | none (single-sided by design)
     sheets: tuple[Sheet, ...]
+    outline: tuple[OutlineEntry, ...] = ()  # the PDF's bookmarks (generator/layout/outline.py)
 
     @property
     def pages(self) -> list[Page]:

@@ -11,7 +11,7 @@ from .page import Page, Placement
 
 
 def single_pages(fronts: Sequence[p.Face], backs: Sequence[p.Face] | None, bleed: float,
-                 name: str, component: str = "", round_cut: bool = False) -> list[Page]:
+                 component: str = "", round_cut: bool = False) -> list[Page]:
     pages: list[Page] = []
     for index, face in enumerate(fronts):
         pair = [(face, "front")] + ([(backs[index], "back")] if backs else [])
@@ -21,7 +21,7 @@ def single_pages(fronts: Sequence[p.Face], backs: Sequence[p.Face] | None, bleed
             trim = (b, b, side_face.w, side_face.h)
             placement = Placement(side_face, b, b, (0.0, 0.0, paper.w, paper.h), 0, False,
                                   component, face.label, side)
-            pages.append(Page(paper, (placement,), (), bookmark=name if not pages else None,
-                              side="front", trim_box=trim, bleed_box=(0.0, 0.0, paper.w, paper.h)))
+            pages.append(Page(paper, (placement,), (), side="front", trim_box=trim,
+                              bleed_box=(0.0, 0.0, paper.w, paper.h)))
     del round_cut  # print shops cut round pieces from the same square artwork
     return pages

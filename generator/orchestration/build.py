@@ -35,6 +35,7 @@ from generator.layout.contents import contents_prims
 from generator.layout.frame import Frame
 from generator.layout.kit import Board, Piece
 from generator.layout.manifest import manifest_path, write_manifest
+from generator.layout.outline import kit_outline
 from generator.layout.page import Kit, Sheet, drawn
 from generator.layout.single import single_pages
 from generator.orchestration.options import BuildOptions
@@ -168,7 +169,10 @@ def engine_examples(game: Game) -> dict[str, Any]:
         return cached[1]
     made = getattr(rules.engine(game), "examples", None)  # None: a game without rules
     with context.recording() as read:
-        found: dict[str, Any] = dict(made(game)) if made else {}
+        try:
+            found: dict[str, Any] = dict(made(game)) if made else {}
+        except ValueError as exc:  # the data lacks what the example needs (--force got here)
+            raise DataError(game.source, None, "rules examples", str(exc)) from None
     if len(held) > 16:
         held.clear()
     held[key] = (game, found, dict(read))
@@ -264,6 +268,20 @@ def _draw_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions, s
     return fronts, backs
 
 
+def copy_labels(labels: list[str]) -> list[str]:
+    """Each piece's own name in the manifest: a label that several pieces share (the copies of
+    one item, ``count: 3``) gets "(k of n)", so a player aid or a tile can be told apart."""
+    totals: dict[str, int] = {}
+    for label in labels:
+        totals[label] = totals.get(label, 0) + 1
+    seen: dict[str, int] = {}
+    named = []
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        named.append(label if totals[label] == 1 else f"{label} ({seen[label]} of {totals[label]})")
+    return named
+
+
 def component_part(game: Game, comp: Component, theme: Theme, opts: BuildOptions,
                    shared: str | None = None) -> Part:
     """A component's rendered pieces (or its board), as the layout stage takes them."""
@@ -274,22 +292,36 @@ def component_part(game: Game, comp: Component, theme: Theme, opts: BuildOptions
     if comp.kind == "board":
         return Part(comp.id, name, comp.kind, board=Board(fronts[0], comp.id, name, *comp.seams),
                     assembly=assembly)
-    pieces = tuple(Piece(front, backs[i] if backs else None, comp.id, front.label,
+    labels = copy_labels([front.label for front in fronts])
+    pieces = tuple(Piece(front, backs[i] if backs else None, comp.id, labels[i],
                          comp.shape == "round") for i, front in enumerate(fronts))
-    return Part(comp.id, name, comp.kind, pieces, assembly=assembly)
+    dice = sum(len(nets) * item.count for item in comp.items
+               if isinstance(nets := item.get("dice"), list | tuple)) if comp.kind == "die" else 0
+    return Part(comp.id, name, comp.kind, pieces, assembly=assembly, dice=dice)
 
 
 def game_theme(game: Game, opts: BuildOptions) -> Theme:
     return load_theme(opts.theme or game.theme, game.theme, opts.ink_saver)
 
 
-def calibration_name(game_id: str, lang: str = i18n.SOURCE) -> str:
-    return f"{game_id}-calibration{_lang_suffix(lang)}.pdf"
+def calibration_name(game_id: str, opts: BuildOptions) -> str:
+    """The kit's duplex calibration sheet: it depends on the paper and the flip (and the
+    language it is written in), not on the ink or the layout."""
+    return f"{game_id}-calibration{variant_suffix(opts, ink=False)}.pdf"
 
 
-def _lang_suffix(lang: str) -> str:
-    """``.fr`` before the extension of a kit in another language, so both can exist."""
-    return "" if lang == i18n.SOURCE else f".{lang}"
+def variant_suffix(opts: BuildOptions, ink: bool = True) -> str:
+    """What a kit's file name adds for each choice that differs from the defaults (A4, flip on
+    the long edge, full ink, English), in that order, before the extension:
+    ``moving-target.letter.short.saver.fr.pdf``. So kits for two playtesters (A4 for one,
+    Letter for the other) sit side by side instead of one replacing the other. The flip only
+    names a duplex kit: gutterfold and single-piece layouts are printed one-sided."""
+    default = BuildOptions()
+    parts = [opts.paper if opts.paper != default.paper else "",
+             opts.flip if opts.flip != default.flip and opts.layout == "sheets" else "",
+             "saver" if ink and opts.ink_saver else "",
+             opts.lang if opts.lang != i18n.SOURCE else ""]
+    return "".join(f".{part}" for part in parts if part)
 
 
 @in_kit_language
@@ -318,7 +350,7 @@ def build_kit(game: Game, opts: BuildOptions,
     touching = opts.gap == 0 and opts.bleed == 0
 
     def contents(summary: Summary, frame: Frame) -> list[Primitive]:
-        return contents_prims(summary, frame, calibration_name(game.id, opts.lang), touching)
+        return contents_prims(summary, frame, calibration_name(game.id, opts), touching)
 
     return assemble(spec, game.id, opts.paper, kit_title(game), kit_credit(game), parts, rules,
                     contents)
@@ -330,21 +362,24 @@ def single_kit(game: Game, opts: BuildOptions) -> Kit:
     theme = game_theme(game, opts)
     shared = faces_key(game, theme, opts)
     sheets: list[Sheet] = []
+    names: dict[str, str] = {}
     for comp in game.components:
         if comp.kind in ("rules", "board") or comp.size == PAGE:
             continue
         fronts, backs = render_faces(game, comp, theme, opts, shared)
-        for page in single_pages(fronts, backs, opts.bleed or 3.175, kit_name(game, comp),
-                                 comp.id):
+        names[comp.id] = kit_name(game, comp)
+        for page in single_pages(fronts, backs, opts.bleed or 3.175, comp.id):
             sheets.append(Sheet(page, None))
-    return Kit(game.id, opts.paper, opts.paper_size, "none", tuple(sheets))
+    return Kit(game.id, opts.paper, opts.paper_size, "none", tuple(sheets),
+               kit_outline(sheets, names))
 
 
 def output_pdf(game_id: str, opts: BuildOptions) -> Path:
     """The kit is output/<id>/<id>.pdf; other layouts get a suffix so they never replace it,
-    and other languages one before the extension (``<id>.fr.pdf``, ``<id>-gutterfold.fr.pdf``)."""
+    and other papers, flips, ink and languages theirs before the extension (``variant_suffix``:
+    ``<id>.letter.pdf``, ``<id>-gutterfold.fr.pdf``)."""
     suffix = "" if opts.layout == "sheets" else f"-{opts.layout}"
-    return opts.out_dir / game_id / f"{game_id}{suffix}{_lang_suffix(opts.lang)}.pdf"
+    return opts.out_dir / game_id / f"{game_id}{suffix}{variant_suffix(opts)}.pdf"
 
 
 def build_pdf(game_id: str, opts: BuildOptions) -> tuple[Path, int]:
@@ -368,7 +403,7 @@ def _build_pdf(game: Game, opts: BuildOptions) -> tuple[Path, int]:
         write_kit(kit, target, title=i18n.message("kit.title", title=kit_title(game)),
                   subject=kit_credit(game))
         if opts.layout == "sheets":
-            write_calibration(target.with_name(calibration_name(game.id, opts.lang)), opts)
+            write_calibration(target.with_name(calibration_name(game.id, opts)), opts)
     return target, len(kit.pages)
 
 
@@ -379,7 +414,7 @@ def write_kit(kit: Kit, target: Path, title: str, subject: str) -> None:
     pages = kit.pages
     resources = load_resources(drawn(pages))
     with output_lock(target.parent), atomic_batch():
-        write_pdf(pages, target, title=title, subject=subject,
+        write_pdf(pages, target, title=title, subject=subject, outline=kit.outline,
                   duplex=kit.flip if kit.duplex_safe else "none", lang=i18n.lang(),
                   resources=resources)
         write_manifest(kit, manifest_path(target))
@@ -390,7 +425,8 @@ def write_calibration(target: Path, opts: BuildOptions) -> None:
         pages = calibration_pages(opts.paper_size, opts.flip)
         sheet = Sheet(replace(pages[0], side="front", content="calibration"),
                       replace(pages[1], side="back", content="calibration"))
-        kit = Kit("calibration", opts.paper, opts.paper_size, opts.flip, (sheet,))
+        kit = Kit("calibration", opts.paper, opts.paper_size, opts.flip, (sheet,),
+                  kit_outline((sheet,), {}))
         write_kit(kit, target, i18n.message("calibration.pdf_title"),
                   i18n.message("kit.subject"))
 

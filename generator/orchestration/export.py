@@ -1,13 +1,19 @@
 """PNG export: every distinct face of a kit as its own PNG, rendered on all cores."""
 from __future__ import annotations
 
+import csv
+import io
+import json
 import multiprocessing
 import os
 import re
 import shutil
 import signal
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+
+from PIL import Image
 
 from generator.core import context
 from generator.core.atomic import (
@@ -68,13 +74,27 @@ def _job(args: Job) -> int:
 LONGEST_SUFFIX = "-front.png"  # of a PNG's name: the stem is cut so the longest fits
 
 
-def component_work(game: Game, comp: Component, theme: Theme, opts: BuildOptions, folder: Path,
-                   dpi: int) -> list[tuple[Face, str, int]]:
+@dataclass(frozen=True)
+class PngFile:
+    """One PNG of the set and what a print shop's order needs of it."""
+
+    face: Face
+    target: str
+    dpi: int
+    component: str
+    label: str
+    copies: int  # how many of this piece the game has (a front and its back alike)
+
+
+def component_files(game: Game, comp: Component, theme: Theme, opts: BuildOptions,
+                    folder: Path, dpi: int) -> list[PngFile]:
     """The PNG files of one component: one per distinct front, each with its back beside it.
     A name is ``<index>-<label>``: a label too long for a file name is cut at its end
-    (``fit_name``), the index kept, so every name stays unique and pairs with its back."""
+    (``fit_name``), the index kept, so every name stays unique and pairs with its back. Each
+    file says how many copies of it the game has (13 friend images make 36 cards)."""
     fronts, backs = render_faces(game, comp, theme, opts)
-    work: list[tuple[Face, str, int]] = []
+    copies = Counter(fronts)
+    files: list[PngFile] = []
     seen: set[Face] = set()
     for index, face in enumerate(fronts):
         if face in seen:
@@ -82,10 +102,49 @@ def component_work(game: Game, comp: Component, theme: Theme, opts: BuildOptions
         seen.add(face)
         stem = folder / comp.id / fit_name(f"{len(seen):03d}-{slug(face.label)}",
                                            reserve=len(LONGEST_SUFFIX))
-        work.append((face, f"{stem}-front.png" if backs else f"{stem}.png", dpi))
+        files.append(PngFile(face, f"{stem}-front.png" if backs else f"{stem}.png", dpi,
+                             comp.id, face.label, copies[face]))
         if backs:
-            work.append((backs[index], f"{stem}-back.png", dpi))
-    return work
+            files.append(PngFile(backs[index], f"{stem}-back.png", dpi, comp.id, face.label,
+                                 copies[face]))
+    return files
+
+
+def component_work(game: Game, comp: Component, theme: Theme, opts: BuildOptions, folder: Path,
+                   dpi: int) -> list[tuple[Face, str, int]]:
+    """``component_files`` as the renderer takes them: (face, file, dpi)."""
+    return [(f.face, f.target, f.dpi)
+            for f in component_files(game, comp, theme, opts, folder, dpi)]
+
+
+ORDER_FIELDS = ("file", "component", "label", "copies", "width_mm", "height_mm", "width_px",
+                "height_px")
+
+
+def write_order(files: list[PngFile], folder: Path, staging: Path, preset: Preset,
+                dpi: int) -> None:
+    """``order.csv`` beside the PNGs, and the same rows in ``manifest.json``: each file, its
+    component and label, how many copies to order, the piece's trim size in mm and the image's
+    size in pixels (read back from the written file, bleed included). A print shop's uploader
+    wants one image per distinct face; this says how many of each."""
+    rows = []
+    for f in files:
+        name = Path(f.target).relative_to(folder)
+        with Image.open(staging / name) as image:  # the header only: the size as written
+            width_px, height_px = image.size
+        rows.append({"file": name.as_posix(), "component": f.component, "label": f.label,
+                     "copies": f.copies, "width_mm": f.face.w, "height_mm": f.face.h,
+                     "width_px": width_px, "height_px": height_px})
+    text = io.StringIO()
+    writer = csv.DictWriter(text, ORDER_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({**row, "width_mm": f"{row['width_mm']:g}",
+                      "height_mm": f"{row['height_mm']:g}"} for row in rows)
+    with atomic_file(staging / "order.csv") as out:
+        out.write(text.getvalue().encode("utf-8"))
+    manifest = {"preset": preset.name, "dpi": dpi, "bleed_mm": preset.bleed, "files": rows}
+    with atomic_file(staging / "manifest.json") as out:
+        out.write(json.dumps(manifest, indent=1, ensure_ascii=False).encode("utf-8") + b"\n")
 
 
 def _worker_init() -> None:
@@ -133,7 +192,8 @@ def export_pngs(game_id: str, opts: BuildOptions, dpi: int | None = None, jobs: 
                 preset: str = "default") -> tuple[Path, int]:
     """Write ``output/<id>/png[-preset][.lang]/<component>/<nnn>-<name>-front.png`` (and
     ``-back.png``): one file per distinct face, numbered in kit order so a print shop's
-    uploader pairs each front with its back by name.
+    uploader pairs each front with its back by name, and ``order.csv`` (``manifest.json``)
+    saying how many copies of each to order (``write_order``).
 
     The set is rendered into a fresh temporary folder beside it and swapped in whole, under
     the output folder's lock: a failure or Ctrl-C leaves the previous set as it was, and files
@@ -150,9 +210,10 @@ def export_pngs(game_id: str, opts: BuildOptions, dpi: int | None = None, jobs: 
         with i18n.session(game, opts.lang):  # faces are drawn here; workers only rasterise
             check_composition(game, opts.force)
             theme = game_theme(game, opts)
-            work = [job for comp in game.components if comp.kind != "sheet"
-                    for job in component_work(game, comp, theme, opts, folder, dpi)]
+            files = [file for comp in game.components if comp.kind != "sheet"
+                     for file in component_files(game, comp, theme, opts, folder, dpi)]
         with output_lock(folder.parent), atomic_dir(folder) as staging:
-            write_all([(face, str(staging / Path(target).relative_to(folder)), face_dpi)
-                       for face, target, face_dpi in work], jobs, chosen.bleed)
-    return folder, len(work)
+            write_all([(f.face, str(staging / Path(f.target).relative_to(folder)), f.dpi)
+                       for f in files], jobs, chosen.bleed)
+            write_order(files, folder, staging, chosen, dpi)
+    return folder, len(files)

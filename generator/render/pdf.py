@@ -18,7 +18,7 @@ from generator.core import primitives as p
 from generator.core.atomic import atomic_file
 from generator.core.resources import BASE_FONT, Resources
 
-from ..layout.page import Page, Placement
+from ..layout.page import OutlineEntry, Page, Placement
 from . import pdf_vector as vectors
 from .pdf_alpha import Canvas as AlphaCanvas  # forms keep their opacity (#rrggbbaa) states
 
@@ -240,10 +240,6 @@ class PdfRenderer:
         for pl in page.placements:
             self.face_form(pl.face)  # define forms before the page's own drawing starts
         self.ensure_icon_forms(page.furniture)
-        if page.bookmark:
-            key = f"bm{c.getPageNumber()}"
-            c.bookmarkPage(key)
-            c.addOutlineEntry(page.bookmark, key, level=0)
         for pl in page.placements:
             self.place(page.size.h, pl)
         c.saveState()
@@ -259,7 +255,8 @@ DUPLEX_PREFERENCE = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge
 
 
 def write_pdf(pages: Sequence[Page], target: Path, title: str, subject: str = "",
-              duplex: str = "none", lang: str | None = None, *, resources: Resources) -> None:
+              duplex: str = "none", lang: str | None = None, *, resources: Resources,
+              outline: Sequence[OutlineEntry] = ()) -> None:
     """Render pages to ``target`` atomically; same input gives the same bytes.
 
     ``resources`` holds every icon, SVG picture and font the pages draw with, and the base
@@ -284,6 +281,14 @@ def write_pdf(pages: Sequence[Page], target: Path, title: str, subject: str = ""
         canvas.setViewerPreference("Duplex", DUPLEX_PREFERENCE[duplex])
         canvas.showOutline()
         renderer = PdfRenderer(canvas, resources)
-        for page in pages:
+        for index, page in enumerate(pages):
+            # ReportLab names an outline entry by its destination's key, so each entry has
+            # its own, marked on its page; the entries are added in outline order at the end.
+            for key, entry in enumerate(outline):
+                if entry.page == index:
+                    canvas.bookmarkPage(f"o{key}")
             renderer.page(page)
+        for key, entry in enumerate(outline):
+            canvas.addOutlineEntry(entry.title, f"o{key}", level=entry.level,
+                                   closed=entry.level == 0 or None)
         canvas.save()

@@ -41,18 +41,6 @@ def _text(texts: tuple[str, ...], pages: list[int]) -> str:
 
 
 @pytest.mark.parametrize("game", KITS)
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_no_footer_loses_its_tail(kit, page_texts, game, paper):
-    pdf, _ = kit(game, paper)
-    credit = load_game(game).credit
-    for n, page in enumerate(page_texts(pdf), start=1):
-        text = " ".join(page.split())
-        assert "…" not in text, f"page {n}: a footer was cut short"
-        # (a footer turned with a sideways page reads back reversed)
-        assert credit in text or credit[::-1] in text, f"page {n}: credit not printed whole"
-
-
-@pytest.mark.parametrize("game", KITS)
 def test_the_aid_says_which_way_a_token_moves_in_readable_type(game):
     g = load_game(game)
     opts = BuildOptions()

@@ -10,6 +10,7 @@ from generator.data import load_game
 from generator.orchestration.build import DrawnKit
 from generator.rules import movement_game as movement
 from generator.rules.movement_game import engine as mg
+from generator.rules.movement_game import playouts
 from generator.rules.movement_game.boards import board_findings, parse_board
 from generator.rules.movement_game.engine import (
     DISCARD_HAND,
@@ -359,3 +360,18 @@ def test_readings_about_side_spaces_and_own_edge_are_printed_and_labelled():
     rows = [".NN.NN."] + ["......."] * 5 + [".SS.SS."]
     state = position(2, [[(5, 2)], []], [["backward"], []], DATA, rows=rows, roll=1)
     assert moves(state) == {("backward", 0, 1): (6, 2)}
+
+
+@pytest.mark.parametrize(("wins", "stalls", "ok", "words"), [
+    ([123.0, 77.0], 0, False, "seat 1 is favoured: its 95 % interval excludes a fair 50.0 %"),
+    ([77.0, 123.0], 0, False, "seat 2 is favoured"),
+    ([102.0, 98.0], 0, True, "seat 1 (first player) wins 51.0 % (44.1-57.8 %)"),
+    ([90.0, 80.0], 30, False, "more than 1 game in 10 stalls"),
+    ([110.0, 50.0], 40, False, "seat 1 is favoured: its 95 % interval excludes a fair 40.0 %"),
+])
+def test_a_seat_advantage_is_a_design_warning_naming_board_and_seat(wins, stalls, ok, words):
+    """2-player Saltire once gave the first seat 61.5 % (54.6-68.0): verify said so as a note
+    that passed. An interval that excludes a fair share now warns (fails --strict)."""
+    finding = playouts.simulation_finding({"wins": wins, "stalls": stalls, "n": 200}, "Saltire")
+    assert finding.check == "board Saltire: simulation, 2 players"
+    assert finding.ok is ok and finding.warn is (not ok) and words in finding.detail

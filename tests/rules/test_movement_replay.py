@@ -32,10 +32,25 @@ RECORDED = {
 }
 
 
+# Saltire as it was when its games were recorded (its centre column has since been closed
+# above and below the crossing, for fairness between 2 players): the recorded games are the
+# policy's, so they are replayed on the board they were played on.
+RECORDED_SALTIRE = ["..NN.NN..", ".#.....#.", "W.#...#.E", "W..#.#..E", "##..#..##",
+                    "W..#.#..E", "W.#...#.E", ".#.....#.", "..SS.SS.."]
+
+
+def as_recorded(data: dict) -> dict:
+    """The game's data with Saltire's rows as recorded."""
+    tables = dict(data["tables"])
+    tables["boards"] = [{**b, "rows": RECORDED_SALTIRE} if b["name"] == "Saltire" else b
+                        for b in tables["boards"]]
+    return {**data, "tables": tables}
+
+
 @pytest.mark.parametrize(("board", "players"), list(RECORDED))
 def test_greedy_games_are_unchanged(board, players):
     games, seed, digest, first = RECORDED[board, players]
-    data = dict(movement.variants(GAME.data))[board]
+    data = dict(movement.variants(as_recorded(dict(GAME.data))))[board]
     report = simulate.run(movement, players=players, n=games, seed=seed, jobs=1, policy="greedy",
                           max_turns=300, data=data)
     rows = [[r.turns, r.outcome, list(r.winners), [list(x) for x in r.extra]]

@@ -167,6 +167,24 @@ def test_a_removed_pip_fails_even_when_the_check_beside_it_is_edited(game_file):
         check_composition(broken, force=False)
 
 
+FIVE = '{id: "5", name: Five, value: 5, pips: [[0, 0], [1, 0], [0.5, 0.5], [0, 1], [1, 1]]}'
+
+
+@pytest.mark.parametrize(("pips", "words"), [
+    ("[[0, 0], [1, 0], [1, 1], [0, 1], [1, 1]]", "two pips at (1, 1) and (1, 1)"),
+    ("[[0, 0], [1, 0], [0.5, 1.4], [0, 1], [1, 1]]", "a pip at (0.5, 1.4), outside"),
+    ("[[0, 0], [1, 0], [0.2, 0.5], [0, 1], [1, 1]]", "not the same left to right"),
+])
+def test_a_five_with_misplaced_pips_fails(game_file, pips, words):
+    """Five pips that print as four (one repeated), one off the card, or lopsided: the count
+    is right, the check beside the table passes, the layout check names the card and line."""
+    file, (line,) = game_file((FIVE, FIVE.replace(FIVE[FIVE.index("[["):-1], pips)))
+    [finding] = failing(target.verify(load_game(str(file))))
+    assert finding.basis == RULEBOOK and "laid out as a printed deck's" in finding.check
+    assert finding.detail.startswith("the 5 of Spades") and words in finding.detail
+    assert finding.where == f"{file}:{line}"
+
+
 def test_a_wrong_value_with_matching_pips_fails(game_file):
     """Value and pips edited together pass the row check, not the reference."""
     file, _ = game_file((SEVEN, SEVEN_MISSING_PIP.replace("7", "6")))

@@ -15,7 +15,7 @@ from generator.core import cache
 from generator.core.findings import Finding
 
 from ..play import game_seed, play_one, seat_wins
-from ..stats import rate_with_interval
+from ..stats import percent, rate_with_interval, wilson_interval
 from . import engine
 from .setup import variants
 
@@ -29,7 +29,7 @@ def playout_findings(data: Mapping[str, Any], sound: Iterable[str]) -> list[Find
     wanted = set(sound)
     names = [name for name, _ in variants(data) if name in wanted]
     summaries = _summaries(data, list(dict.fromkeys(names))) if names else {}
-    return [_simulate(summaries[name], name) for name in names]
+    return [simulation_finding(summaries[name], name) for name in names]
 
 
 def _playouts(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -67,11 +67,24 @@ def _sound_summaries(value: Any, names: list[str]) -> bool:
     return type(value) is dict and list(value) == names and all(map(sound, value.values()))
 
 
-def _simulate(summary: Mapping[str, Any], name: str) -> Finding:
-    """The finding verify prints for one board, from its summary alone."""
+def simulation_finding(summary: Mapping[str, Any], name: str) -> Finding:
+    """The finding verify prints for one board, from its summary alone. A seat whose 95 %
+    Wilson interval excludes a fair share (half the games that ended), or more than one game in
+    ten stalled, is
+    a [design] warning naming the board and the seat (it fails only ``verify --strict``):
+    the board favours a seat or stalls, which a designer should see, not read past."""
     wins, stalls, n = summary["wins"], summary["stalls"], summary["n"]
-    lopsided = max(wins) > 0.6 * n or stalls > n / 10
+    fair = (n - stalls) / n / len(wins)  # each seat's share of the games that ended
+    unfair = [seat for seat, won in enumerate(wins, start=1)
+              if not wilson_interval(won, n)[0] <= fair <= wilson_interval(won, n)[1]]
     detail = (f"seat 1 (first player) wins {rate_with_interval(wins[0], n)} (95 % Wilson), "
               f"{stalls} stalls in {n} {VERIFY_POLICY} games ({VERIFY_TURNS}-turn limit)")
-    return Finding(f"board {name}: simulation, 2 players", True,
-                   ("note: " if lopsided else "") + detail)
+    if unfair:
+        seat = max(unfair, key=lambda s: (round(abs(wins[s - 1] / n - fair), 9), wins[s - 1]))
+        held = "is favoured" if wins[seat - 1] / n > fair else "is held back"
+        detail = (f"seat {seat} {held}: its 95 % interval excludes a fair "
+                  f"{percent(fair)}; " + detail)
+    elif stalls > n / 10:
+        detail = f"more than 1 game in 10 stalls; {detail}"
+    warn = bool(unfair) or stalls > n / 10
+    return Finding(f"board {name}: simulation, 2 players", not warn, detail, warn=warn)

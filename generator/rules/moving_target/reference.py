@@ -12,7 +12,9 @@ source), which no face template reads:
 - each card's value is the reference value (Ace 1 ... King 13), which the ``checks:`` row and
   the rules' "same value" rely on;
 - each card prints as many pips as the reference: the pips the face draws from ``rank.pips``,
-  plus the Ace's one large pip (``rank.ace``); court cards have none.
+  plus the Ace's one large pip (``rank.ace``); court cards have none;
+- each card's pips are placed as a printed deck's: inside the pip area, apart (a repeated
+  position prints one pip on another, which a count passes), the same left to right.
 
 Each of these restates the published card list, so its basis is RULEBOOK, and a failure names
 the cards ("the 7 of Hearts prints 6 pips, expected 7") and the data line that draws them.
@@ -21,6 +23,7 @@ and the printed play grid against the rules (``grid_findings``).
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
@@ -55,6 +58,27 @@ def printed_pips(rank: Any) -> int:
     """The suit symbols the face template draws in a card's middle (playing-card.yaml): one
     per entry of ``pips``, and one large one for an Ace."""
     return len(rank.get("pips") or []) + (1 if rank.get("ace") else 0)
+
+
+MIN_PIP_GAP = 0.25  # pip centres closer than this (in pip-area units) print on each other
+
+
+def pip_problems(name: str, pips: Any) -> list[str]:
+    """Where a card's pips go, beyond their number: each inside the pip area ((0,0) to (1,1)),
+    no two on top of each other (a Five whose list repeats a position prints 4 pips, and a
+    count would pass it), and arranged as a printed deck's are: the same left to right."""
+    points = [(float(x), float(y)) for x, y in pips or []]
+    problems = [f"{name} has a pip at ({x:g}, {y:g}), outside the pip area"
+                for x, y in points if not (0 <= x <= 1 and 0 <= y <= 1)]
+    for i, a in enumerate(points):
+        for b in points[i + 1:]:
+            if math.dist(a, b) < MIN_PIP_GAP:
+                problems.append(f"{name} has two pips at ({a[0]:g}, {a[1]:g}) and "
+                                f"({b[0]:g}, {b[1]:g}): they print on each other")
+    mirrored = sorted((round(1 - x, 6), round(y, 6)) for x, y in points)
+    if not problems and mirrored != sorted((round(x, 6), round(y, 6)) for x, y in points):
+        problems.append(f"{name}'s pips are not the same left to right, as a printed deck's are")
+    return problems
 
 
 def _named(problems: list[str]) -> str:
@@ -93,7 +117,8 @@ def reference_findings(game: Any, reference: list[dict[str, Any]] | None = None
     symbols: list[str] = []
     values: list[str] = []
     pips: list[str] = []
-    symbol_at = value_at = pips_at = ""
+    layouts: list[str] = []
+    symbol_at = value_at = pips_at = layout_at = ""
     for rank, suit in items:
         want = by_key.get((str(rank["id"]), str(suit["name"])))
         if want is None:
@@ -108,6 +133,11 @@ def reference_findings(game: Any, reference: list[dict[str, Any]] | None = None
             values.append(f"{name} has value {rank.get('value')}, expected {want['value']}")
             value_at = value_at or at(game, "tables", "ranks",
                                       _row_index(tables["ranks"], rank), "value")
+        placed = pip_problems(name, rank.get("pips"))
+        if placed:
+            layouts += placed
+            layout_at = layout_at or at(game, "tables", "ranks",
+                                        _row_index(tables["ranks"], rank), "pips")
         count = printed_pips(rank)
         if count != want["pips"]:
             pips.append(f"{name} prints {count} pip{'s' * (count != 1)}, "
@@ -122,6 +152,10 @@ def reference_findings(game: Any, reference: list[dict[str, Any]] | None = None
                 _named(values) if values else checked, where=value_at, basis=RULEBOOK),
         Finding(f"each card prints as many pips as the standard deck ({source})", not pips,
                 _named(pips) if pips else checked, where=pips_at, basis=RULEBOOK),
+        Finding("each card's pips are laid out as a printed deck's (inside the pip area, "
+                "apart, the same left to right)", not layouts,
+                _named(sorted(set(layouts), key=layouts.index)) if layouts else checked,
+                where=layout_at, basis=RULEBOOK),
     ]
     return findings
 
