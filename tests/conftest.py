@@ -59,6 +59,8 @@ SLOW_TESTS = {
                         "test_a_label_longer_than_a_file_name_is_shortened_keeping_its_index"},
     "test_tables.py": {"test_small_files_with_large_costs_fail_within_500_mb",
                        "test_the_scan_counts_what_the_parser_builds_across_chunks"},
+    "test_svg_memory.py": {
+        "test_a_use_fan_out_ends_in_one_line_naming_the_icon_within_500_mb"},
     "test_errors.py": {"test_cli_unknown_game_and_composition_failure_exit_2",
                        "test_cli_bad_file_exits_2_without_traceback"},
     "test_output_safety.py": {"test_options_out_of_range_through_the_real_cli",

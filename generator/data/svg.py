@@ -300,6 +300,10 @@ def parse_d(d: str) -> tuple[Segment, ...]:
 
 def _pt(point: object, shown: str, where: str) -> tuple[float, float]:
     x, y = float(point[0]), float(point[1])  # type: ignore[index]
+    if math.isnan(x) or math.isnan(y):  # e.g. scale(1e400): infinity times zero
+        raise SvgRefused(f"{shown}: {where} has a coordinate that is not a number (NaN): its "
+                         "path data or a transform (its own or a group's) holds numbers too "
+                         "large to compute with")
     if not (math.isfinite(x) and math.isfinite(y) and abs(x) <= MAX_COORD
             and abs(y) <= MAX_COORD):
         raise SvgRefused(f"{shown}: {where} has coordinates out of range ({x:g}, {y:g})")

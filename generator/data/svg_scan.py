@@ -12,7 +12,10 @@ SVG's own line, when it
   entity is defined or expanded);
 - nests deeper than ``MAX_DEPTH``, or has more than ``MAX_ELEMENTS`` elements or
   ``MAX_NUMBERS`` path and point numbers once every ``<use>`` is expanded (counted here, so
-  a ``<use>`` fan-out is refused before it is built), or a ``<use>`` refers to itself;
+  a ``<use>`` fan-out is refused before it is built), or a ``<use>`` refers to itself.
+  Counted as svgelements expands: a ``<use>`` copies any element with that ``id``, of any
+  namespace (an ``<f:g>`` and the SVG shapes inside it), following ``href`` before
+  ``xlink:href``;
 - refers to anything outside itself: ``<image>``, ``<foreignObject>``, a ``href`` that is
   not ``#id``, ``@import`` or ``url(...)`` of anything but ``#id``; or holds a ``<script>``;
 - holds content we cannot draw faithfully: ``<text>`` (convert it to paths), nested
@@ -153,7 +156,7 @@ def _scan(data: bytes, shown: str) -> Checked:
         for key in ("d", "points"):
             if svg and key in attrs:
                 weight += len(_NUMBER.findall(attrs[key].encode("utf-8")))
-        node = _Node(local if svg else f"{{{ns}}}{local}", line, weight)
+        node = _Node(local if svg else f"{{{ns[:60]}}}{local[:60]}", line, weight)
         if not stack and not root:
             if not (svg and local == "svg"):
                 raise fail(f"the root element is <{local}>, not <svg>: not an SVG file")
@@ -164,8 +167,7 @@ def _scan(data: bytes, shown: str) -> Checked:
         else:
             stack[-1].children.append(node)
         stack.append(node)
-        if svg:
-            _check_element(local, attrs, node, ids, stack, fail)
+        _check_element(node.tag, svg, attrs, node, ids, stack, fail)
         in_style[0] = svg and local == "style"
 
     def end(_name: str) -> None:
@@ -235,30 +237,41 @@ def _check_css(css: str, shown: str) -> None:
         raise SvgRefused(f"{shown}: the <style> has a rule not closed by }}")
 
 
-def _check_element(tag: str, attrs: dict[str, str], node: _Node, ids: dict[str, _Node],
-                   stack: list[_Node], fail: Fail) -> None:
-    """Refuse an element that reads outside the file or that we cannot draw faithfully."""
-    if tag in TEXT:
-        raise fail(f"<{tag}>: {TEXT_HELP}")
-    if tag in EMBEDDED:
-        raise fail(f"<{tag}>: pictures or documents inside an SVG are not supported (draw "
-                   "them as paths, or place a PNG with its own image: element)")
-    if tag == "script":
-        raise fail("<script>: scripts are not allowed in an SVG")
-    if tag == "svg" and len(stack) > 1:
-        raise fail("a nested <svg> element is not supported: ungroup it into the outer one")
+def _check_element(tag: str, svg: bool, attrs: dict[str, str], node: _Node,
+                   ids: dict[str, _Node], stack: list[_Node], fail: Fail) -> None:
+    """Refuse an element that reads outside the file or that we cannot draw faithfully.
+
+    An element of another namespace (``<f:g>``, Inkscape's ``<sodipodi:namedview>``) is
+    checked too, as svgelements reads it: it draws nothing itself, but its ``id`` is one a
+    ``<use>`` may copy (with the SVG shapes inside it, which svgelements draws), and its
+    attributes (transform, style, paints) pass down to those shapes. Its tag means nothing
+    to svgelements, so only the SVG tags below are refused by name, and only an SVG ``<use>``
+    refers to anything."""
+    if svg:
+        if tag in TEXT:
+            raise fail(f"<{tag}>: {TEXT_HELP}")
+        if tag in EMBEDDED:
+            raise fail(f"<{tag}>: pictures or documents inside an SVG are not supported "
+                       "(draw them as paths, or place a PNG with its own image: element)")
+        if tag == "script":
+            raise fail("<script>: scripts are not allowed in an SVG")
+        if tag == "svg" and len(stack) > 1:
+            raise fail("a nested <svg> element is not supported: ungroup it into the outer "
+                       "one")
     for key, value in attrs.items():
         local = key.rpartition(" ")[2]
         limit = MAX_TRANSFORM if local == "transform" else MAX_ATTRIBUTE
         if len(value) > limit and local not in ("d", "points"):
             raise fail(f"<{tag}> {local} is {len(value):,} characters long; at most {limit:,}")
-        if local == "href" and key in ("href", f"{XLINK_NS} href"):
-            if not value.startswith("#") or len(value) < 2:
-                raise fail(f"<{tag}> refers to {value[:60]!r}: an SVG may only refer to its "
-                           "own elements (href=\"#id\"), not to other files or URLs")
-            if tag == "use":
-                node.use = value[1:]
-    if "id" in attrs:
+        if svg and local == "href" and key in ("href", f"{XLINK_NS} href") and (
+                not value.startswith("#") or len(value) < 2):
+            raise fail(f"<{tag}> refers to {value[:60]!r}: an SVG may only refer to its "
+                       "own elements (href=\"#id\"), not to other files or URLs")
+    if svg and tag == "use":  # svgelements follows href before xlink:href
+        target = attrs.get("href", attrs.get(f"{XLINK_NS} href"))
+        if target is not None:
+            node.use = target[1:]
+    if "id" in attrs:  # any element's, the last of a repeated id: as svgelements finds them
         ids[attrs["id"]] = node
     props = {k: v for k, v in attrs.items() if " " not in k}
     props.update((k.strip(), v.strip()) for k, v in _STYLE_PROP.findall(attrs.get("style", "")))
@@ -280,41 +293,51 @@ def _check_paint(tag: str, props: dict[str, str], fail: Fail) -> None:
 
 def _expanded(root: _Node, ids: dict[str, _Node], shown: str) -> int:
     """Elements once every ``<use>`` is copied in, as the SVG library will build them;
-    refused past the limits, when copies nest too deep, or when a ``<use>`` contains itself."""
-    memo: dict[int, tuple[int, int]] = {}
+    refused past the limits, when copies nest deeper than ``MAX_DEPTH``, or when a ``<use>``
+    contains itself.
+
+    Each element is sized once (a memo): its expanded count, numbers and height. The height
+    is kept so that an element met again deeper down (a second ``<use>`` of it) is measured
+    at its new depth: whether a file passes never depends on which copy comes first."""
+    memo: dict[int, tuple[int, int, int]] = {}
     active: set[int] = set()  # the chain being expanded: its length is the depth
 
-    def size(node: _Node) -> tuple[int, int]:
+    def size(node: _Node, depth: int) -> tuple[int, int, int]:
+        """``depth``: the node's own, the root's being 1."""
         key = id(node)
-        if key in memo:
-            return memo[key]
         if key in active:
             raise SvgRefused(f"{shown} line {node.line}: a <use> refers to an element that "
                              "contains it (endless repetition)")
-        if len(active) > MAX_DEPTH:
-            raise SvgRefused(f"{shown} line {node.line}: elements and <use> copies nest more "
-                             f"than {MAX_DEPTH} deep")
-        active.add(key)
-        count, numbers = 1, node.weight - 1
-        parts = list(node.children)
-        if node.use is not None and node.use in ids:
-            target = ids[node.use]
-            if target.tag == "symbol":
-                raise SvgRefused(f"{shown} line {node.line}: <use> of a <symbol> is not "
-                                 "supported: use a group (<g>) instead")
-            parts.append(target)
-        for child in parts:
-            c, n = size(child)
-            count, numbers = count + c, numbers + n
-            if count > MAX_ELEMENTS:
-                raise SvgRefused(f"{shown}: more than {MAX_ELEMENTS:,} elements once every "
-                                 "<use> is expanded; simplify the drawing")
-            if numbers > MAX_NUMBERS:
-                raise SvgRefused(f"{shown}: more than {MAX_NUMBERS:,} path numbers once every "
-                                 "<use> is expanded; simplify the drawing (Inkscape: Path > "
-                                 "Simplify)")
-        active.discard(key)
-        memo[key] = (count, numbers)
+        if key not in memo:
+            if depth > MAX_DEPTH:
+                deep(node)
+            active.add(key)
+            count, numbers, height = 1, node.weight - 1, 1
+            parts = list(node.children)
+            if node.use is not None and node.use in ids:
+                target = ids[node.use]
+                if target.tag == "symbol":
+                    raise SvgRefused(f"{shown} line {node.line}: <use> of a <symbol> is not "
+                                     "supported: use a group (<g>) instead")
+                parts.append(target)
+            for child in parts:
+                c, n, h = size(child, depth + 1)
+                count, numbers, height = count + c, numbers + n, max(height, h + 1)
+                if count > MAX_ELEMENTS:
+                    raise SvgRefused(f"{shown}: more than {MAX_ELEMENTS:,} elements once "
+                                     "every <use> is expanded; simplify the drawing")
+                if numbers > MAX_NUMBERS:
+                    raise SvgRefused(f"{shown}: more than {MAX_NUMBERS:,} path numbers once "
+                                     "every <use> is expanded; simplify the drawing "
+                                     "(Inkscape: Path > Simplify)")
+            active.discard(key)
+            memo[key] = (count, numbers, height)
+        if depth + memo[key][2] - 1 > MAX_DEPTH:
+            deep(node)
         return memo[key]
 
-    return size(root)[0]
+    def deep(node: _Node) -> NoReturn:
+        raise SvgRefused(f"{shown} line {node.line}: elements and <use> copies nest more "
+                         f"than {MAX_DEPTH} deep")
+
+    return size(root, 1)[0]
