@@ -35,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import hashlib
+import itertools
 import json
 import math
 import os
@@ -43,7 +44,7 @@ import stat
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -328,25 +329,55 @@ def lookup(folder: Path, kind: str, key: str,
     return False, None
 
 
+def dumps(value: Any) -> str:
+    """A plain value as the JSON text an entry holds it in."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
 def store(folder: Path, kind: str, key: str, value: Any, limit: int | None = None) -> bool:
     """Write one entry atomically; False (and nothing written) when the value is not plain,
     larger than ``limit`` (MAX_ENTRY) bytes, or the folder is not writable."""
     if not is_plain(value):
         return False
-    text = json.dumps({"format": FORMAT, "kind": kind, "key": key, "value": value},
-                      ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    data = text.encode("utf-8")
+    data = (_head(kind, key) + dumps(value) + "}").encode("utf-8")
     if len(data) > (MAX_ENTRY if limit is None else limit):
         return False
+    return _write(folder, kind, key, [data], len(data))
+
+
+def store_text(folder: Path, kind: str, key: str, pieces: Iterable[str],
+               limit: int | None = None) -> bool:
+    """``store`` for a value given as its JSON text (``dumps`` of a plain value: the caller
+    vouches for it) in pieces, each written as it comes, so that a large value is never
+    held whole, nor in two forms at once. A piece may raise ``Uncacheable`` to give up.
+    False (nothing written) past ``limit`` bytes, on giving up, or when the folder is not
+    writable."""
+    data = (piece.encode("utf-8") for piece in itertools.chain((_head(kind, key),), pieces,
+                                                                ("}",)))
+    return _write(folder, kind, key, data, MAX_ENTRY if limit is None else limit)
+
+
+def _head(kind: str, key: str) -> str:
+    """An entry's envelope up to its value: ``{"format":..,"kind":..,"key":..,"value":``."""
+    return f'{{"format":{dumps(FORMAT)},"kind":{dumps(kind)},"key":{dumps(key)},"value":'
+
+
+def _write(folder: Path, kind: str, key: str, chunks: Iterable[bytes], limit: int) -> bool:
+    """The chunks into the entry's file, atomically: a temporary file renamed over it."""
     temp = None
     try:
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd, temp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".json")
+        size = 0
         with os.fdopen(fd, "wb") as file:
-            file.write(data)
+            for chunk in chunks:
+                size += len(chunk)
+                if size > limit:
+                    return False
+                file.write(chunk)
         os.replace(temp, folder / f"{kind}-{key}.json")
         temp = None
-    except OSError:
+    except (OSError, Uncacheable):
         return False
     finally:
         if temp is not None:

@@ -69,6 +69,12 @@ class ForwardedError(Exception):
         return (ForwardedError, (self.text, self.code))
 
 
+# Past the memory there is, where no input can be blamed (a template that draws too much is
+# named where it is drawn: generator/faces/template.py).
+OUT_OF_MEMORY = ("out of memory: the build needs more memory than there is (look for a very "
+                 "large table, picture or template in the project)")
+
+
 def reported(exc: BaseException) -> tuple[str, int] | None:
     """What the command line prints for an expected failure (the text after ``error: ``)
     and its exit code: 2 for bad input or an impossible set (an output folder that is a link
@@ -82,6 +88,8 @@ def reported(exc: BaseException) -> tuple[str, int] | None:
         return str(exc), 2
     if isinstance(exc, OutputError):
         return str(exc), 1
+    if isinstance(exc, MemoryError):
+        return OUT_OF_MEMORY, 1
     if isinstance(exc, OSError):
         reason = exc.strerror or str(exc) or type(exc).__name__
         return (f"{exc.filename}: {reason}" if exc.filename else reason), 1

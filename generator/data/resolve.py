@@ -33,10 +33,12 @@ face on what it read (generator/faces/face_cache.py).
 
 Images are also checked once per file version (cached on path and content): Pillow
 must open, verify and fully decode them, their format must be PNG, JPEG, WebP, GIF or TIFF,
-and they must be at most ``MAX_IMAGE_SIDE`` pixels a side and ``MAX_IMAGE_PIXELS`` pixels in
-all (Pillow's own decompression-bomb limit is set to the same figure). An ``.svg`` path is
-found the same way (``svg_file``) and read by generator/data/svg_scan.py, which bounds and
-checks it (drawn as vectors: generator/data/svg.py); compressed ``.svgz`` is refused.
+and they must be at most ``MAX_IMAGE_SIDE`` pixels a side, ``MAX_IMAGE_PIXELS`` pixels in
+all (Pillow's own decompression-bomb limit is set to the same figure) and ``MAX_IMAGE_DECODED``
+bytes decoded (pixels x bytes per pixel), all read from the header before decoding. An
+``.svg`` path is found the same way (``svg_file``) and read by generator/data/svg_scan.py,
+which bounds and checks it (drawn as vectors: generator/data/svg.py); compressed ``.svgz`` is
+refused.
 
 Functions raise ``Refused`` (a ValueError) with a message in the user's terms; the caller
 knows the file, line and field and turns it into a ``DataError``.
@@ -49,7 +51,7 @@ import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-from PIL import Image
+from PIL import Image, ImageMode
 
 from generator.core import context, memo, paths
 from generator.data.project import NAME, NAME_RULE  # what a name may be: decided there
@@ -58,6 +60,11 @@ MAX_PATH = 255
 MAX_IMAGE_BYTES = 50 * 1024 * 1024
 MAX_IMAGE_SIDE = 12_000
 MAX_IMAGE_PIXELS = 100_000_000
+# Pixels x bytes per pixel of the decoded picture: what decoding it allocates, known from its
+# header before decoding (a 297 KB TIFF of 10,000 x 10,000 16-bit pixels decodes to 200 MB,
+# then the PDF's RGB copy and its compressed stream: a build past 1.2 GB). At the limit a
+# build stays well inside 500 MB.
+MAX_IMAGE_DECODED = 100_000_000
 IMAGE_FORMATS = ("PNG", "JPEG", "WEBP", "GIF", "TIFF")
 SVG_MESSAGE = "the file is SVG, not a raster image: name it .svg to draw it as vectors"
 
@@ -360,7 +367,7 @@ def check_image(file: str, version: str | None) -> tuple[str, int, int]:
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(file) as image:
                 fmt, (w, h) = image.format or "?", image.size
-                _check_size(file, w, h)
+                _check_size(file, w, h, image.mode)
                 if fmt not in IMAGE_FORMATS:
                     raise Refused(f"image {_show(Path(file))} is {fmt}; expected one of "
                                   f"{', '.join(IMAGE_FORMATS)}")
@@ -381,13 +388,30 @@ def check_image(file: str, version: str | None) -> tuple[str, int, int]:
     return fmt, w, h
 
 
-def _check_size(file: str, w: int, h: int) -> None:
+def _check_size(file: str, w: int, h: int, mode: str) -> None:
+    """Refuse by the header's figures, before a pixel is decoded."""
     if w <= 0 or h <= 0:
         raise Refused(f"image {_show(Path(file))} has no pixels ({w} x {h})")
     if w > MAX_IMAGE_SIDE or h > MAX_IMAGE_SIDE or w * h > MAX_IMAGE_PIXELS:
         raise Refused(f"image {_show(Path(file))} is {w} x {h} pixels; the limit is "
                       f"{MAX_IMAGE_SIDE} a side and {MAX_IMAGE_PIXELS:,} in all "
                       "(a decompression bomb?)")
+    each = pixel_bytes(mode)
+    if w * h * each > MAX_IMAGE_DECODED:
+        raise Refused(f"image {_show(Path(file))} is {w} x {h} pixels of {each} bytes "
+                      f"each ({w * h * each / 1e6:,.0f} MB decoded); the limit is "
+                      f"{MAX_IMAGE_DECODED / 1e6:,.0f} MB: save it smaller, or with 8 bits "
+                      "per channel")
+
+
+def pixel_bytes(mode: str) -> int:
+    """Bytes a pixel of a Pillow mode takes decoded: its bands times each band's size, as
+    Pillow describes the mode (``RGB`` 3, ``I;16`` 2, ``RGBA`` and ``I`` 4)."""
+    try:
+        described = ImageMode.getmode(mode)
+    except KeyError:
+        return 4  # a mode Pillow does not describe: as wide as its widest
+    return len(described.bands) * int(described.typestr[2:])
 
 
 def _looks_like_svg(head: bytes) -> bool:

@@ -43,10 +43,11 @@ budget spent names the same template either way).
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -156,14 +157,54 @@ def drawn(shared: str | None, comp: Any, size: Any, draw: Callable[[], Rendered]
             context.recording() as inputs, session.recording() as told:
         fronts, backs = draw()
     spent = [(who, units, runs) for who, (units, runs) in work.items()]
-    value = _encode(fronts, backs, told, spent)
-    if value is not None and len(inputs) <= MAX_INPUTS:
-        cache.store(folder, INPUTS, first, sorted(inputs), limit=MAX_ENTRY)
-        cache.store(folder, KIND, faces_key(first, inputs), value, limit=MAX_ENTRY)
+    if len(inputs) <= MAX_INPUTS:
+        # The cache is never worth a build: out of memory, its copies go, the faces stay.
+        with contextlib.suppress(MemoryError):
+            _store(folder, first, inputs, fronts, backs, told, spent)
     return fronts, backs
 
 
 Spent = list[tuple[Spender | None, int, int]]  # who, units, runs: what a drawing spent
+
+
+def _store(folder: Path, first: str, inputs: dict[str, str | None], fronts: list[Face],
+           backs: list[Face] | None, told: list[list[Any]], spent: Spent) -> None:
+    """File the faces, then the list of files their drawing opened. Faces too large to keep
+    are known by their size before any copy of them is made, and those kept are written a
+    face at a time: caching never doubles a build's memory."""
+    unique: dict[int, int] = {}
+    faces: list[Face] = []
+    for face in [*fronts, *(backs or [])]:
+        if id(face) not in unique:
+            unique[id(face)] = len(faces)
+            faces.append(face)
+    work = [[*(who or (None, None, None, None)), units, runs] for who, units, runs in spent]
+    if face_codec.encoded_size(faces, MAX_ENTRY) > MAX_ENTRY or not cache.is_plain(
+            [told, work]):
+        return
+    entry = _entry(faces, [unique[id(f)] for f in fronts],
+                   None if backs is None else [unique[id(f)] for f in backs], told, work)
+    if cache.store_text(folder, KIND, faces_key(first, inputs), entry, limit=MAX_ENTRY):
+        cache.store(folder, INPUTS, first, sorted(inputs), limit=MAX_ENTRY)
+
+
+def _entry(faces: list[Face], fronts: list[int], backs: list[int] | None,
+           told: list[list[Any]], work: list[list[Any]]) -> Iterator[str]:
+    """The entry's value as JSON text: each distinct face once, then which face each copy
+    is, what the drawing told the language session and the work it spent. Made a face at a
+    time, each checked to come back exactly as drawn; one that would not gives up the
+    entry."""
+    yield '{"faces":['
+    for index, face in enumerate(faces):
+        try:
+            written = face_codec.encode([face])[0]
+        except face_codec.Unencodable:
+            raise cache.Uncacheable("a face the codec cannot write") from None
+        if not face_codec.comes_back(written, face):
+            raise cache.Uncacheable("a face that would not come back as drawn")
+        yield ("," if index else "") + cache.dumps(written)
+    yield (f'],"fronts":{cache.dumps(fronts)},"backs":{cache.dumps(backs)},'
+           f'"i18n":{cache.dumps(told)},"work":{cache.dumps(work)}}}')
 
 
 def _lookup(folder: Path, first: str) -> tuple[Rendered, list[list[Any]], Spent] | None:
@@ -188,30 +229,6 @@ def _lookup(folder: Path, first: str) -> tuple[Rendered, list[list[Any]], Spent]
 def _paths(value: Any) -> bool:
     return (type(value) is list and len(value) <= MAX_INPUTS
             and all(type(p) is str and os.path.isabs(p) for p in value))
-
-
-def _encode(fronts: list[Face], backs: list[Face] | None, told: list[list[Any]],
-            spent: Spent) -> Any:
-    """The entry's value: each distinct face once, then which face each copy is; None when
-    a face would not come back exactly as drawn."""
-    unique: dict[int, int] = {}
-    faces: list[Face] = []
-    for face in [*fronts, *(backs or [])]:
-        if id(face) not in unique:
-            unique[id(face)] = len(faces)
-            faces.append(face)
-    try:
-        written = face_codec.encode(faces)
-    except face_codec.Unencodable:
-        return None
-    again = face_codec.decode(written)
-    if again is None or [repr(f) for f in again] != [repr(f) for f in faces]:
-        return None
-    return {"faces": written, "fronts": [unique[id(f)] for f in fronts],
-            "backs": None if backs is None else [unique[id(f)] for f in backs],
-            "i18n": told,
-            "work": [[*(who or (None, None, None, None)), units, runs]
-                     for who, units, runs in spent]}
 
 
 def _decode(value: Any) -> tuple[Rendered, list[list[Any]], Spent] | None:

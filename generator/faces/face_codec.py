@@ -183,6 +183,62 @@ def encode(faces: list[p.Face]) -> list[Any]:
     return [_plain(face) for face in faces]
 
 
+class _Past(Exception):
+    """Counting stopped: the size is past its limit."""
+
+
+def encoded_size(faces: list[p.Face], limit: int) -> int:
+    """About the bytes ``encode(faces)`` takes as compact JSON (numbers exactly, text as if
+    plain ASCII, so a little less where it is not), counted without making any of it: a
+    component too large to keep is known before a copy of its faces is made. Counting stops
+    once past ``limit`` (the result is then only known to exceed it)."""
+    total = 0
+
+    def walk(value: Any) -> None:
+        nonlocal total
+        kind = type(value)
+        if kind is tuple:
+            total += 1 + len(value)  # brackets and commas
+            for v in value:  # most values are numbers in tuples: counted here, no call
+                if type(v) is float:
+                    total += len(repr(v))
+                elif type(v) is str:
+                    total += len(v) + 2
+                else:
+                    walk(v)
+            if total > limit:
+                raise _Past
+        elif kind is float:
+            total += len(repr(value))
+        elif kind is str:
+            total += len(value) + 2
+        elif kind is int:
+            total += len(str(value))
+        elif value is None or kind is bool:
+            total += 5
+        elif _CLASSES.get(kind.__name__) is kind:
+            names = _layout(kind.__name__)[1]
+            total += len(kind.__name__) + 4 + len(names)  # ["Name",...]
+            for name in names:
+                walk(getattr(value, name))
+        # anything else: ``encode`` refuses it
+
+    try:
+        for face in faces:
+            walk(face)
+    except _Past:
+        pass
+    return total
+
+
+def comes_back(written: Any, face: p.Face) -> bool:
+    """Whether ``written`` (what ``encode`` made of ``face``) decodes to that very face.
+    Decoding keeps the written numbers and texts themselves, so an equal face is exactly the
+    face drawn."""
+    again = decode([written])
+    return again is not None and again[0] == face
+
+
 def decode(value: Any) -> list[p.Face] | None:
     """The faces ``encode`` wrote, or None when ``value`` is not exactly such a list."""
     if type(value) is not list:

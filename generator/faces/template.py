@@ -148,7 +148,19 @@ def render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, An
     repetitions of ``each`` and ``MAX_FACE_PRIMITIVES`` primitives (generator/expressions/);
     past any, a DataError names the line. What each of its vars and top-level elements
     spends is counted in the build's budget as that line's (an include's, as the line
-    including it), so a build that runs out names the heaviest."""
+    including it), so a build that runs out names the heaviest.
+    Drawing past the memory there is is a DataError naming the template and the piece."""
+    try:
+        return _render_face(template, w, h, ctx, label, known)
+    except MemoryError:
+        pass  # reported below, once the failed drawing (and all it held) is let go
+    raise DataError(template.file, None, "", f"drawing {label or 'a face'!r} ran out of "
+                    "memory: the template draws too much (fewer or simpler elements, fewer "
+                    "repetitions of each)")
+
+
+def _render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, Any],
+                 label: str, known: Known) -> Face:
     scope = Scope(ctx)
     scope.set("W", w)
     scope.set("H", h)

@@ -2,9 +2,10 @@
 
 Exit status: 0 on success; 2 for bad input (a data file: the message names file, line and
 field; or an option out of range); 1 for anything else, such as an output that cannot be
-written (``error: cannot write PATH: reason``); 130 after Ctrl-C (``interrupted``). Each error is
-one ``error:`` line on stderr, never a traceback. Outputs are written atomically (see
-generator/core/atomic.py), so a failed or interrupted build leaves the previous ones intact.
+written (``error: cannot write PATH: reason``) or a build past the memory there is; 130
+after Ctrl-C (``interrupted``). Each error is one ``error:`` line on stderr, never a
+traceback. Outputs are written atomically (see generator/core/atomic.py), so a failed or
+interrupted build leaves the previous ones intact.
 """
 from __future__ import annotations
 
@@ -400,3 +401,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except MemoryError:
+        pass  # reported below: out of this clause the failed build's frames, and all they
+        # held, are let go, so printing the line cannot run out of memory again
+    text, code = reported(MemoryError()) or ("out of memory", 1)
+    print(f"error: {text}", file=sys.stderr)
+    return code
