@@ -61,6 +61,11 @@ SLOW_TESTS = {
                        "test_the_scan_counts_what_the_parser_builds_across_chunks"},
     "test_svg_memory.py": {
         "test_a_use_fan_out_ends_in_one_line_naming_the_icon_within_500_mb"},
+    "test_build_memory.py": {
+        "test_a_template_that_draws_past_the_memory_cap_is_named_in_one_line",
+        "test_caching_a_large_component_does_not_double_the_builds_memory",
+        "test_faces_kept_are_written_a_face_at_a_time_and_come_back",
+        "test_a_16_bit_tiff_is_refused_by_its_decoded_size_within_500_mb"},
     "test_errors.py": {"test_cli_unknown_game_and_composition_failure_exit_2",
                        "test_cli_bad_file_exits_2_without_traceback"},
     "test_output_safety.py": {"test_options_out_of_range_through_the_real_cli",
