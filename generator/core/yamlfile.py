@@ -13,7 +13,11 @@ hang, a traceback or an exhausted memory):
   what the file spells out, and at most ``MAX_NODES`` values in all ("billion laughs"); an
   alias may not refer to the node that contains it;
 - plain YAML only: a tag such as ``!!python/object`` is refused (the safe loader);
-- a key given twice in one mapping is refused (YAML would silently keep the last one).
+- a key given twice in one mapping is refused (YAML would silently keep the last one);
+- no text (key or value) holds a control character or a bidirectional override, not even
+  written as an escape (``"\\0"``, ``"\\u202e"``): such a character would reach a PDF's
+  title, its contents page or a card, invisible or reordering what is around it. Each is a
+  DataError naming the field (``UNSEEN``).
 
 Speed: the text is parsed by libyaml's C parser where PyYAML has it (generator/data/
 yamlfast.py: same checks, same values and lines; any problem and the pure-Python loader below
@@ -48,6 +52,10 @@ MAX_ALIAS_VALUES = 5_000  # values aliases may add beyond what the file spells o
 # What YAML accepts (its "printable" set) less the characters that mean binary data.
 _NOT_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD"
                             "\U00010000-\U0010FFFF]")
+# What no text of a file may hold once its escapes are read: the C0 controls but tab and line
+# feed (a NUL, a carriage return, an escape), DEL, and the bidirectional embeddings, overrides
+# and isolates (U+202A-U+202E, U+2066-U+2069), which reorder the text around them.
+UNSEEN = re.compile("[\x00-\x08\x0B-\x1F\x7F\u202A-\u202E\u2066-\u2069]")
 
 
 class YamlSyntaxError(DataError):
@@ -88,16 +96,36 @@ def format_path(path: Path_) -> str:
     return out
 
 
-def _record_lines(node: yaml.Node, path: Path_, lines: dict[Path_, int]) -> None:
+def unseen(text: str) -> str | None:
+    """Why ``text`` cannot be printed as written (a character of ``UNSEEN``), or None."""
+    bad = UNSEEN.search(text)
+    if bad is None:
+        return None
+    char = bad.group()
+    what = ("a bidirectional override" if char >= "\u202a" else "a NUL" if char == "\x00"
+            else "a control character")
+    return (f"{what} (U+{ord(char):04X}) at character {bad.start() + 1} of the text: it would "
+            "print invisibly or reorder the text around it; remove it")
+
+
+def _record_lines(node: yaml.Node, path: Path_, lines: dict[Path_, int], file: Path) -> None:
     lines.setdefault(path, node.start_mark.line + 1)
-    if isinstance(node, yaml.MappingNode):
+    if isinstance(node, yaml.ScalarNode):
+        problem = unseen(node.value) if isinstance(node.value, str) else None
+        if problem:
+            raise DataError(file, node.start_mark.line + 1, format_path(path), problem)
+    elif isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:
             key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node)
             lines[path + (key,)] = key_node.start_mark.line + 1
-            _record_lines(value_node, path + (key,), lines)
+            problem = unseen(key) if isinstance(key, str) else None
+            if problem:
+                raise DataError(file, key_node.start_mark.line + 1, format_path(path + (key,)),
+                                f"the key: {problem}")
+            _record_lines(value_node, path + (key,), lines, file)
     elif isinstance(node, yaml.SequenceNode):
         for index, child in enumerate(node.value):
-            _record_lines(child, path + (index,), lines)
+            _record_lines(child, path + (index,), lines, file)
 
 
 class _Limit(Exception):
@@ -290,7 +318,7 @@ def load_yaml(file: Path) -> YamlDoc:
         node, aliased, data = parsed
     lines: dict[Path_, int] = {}
     if node is not None:
-        _record_lines(node, (), lines)
+        _record_lines(node, (), lines, file)
     _remember(text, (node, aliased, lines))
     return YamlDoc(file, data, dict(lines))
 

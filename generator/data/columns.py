@@ -6,10 +6,14 @@ A data file that has ``tables:`` may declare, per table, the type of each column
       ranks: {id: str, name: str, value: int 1..13, pips: list of point, ace: bool?}
 
 Types: ``str``, ``name`` (an id: lower-case letters, digits, - and _), ``int``, ``number``,
-``bool``, ``point`` ([x, y] numbers), ``any``; ``int`` and ``number`` take an inclusive range
-``a..b``; ``list of <type>`` (optionally ``, at most N``); ``one of a|b|c``; a trailing
-``?`` makes the column optional (missing or null). A row with a column the table does not
-declare is an error (a typo), unless the table declares ``"*": any``.
+``bool``, ``point`` ([x, y] numbers), ``any``; ``int``, ``number`` and ``point`` take an
+inclusive range ``a..b`` of values, ``str`` one of lengths (``str 1..80``: never empty);
+``list of <type>`` (optionally ``, at most N``); ``one of a|b|c`` (``one of 3|4|6``: whole
+numbers); ``<column> of <table>``, a value of that column of a table of the game (``id of
+suits``: a reference, looked up once every table is read); a trailing ``?`` makes the
+column optional (missing or null). A row with a column the table does not declare is an
+error (a typo), unless the table declares ``"*": any``. The same notation types what a face
+template reads (its ``fields:``, generator/data/fields.py), with record types of its own.
 
 Without this, a bad value (``pips: 3``, ``value: many``) only surfaced where a face template
 used it, and the error named the template's line instead of the data's.
@@ -23,8 +27,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from generator.core.errors import DataError
@@ -32,53 +36,101 @@ from generator.core.yamlfile import YamlDoc
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 _RANGE = re.compile(r"^(-?\d+(?:\.\d+)?)\.\.(-?\d+(?:\.\d+)?)$")
-BASES = ("str", "name", "int", "number", "bool", "point", "any")
+# ``id of suits``: a value of column ``id`` of table ``suits`` (a reference to a row).
+_REF = re.compile(r"^([A-Za-z0-9_-]{1,64}) of ([A-Za-z0-9_-]{1,64})$")
+_INT_CHOICE = re.compile(r"^-?\d{1,15}$")
+_LIST_CLAUSE = re.compile(r", at (most|least) (\S*)$")  # "list of str, at least 1, at most 9"
+BASES = ("str", "name", "int", "number", "bool", "point", "face", "any")
+RANGED = ("int", "number", "str", "point")  # the bases a range ``a..b`` applies to
 MAX_LIST = 10_000
+MAX_RECORDS = 50  # record types one declaration may name
+_WORDS = {"str": "text", "name": "a name (a-z, 0-9, - and _)", "int": "a whole number",
+          "number": "a number", "bool": "true or false", "point": "an [x, y] pair",
+          "face": "the name of a face template", "any": "anything"}
 
 
 @dataclass(frozen=True)
 class ColumnType:
+    """A declared type: a base of ``BASES`` (with an optional range), ``list`` of ``item``,
+    ``one of`` its ``choices``, ``ref`` (a value of column ``ref[0]`` of table ``ref[1]``) or
+    ``record``, a mapping with declared ``fields`` (face templates' ``fields:``, see
+    generator/data/fields.py)."""
+
     base: str
     low: float | None = None
     high: float | None = None
     item: ColumnType | None = None  # for lists
     max_items: int = MAX_LIST
-    choices: tuple[str, ...] = ()
+    min_items: int = 0
+    choices: tuple[str | int, ...] = ()
     optional: bool = False
+    fields: tuple[tuple[str, ColumnType], ...] = ()  # a record's, in declared order
+    name: str = ""  # a record's name
+    ref: tuple[str, str] = ("", "")  # (column, table)
 
     def describe(self) -> str:
         if self.base == "list" and self.item is not None:
-            return f"a list of {self.item.describe()} (at most {self.max_items})"
+            least = f"at least {self.min_items}, " if self.min_items else ""
+            return f"a list of {self.item.describe()} ({least}at most {self.max_items})"
         if self.choices:
-            return "one of " + ", ".join(self.choices)
-        bounds = f" from {self.low:g} to {self.high:g}" if self.low is not None else ""
-        word = {"str": "text", "name": "a name (a-z, 0-9, - and _)", "int": "a whole number",
-                "number": "a number", "bool": "true or false", "point": "an [x, y] pair",
-                "any": "anything"}[self.base]
-        return word + bounds
+            return "one of " + ", ".join(str(choice) for choice in self.choices)
+        if self.base == "record":
+            names = ", ".join(name for name, _ in self.fields[:8])
+            more = ", ..." if len(self.fields) > 8 else ""
+            return f"a {self.name}: a mapping of {names}{more}"
+        if self.base == "ref":
+            column, table = self.ref
+            return f"an {column} of table {table}"
+        if self.low is None:
+            return _WORDS[self.base]
+        if self.base == "str":
+            return f"text of {self.low:g} to {self.high:g} characters"
+        if self.base == "point":
+            return f"an [x, y] pair of numbers from {self.low:g} to {self.high:g}"
+        return f"{_WORDS[self.base]} from {self.low:g} to {self.high:g}"
 
     def accepts(self, value: Any) -> bool:
+        """Whether ``value`` has this type (a reference's row is looked up by ``problems``)."""
         if self.choices:
-            return isinstance(value, str) and value in self.choices
+            return _is_choice(value, self.choices)
         if self.base == "list":
-            return (isinstance(value, list) and len(value) <= self.max_items
+            return (isinstance(value, list) and self.min_items <= len(value) <= self.max_items
                     and all(self.item is not None and self.item.accepts(v) for v in value))
+        if self.base == "record":
+            return isinstance(value, Mapping) and all(
+                kind.optional if value.get(name) is None else kind.accepts(value[name])
+                for name, kind in self.fields)
+        if self.base == "ref":
+            return isinstance(value, (str, int)) and not isinstance(value, bool)
         if self.base == "any":
             return True
         if self.base == "bool":
             return isinstance(value, bool)
-        if self.base in ("str", "name"):
-            return isinstance(value, str) and (self.base == "str" or bool(_NAME.match(value)))
+        if self.base in ("str", "name", "face"):
+            return isinstance(value, str) and (self.base == "str" or bool(_NAME.match(value))) \
+                and self._within(len(value))
         if self.base == "point":
             return (isinstance(value, list) and len(value) == 2
-                    and all(_is_number(v) for v in value))
+                    and all(_is_number(v) and self._within(v) for v in value))
         if self.base == "int" and not (_is_number(value) and float(value).is_integer()):
             return False
-        if not _is_number(value):
-            return False
-        if self.low is not None and self.high is not None:
-            return self.low <= float(value) <= self.high
-        return True
+        return _is_number(value) and self._within(value)
+
+    def refers(self) -> bool:
+        """Whether a value of this type names a row of a table (somewhere inside)."""
+        return self.base == "ref" or (self.item is not None and self.item.refers()) or any(
+            kind.refers() for _, kind in self.fields)
+
+    def _within(self, number: float) -> bool:
+        return self.low is None or self.high is None or self.low <= float(number) <= self.high
+
+
+def _is_choice(value: Any, choices: tuple[str | int, ...]) -> bool:
+    """``one of 3|4|6`` takes the whole numbers 3, 4 and 6 and ``one of a|b`` the texts: a
+    text "6" is not the number 6 (a template comparing it with 6 would be wrong)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        return False
+    return any(type(value) is type(choice) and value == choice for choice in choices)
 
 
 def _is_number(value: Any) -> bool:
@@ -86,39 +138,182 @@ def _is_number(value: Any) -> bool:
         and abs(value) < 1e12
 
 
-def parse_type(text: Any) -> ColumnType:
-    """A column type from its declaration; ValueError with the reason if it is not one."""
+Records = Callable[[str], "ColumnType | None"]
+
+
+def parse_type(text: Any, records: Records | None = None) -> ColumnType:
+    """A column type from its declaration; ValueError with the reason if it is not one.
+    ``records`` gives the record types a face template's ``fields:`` declares, by name."""
     if not isinstance(text, str) or not text.strip() or len(text) > 200:
         raise ValueError("expected a type such as 'str', 'int 1..13' or 'list of point'")
     spec = text.strip()
     optional = spec.endswith("?")
     spec = spec.rstrip("?").strip()
     if spec.startswith("one of "):
-        choices = tuple(c.strip() for c in spec[len("one of "):].split("|") if c.strip())
+        choices = tuple(int(c) if _INT_CHOICE.match(c) else c
+                        for c in (c.strip() for c in spec[len("one of "):].split("|")) if c)
         if not choices:
             raise ValueError("'one of' needs choices separated by |")
         return ColumnType("str", choices=choices, optional=optional)
     if spec.startswith("list of "):
-        rest, _, limit = spec[len("list of "):].partition(", at most ")
-        max_items = MAX_LIST
-        if limit:
-            if not limit.strip().isdigit():
-                raise ValueError("expected 'list of <type>, at most N'")
-            max_items = min(int(limit), MAX_LIST)
-        return ColumnType("list", item=parse_type(rest), max_items=max_items, optional=optional)
+        rest, limits = spec[len("list of "):], {"most": MAX_LIST, "least": 0}
+        while clause := _LIST_CLAUSE.search(rest):
+            if not clause.group(2).isdigit():
+                raise ValueError("expected 'list of <type>, at most N' (or 'at least N')")
+            limits[clause.group(1)] = min(int(clause.group(2)), MAX_LIST)
+            rest = rest[:clause.start()]
+        if limits["least"] > limits["most"]:
+            raise ValueError(f"at least {limits['least']} is more than at most "
+                             f"{limits['most']}")
+        return ColumnType("list", item=parse_type(rest, records), max_items=limits["most"],
+                          min_items=limits["least"], optional=optional)
+    ref = _REF.match(spec)
+    if ref:
+        return ColumnType("ref", ref=(ref.group(1), ref.group(2)), optional=optional)
     base, _, bounds = spec.partition(" ")
+    record = records(base) if records is not None and base not in BASES else None
+    if record is not None and not bounds:
+        return replace(record, optional=optional)
     if base not in BASES:
         raise ValueError(f"unknown type {base!r}; expected one of {', '.join(BASES)}, "
-                         "'list of <type>' or 'one of a|b'")
+                         "'list of <type>', 'one of a|b' or '<column> of <table>'"
+                         + (" or a record declared here" if records is not None else ""))
     if not bounds:
         return ColumnType(base, optional=optional)
     match = _RANGE.match(bounds.strip())
-    if base not in ("int", "number") or not match:
-        raise ValueError("a range is written 'int 1..13' or 'number 0..1'")
+    if base not in RANGED or not match:
+        raise ValueError("a range is written 'int 1..13', 'number 0..1', 'point 0..1' or "
+                         "'str 1..80' (characters)")
     low, high = float(match.group(1)), float(match.group(2))
     if low > high:
         raise ValueError(f"empty range {bounds.strip()}")
+    if base == "str" and (low < 0 or not low.is_integer() or not high.is_integer()):
+        raise ValueError("a text's range is whole numbers of characters, like 'str 1..80'")
     return ColumnType(base, low, high, optional=optional)
+
+
+class DeclarationError(ValueError):
+    """A bad record declaration, at ``path`` (record name, field) of the declaring mapping."""
+
+    def __init__(self, path: tuple[Hashable, ...], message: str) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+def parse_records(spec: Mapping[Any, Any]) -> dict[str, ColumnType]:
+    """Record types by name from a mapping ``name: {field: type}`` (a face template's
+    ``fields:``); a field's type may name another record (``list of section``), in any order,
+    never itself (directly or not). DeclarationError names the bad entry."""
+    if len(spec) > MAX_RECORDS:
+        raise DeclarationError((), f"{len(spec)} records; at most {MAX_RECORDS}")
+    done: dict[str, ColumnType] = {}
+    busy: list[str] = []
+
+    def record(name: str) -> ColumnType | None:
+        if name in done or name not in spec:
+            return done.get(name)
+        if name in busy:
+            raise DeclarationError((busy[-1],), f"records contain each other in a loop: "
+                                                f"{' -> '.join(busy + [name])}")
+        fields = spec[name]
+        if not isinstance(fields, Mapping):
+            raise DeclarationError((name,), "expected a mapping of field: type")
+        busy.append(name)
+        parsed: list[tuple[str, ColumnType]] = []
+        for field, text in fields.items():
+            if not isinstance(field, str) or not field or len(field) > 64:
+                raise DeclarationError((name, field), "expected a field name")
+            try:
+                parsed.append((field, parse_type(text, record)))
+            except DeclarationError:
+                raise
+            except ValueError as exc:
+                raise DeclarationError((name, field), str(exc)) from None
+        busy.pop()
+        done[name] = ColumnType("record", fields=tuple(parsed), name=name)
+        return done[name]
+
+    for name in spec:
+        if not isinstance(name, str) or not _NAME.match(name) or name in BASES \
+                or name in ("list", "one", "record", "ref"):
+            raise DeclarationError((name,), "expected a record name (a-z, 0-9, - and _) that "
+                                            "is not a type's own")
+        record(name)
+    return done
+
+
+class Refs:
+    """The values of the tables a reference (``id of suits``) may name, each column's set
+    made once."""
+
+    def __init__(self, tables: Mapping[str, Any]) -> None:
+        self.tables = tables
+        self.sets: dict[tuple[str, str], frozenset[str] | None] = {}
+
+    def values(self, column: str, table: str) -> frozenset[str] | None:
+        """The column's values as text (a spreadsheet's "7" matches a YAML 7), or None when
+        the game has no such table."""
+        key = (column, table)
+        if key not in self.sets:
+            rows = self.tables.get(table)
+            self.sets[key] = None if not isinstance(rows, list) else frozenset(
+                cell_text(row[column]) for row in rows
+                if isinstance(row, Mapping) and isinstance(row.get(column), (str, int)))
+        return self.sets[key]
+
+
+Problem = tuple[tuple[Hashable, ...], str]
+
+
+def named_faces(kind: ColumnType, value: Any, path: tuple[Hashable, ...] = ()
+                ) -> Iterator[tuple[tuple[Hashable, ...], Mapping[str, Any], str, str]]:
+    """The face templates ``value`` names in fields typed ``face`` (a rules section's
+    ``diagram``), each with the mapping that names it: (path of the mapping, mapping, its
+    field, the name). Values of the wrong type are left to ``problems``."""
+    if kind.base == "record" and isinstance(value, Mapping):
+        for name, field in kind.fields:
+            each = value.get(name)
+            if field.base == "face" and isinstance(each, str):
+                yield path, value, name, each
+            elif each is not None:
+                yield from named_faces(field, each, path + (name,))
+    elif kind.base == "list" and kind.item is not None and isinstance(value, list):
+        for index, each in enumerate(value[:kind.max_items]):
+            yield from named_faces(kind.item, each, path + (index,))
+
+
+def problems(kind: ColumnType, value: Any, path: tuple[Hashable, ...] = (),
+             refs: Refs | None = None) -> Iterator[Problem]:
+    """What is wrong with ``value`` as ``kind``, each at the deepest field path it can be
+    pinned to (a list's item, a record's field); references are looked up in ``refs`` (not
+    at all without). A record's undeclared fields are left alone: a template reads those it
+    declares, the data may hold more."""
+    if kind.base == "record":
+        if not isinstance(value, Mapping):
+            yield path, f"expected {kind.describe()}, got {_short(value)}"
+            return
+        for name, field in kind.fields:
+            if value.get(name) is None:
+                if not field.optional:
+                    yield path + (name,), (f"expected {field.describe()}, got nothing" if name
+                                           in value else f"missing; expected {field.describe()}")
+                continue
+            yield from problems(field, value[name], path + (name,), refs)
+    elif kind.base == "list" and kind.item is not None and isinstance(value, list) \
+            and len(value) <= kind.max_items and (kind.item.base in ("record", "list", "ref")
+                                                  or not kind.accepts(value)):
+        for index, each in enumerate(value):
+            yield from problems(kind.item, each, path + (index,), refs)
+    elif not kind.accepts(value):
+        yield path, f"expected {kind.describe()}, got {_short(value)}"
+    elif kind.base == "ref" and refs is not None:
+        column, table = kind.ref
+        known = refs.values(column, table)
+        if known is None:
+            yield path, f"expected {kind.describe()}, but the game has no table {table!r}"
+        elif cell_text(value) not in known:
+            shown = ", ".join(sorted(known)[:12]) + (", ..." if len(known) > 12 else "")
+            yield path, f"expected {kind.describe()} ({shown or 'none'}), got {_short(value)}"
 
 
 def check_tables(doc: YamlDoc, tables: Mapping[str, Any], columns: Any) -> list[DataError]:
@@ -166,9 +361,8 @@ def _check_rows(doc: YamlDoc, table: str, rows: Any, types: dict[str, ColumnType
                 continue
             if row[column] is None and kind.optional:
                 continue
-            if not kind.accepts(row[column]):
-                errors.append(doc.error(where + (column,), f"expected {kind.describe()}, got "
-                                                           f"{_short(row[column])}"))
+            errors += [doc.error(path, problem)
+                       for path, problem in problems(kind, row[column], where + (column,))]
         if not open_ended:
             for column in row:
                 if column not in types and column != "count":
@@ -239,8 +433,13 @@ def _from_cell(kind: ColumnType, value: Any) -> Any:
         return _number_cell(value, whole=kind.base == "int")
     if kind.base == "bool":
         return _bool_cell(value)
-    # str, name and one of: text; a number or bool an XLSX cell holds is written as text.
+    if kind.base == "record":
+        return _BAD  # a mapping is never one cell
+    # str, name, one of and a reference: text; a number or bool an XLSX cell holds is
+    # written as text. A choice written as a whole number (one of 3|4|6) is that number.
     text = value if isinstance(value, str) else cell_text(value)
+    if kind.choices and _INT_TEXT.match(text.strip()) and int(text) in kind.choices:
+        return int(text)
     return text if kind.base == "str" and not kind.choices else text.strip()
 
 

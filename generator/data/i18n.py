@@ -39,7 +39,8 @@ from generator.expressions import offer_function
 
 __all__ = ["SOURCE", "Missing", "Session", "checked", "collect", "current", "data_text",
            "findings", "here", "lang", "languages", "message", "number", "session", "t",
-           "text_field", "translate"]
+           "text_field", "translate", "translation_since", "translation_site",
+           "translations_mark"]
 
 _LETTER = re.compile(r"[^\W\d_]")
 _WORD = re.compile(r"[^\W\d_]{3,}")
@@ -90,6 +91,9 @@ class Session:
     # The files opening the session read or looked for (messages, catalogues), by content
     # (generator/core/context.py): the face cache keys a game's faces on them.
     read: dict[str, str | None] = field(default_factory=dict)
+    # Where each translation t() printed is written (catalogue file, line), while a text
+    # element is evaluated (``translations_mark``, ``translation_since``).
+    used: list[tuple[str, int | None]] = field(default_factory=list)
 
     @property
     def translating(self) -> bool:
@@ -110,6 +114,16 @@ class Session:
         if len(self.memo) < 50_000:
             self.memo[text] = found
         return found
+
+    def source_of(self, text: str) -> tuple[str, int | None] | None:
+        """Where the translation of English ``text`` is written (catalogue file, line), the
+        catalogue ``lookup`` takes it from; None when there is none."""
+        key = collapse(text)
+        for catalogue in self.catalogues:
+            hit = catalogue.strings.get(key)
+            if hit is not None:
+                return str(catalogue.file), hit[1]
+        return None
 
     def translated(self, text: str, file: str, line: int | None, how: str) -> str:
         """``text`` translated, or ``text`` itself recorded as missing at file:line."""
@@ -301,7 +315,12 @@ def t(value: Any) -> Any:
     s = current()
     if not s.translating or not isinstance(value, str):
         return value
-    data = s.data_where(value) if s.lookup(value) is None else None
+    found = s.lookup(value)
+    if found is not None and len(s.used) < 100:
+        site = s.source_of(value)
+        if site is not None:
+            s.used.append(site)
+    data = s.data_where(value) if found is None else None
     if data is not None:  # reported where the data holds it: where a translator looks
         return s.translated(value, *_split(data), "t()")
     doc, path = s.site if s.site is not None else (None, ())
@@ -344,6 +363,30 @@ def text_field(raw: Any, doc: Any, path: tuple[Hashable, ...]) -> tuple[Any, boo
         s.note(raw)
         return raw, False
     return raw, True
+
+
+def translation_site(raw: Any) -> tuple[str, int | None] | None:
+    """Where the translation a text element prints in place of ``raw`` is written (the
+    catalogue file and line), so a translation that fails to draw is reported there, not at
+    the template's line; None in an English kit or when ``raw`` has none."""
+    s = current()
+    return s.source_of(raw) if s.translating and isinstance(raw, str) else None
+
+
+def translations_mark() -> int:
+    """Start listing the translations t() prints (for ``translation_since``): the list is
+    emptied (what t() printed in a ``vars`` value before is no text's)."""
+    current().used.clear()
+    return 0
+
+
+def translation_since(mark: int) -> tuple[str, int | None] | None:
+    """Where the translation t() printed since ``mark`` is written, when it printed exactly
+    one (a text too long in French is that translation's fault); the list is cut back."""
+    used = current().used
+    since = used[mark:]
+    del used[mark:]
+    return since[0] if len(since) == 1 else None
 
 
 def checked(value: Any, doc: Any, path: tuple[Hashable, ...]) -> None:

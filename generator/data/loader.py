@@ -25,14 +25,15 @@ from pydantic import ValidationError
 
 from generator.core import context, memo, paths
 from generator.core.errors import DataError, DataErrors
-from generator.core.model import Component, Game, Item, Known, Size
+from generator.core.model import Component, FaceTemplate, Game, Item, Known, Size
 from generator.core.sizes import CARD_SIZES, PAGE
 from generator.core.vector import IconDef
 from generator.core.yamlfile import YamlDoc, format_path, load_yaml
 from generator.data import project, resolve
 from generator.data.icons import load_icon
 
-from .columns import check_tables
+from . import fields
+from .columns import Refs, check_tables, parse_type, problems
 from .schema import (
     MAX_COMPONENT_PIECES,
     MAX_GAME_PIECES,
@@ -45,7 +46,7 @@ from .schema import (
     check_settings,
 )
 from .spreadsheet import read_tables
-from .templates import known_faces
+from .templates import family, known_faces
 
 Tables = dict[str, list[dict[str, Any]]]
 RULES_FOLDER = Path(__file__).resolve().parent.parent / "rules"
@@ -127,7 +128,7 @@ def load_game(game: str, card_data: Path = paths.CARD_DATA) -> Game:
     except ValidationError as exc:
         raise validation_errors(doc, exc) from None
     _check_references(doc, spec)
-    tables, table_docs = _included_tables(doc, spec, file.parent)
+    tables, table_docs, declaring = _included_tables(doc, spec, file.parent)
     column_errors = check_tables(doc, doc.data.get("tables") or {}, doc.data.get("columns"))
     if column_errors:
         raise DataErrors(column_errors)
@@ -136,6 +137,7 @@ def load_game(game: str, card_data: Path = paths.CARD_DATA) -> Game:
     own, own_docs = read_tables(doc, spec.tables, doc.data.get("columns"), file.parent)
     tables.update(own)
     table_docs.update(own_docs)
+    _check_table_refs([*declaring, doc], tables, table_docs)
     _check_rows(tables, table_docs)
     with context.budgeted():  # the build's budget; a game loaded on its own: its own
         _run_checks(doc, spec, tables, table_docs)
@@ -147,7 +149,7 @@ def load_game(game: str, card_data: Path = paths.CARD_DATA) -> Game:
         if comp.id in seen:
             raise doc.error(path + ("id",), f"duplicate component id {comp.id!r}")
         seen.add(comp.id)
-        component = _component(doc, path, comp, tables, table_docs)
+        component = _component(doc, path, comp, spec, tables, table_docs)
         pieces += component.total
         if pieces > MAX_GAME_PIECES:
             raise doc.error(path, f"the game would print more than {MAX_GAME_PIECES} pieces "
@@ -228,11 +230,13 @@ def _composition_checks(doc: YamlDoc, spec: GameSpec, components: list[Component
 
 
 def _included_tables(doc: YamlDoc, spec: GameSpec, folder: Path
-                     ) -> tuple[Tables, dict[str, YamlDoc]]:
+                     ) -> tuple[Tables, dict[str, YamlDoc], list[YamlDoc]]:
     """Shared decks (e.g. the Decktet) live in their own file and contribute tables; each
-    table is returned with the file it came from, so errors point into that file."""
+    table is returned with the file it came from, so errors point into that file (and the
+    included files, whose ``columns`` may name tables of the others)."""
     tables: Tables = {}
     docs: dict[str, YamlDoc] = {}
+    included: list[YamlDoc] = []
     for index, name in enumerate(spec.include):
         try:
             inc = load_yaml(resolve.include_file(name, folder))
@@ -250,7 +254,34 @@ def _included_tables(doc: YamlDoc, spec: GameSpec, folder: Path
         own, own_docs = read_tables(inc, data, inc.data.get("columns"), folder)
         tables.update(own)
         docs.update(own_docs)
-    return tables, docs
+        included.append(inc)
+    return tables, docs, included
+
+
+def _check_table_refs(declaring: list[YamlDoc], tables: Tables,
+                      docs: Mapping[str, YamlDoc]) -> None:
+    """The columns typed ``<column> of <table>`` (``suits: list of id of decktet_suits``),
+    once every table of the game is read (spreadsheets included): each value must be in the
+    table it names, reported at its own row. The other types were checked as each table was
+    read (columns.check_tables, spreadsheet cells)."""
+    refs = Refs(tables)
+    errors: list[DataError] = []
+    for decl in declaring:
+        columns = decl.data.get("columns") if isinstance(decl.data, dict) else None
+        for table, spec in (columns.items() if isinstance(columns, Mapping) else ()):
+            if not isinstance(spec, Mapping) or not isinstance(tables.get(table), list):
+                continue
+            kinds = {column: kind for column, text in spec.items()
+                     if (kind := parse_type(text)).refers()}
+            for index, row in enumerate(tables[table] if kinds else ()):
+                for column, kind in kinds.items():
+                    value = row.get(column) if isinstance(row, Mapping) else None
+                    if value is not None:
+                        errors += [docs[table].error(path, problem) for path, problem
+                                   in problems(kind, value, ("tables", table, index, column),
+                                               refs)]
+    if errors:
+        raise DataErrors(errors[:fields.MAX_ERRORS])
 
 
 def _check_rows(tables: Tables, docs: Mapping[str, YamlDoc]) -> None:
@@ -351,9 +382,9 @@ def resolve_size(doc: YamlDoc, path: tuple[Hashable, ...], size: Any) -> Size:
     raise doc.error(path, "expected a size")
 
 
-def _component(doc: YamlDoc, path: tuple[Hashable, ...], comp: ComponentSpec,
-               tables: Mapping[str, list[dict[str, Any]]],
-               table_docs: Mapping[str, YamlDoc]) -> Component:
+def _component(doc: YamlDoc, path: tuple[Hashable, ...], comp: ComponentSpec, spec: GameSpec,
+               tables: Mapping[str, list[dict[str, Any]]], table_docs: Mapping[str, YamlDoc]
+               ) -> Component:
     size = resolve_size(doc, path + ("size",), comp.size)
     _check_template(doc, path + ("face",), comp.face)
     if comp.back:
@@ -365,18 +396,43 @@ def _component(doc: YamlDoc, path: tuple[Hashable, ...], comp: ComponentSpec,
                 raise doc.error(path + ("items", index, "icon"), problem)
         items = tuple(Item({k: v for k, v in raw.items() if k != "count"}, raw.get("count", 1))
                       for raw in comp.items)
+        sources = [fields.ItemSource(fields.Source(doc, path + ("items", index)))
+                   for index in range(len(items))]
     elif comp.generate is not None:
-        items = _generate(doc, path + ("generate",), comp, tables, table_docs)
+        items, sources = _generate(doc, path + ("generate",), comp, tables, table_docs)
     else:
-        items = (Item({}),)
+        items, sources = (Item({}),), [fields.ItemSource(fields.Source(doc, path))]
     total = sum(item.count for item in items)
     if total > MAX_COMPONENT_PIECES:
         raise doc.error(path, f"{comp.id} would print {total} pieces; a component has at most "
                               f"{MAX_COMPONENT_PIECES}")
+    given = fields.Component(
+        [item.data for item in items], sources,
+        params=(comp.params, fields.Source(doc, path + ("params",))),
+        settings=(spec.settings, fields.Source(doc, ("settings",))),
+        rules=(spec.rules, fields.Source(doc, ("rules",))),
+        size=None if size == PAGE else ({"w": size.w, "h": size.h},
+                                        fields.Source(doc, path + ("size",))),
+        tables=tables, table_docs=table_docs, face=fields.Source(doc, path + ("face",)))
+    errors = fields.check_component(
+        [t for name in (comp.face, comp.back) if name for t in family(name)], given,
+        _named_face)
+    if errors:
+        raise DataErrors(errors)
     return Component(id=comp.id, kind=comp.kind, name=comp.name, size=size, face=comp.face,
                      items=items, back=comp.back, shape=comp.shape, params=comp.params,
                      label=comp.label, assembly=comp.assembly,
                      seams=(tuple(comp.seams.x), tuple(comp.seams.y)) if comp.seams else ((), ()))
+
+
+def _named_face(name: str) -> list[FaceTemplate] | str:
+    """A face template the data names in a ``face`` field (a rules section's diagram) and
+    those it includes, or why there is none (generator/data/fields.py)."""
+    try:
+        resolve.face_file(name)
+    except resolve.Refused as exc:
+        return str(exc)
+    return family(name)
 
 
 def _check_template(doc: YamlDoc, path: tuple[Hashable, ...], name: str) -> None:
@@ -402,10 +458,14 @@ def _table(doc: YamlDoc, path: tuple[Hashable, ...], tables: Mapping[str, Any], 
 
 def _generate(doc: YamlDoc, path: tuple[Hashable, ...], comp: ComponentSpec,
               tables: Mapping[str, Any], table_docs: Mapping[str, YamlDoc]
-              ) -> tuple[Item, ...]:
+              ) -> tuple[tuple[Item, ...], list[fields.ItemSource]]:
+    """The items a ``generate`` makes, each with where its values were written (the rows of
+    a product's tables, the table row, the ``extra``), for the checks of fields.py."""
     gen = comp.generate
     assert gen is not None
     rows: list[dict[str, Any]]
+    sources: list[fields.ItemSource]
+    extra = {key: fields.Source(doc, path + ("extra", key)) for key in gen.extra}
     if gen.product is not None:
         names = list(gen.product)
         columns = [_table(doc, path + ("product", n), tables, gen.product[n], table_docs,
@@ -415,15 +475,26 @@ def _generate(doc: YamlDoc, path: tuple[Hashable, ...], comp: ComponentSpec,
             raise doc.error(path + ("product",), f"this product makes {combos * gen.count} "
                                                  f"pieces; a component has at most "
                                                  f"{MAX_COMPONENT_PIECES}")
-        rows = [dict(zip(names, combo, strict=True)) for combo in itertools.product(*columns)]
+        picks = list(itertools.product(*(range(len(column)) for column in columns)))
+        rows = [{n: column[i] for n, column, i in zip(names, columns, pick, strict=True)}
+                for pick in picks]
+        sources = [fields.ItemSource(fields.Source(doc, path + ("product",)), {
+            **{n: fields.Source(table_docs.get(gen.product[n], doc),
+                                ("tables", gen.product[n], i))
+               for n, i in zip(names, pick, strict=True)}, **extra}) for pick in picks]
     else:
-        rows = [dict(row) for row in _table(doc, path + ("table",), tables, gen.table or "",
-                                            table_docs, comp.id)]
+        table = gen.table or ""
+        indexed = list(enumerate(_table(doc, path + ("table",), tables, table, table_docs,
+                                                comp.id)))
         for key, wanted in gen.where.items():
             allowed = wanted if isinstance(wanted, list) else [wanted]
-            rows = [row for row in rows if row.get(key) in allowed]
-        if not rows:
+            indexed = [(i, row) for i, row in indexed if row.get(key) in allowed]
+        if not indexed:
             raise doc.error(path + ("where",), "no rows of the table match this filter")
+        rows = [dict(row) for _, row in indexed]
+        sources = [fields.ItemSource(fields.Source(table_docs.get(table, doc),
+                                                   ("tables", table, i)), extra)
+                   for i, _ in indexed]
     items = []
     total = 0
     for row in rows:
@@ -435,4 +506,4 @@ def _generate(doc: YamlDoc, path: tuple[Hashable, ...], comp: ComponentSpec,
             raise doc.error(path, f"{comp.id} would print more than {MAX_COMPONENT_PIECES} "
                                   "pieces (the rows' counts times generate.count)")
         items.append(Item({**row, **gen.extra}, copies * gen.count))
-    return tuple(items)
+    return tuple(items), sources

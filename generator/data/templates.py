@@ -105,6 +105,16 @@ def known_faces(names: Iterable[str]) -> Known:
     return Known(icons=icons, templates=templates)
 
 
+def family(name: str) -> list[FaceTemplate]:
+    """The template ``name`` and those it includes by a fixed name, as deep as drawing may
+    include, once each (an include that cannot be loaded is left out: reported where it is
+    drawn). What a component's face reads, for generator/data/fields.py."""
+    found: dict[TemplateKey, FaceTemplate] = {(name, None): load_template(name)}
+    for key, loaded in _includes(found[(name, None)], 1):
+        found.setdefault(key, loaded.value)
+    return list(found.values())
+
+
 def _includes(template: FaceTemplate, depth: int
               ) -> Iterator[tuple[TemplateKey, context.Sourced[FaceTemplate]]]:
     if depth > MAX_INCLUDE_DEPTH:

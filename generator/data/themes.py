@@ -17,7 +17,7 @@ so the faces that draw the theme's parts read them instead of looking them up ag
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -122,31 +122,19 @@ def _load_chain(file: Path, default_parent: str | None, seen: tuple[str, ...] = 
 
 def _check(data: Mapping[str, Any], docs: list[YamlDoc]) -> Known:
     """Validate the merged theme, blaming the file (and line) that set each bad value; its
-    fonts (checked) and icons (loaded, with the files each look-up read)."""
-    def blame(path: tuple[str, ...]) -> YamlDoc:
+    fonts (checked) and icons (loaded, with the files each look-up read). The ``ink_saver``
+    overrides are checked as written, at their own lines, whether or not this build uses
+    them: merged in first, a bad one was blamed on the line of the value it overrides,
+    in another file (the built-in theme a user theme extends)."""
+    def blame(path: tuple[Any, ...]) -> YamlDoc:
         for doc in reversed(docs):
             if path in doc.lines:
                 return doc
         return docs[-1]
 
-    for section in ("palette", "fonts", "labels", "ink_saver"):
-        if not isinstance(data.get(section, {}), Mapping):
-            path: tuple[str, ...] = (section,)
-            raise blame(path).error(path, "expected a mapping")
-    if not isinstance(data.get("name", ""), str):
-        raise blame(("name",)).error(("name",), "expected the theme's name as text")
-    for key, value in data.get("palette", {}).items():
-        try:
-            parse_colour(value)
-        except NotAColour as exc:
-            path = ("palette", key)
-            raise blame(path).error(path, str(exc)) from None
-    for key, value in data.get("fonts", {}).items():
-        try:
-            fonts.check(value)  # a built-in key or the project's fonts/ file, read once
-        except fonts.FontError as exc:
-            path = ("fonts", key)
-            raise blame(path).error(path, str(exc)) from None
+    _check_part(data, (), blame)
+    if isinstance(data.get("ink_saver"), Mapping):
+        _check_part(data["ink_saver"], ("ink_saver",), blame)
     icons: dict[str, context.Sourced[IconDef]] = {}
     for path, value in _icons(data, ()):
         try:
@@ -156,6 +144,31 @@ def _check(data: Mapping[str, Any], docs: list[YamlDoc]) -> Known:
         if value not in icons:  # a broken icon file fails here, naming that file
             icons[value] = context.sourced(partial(load_icon, value))
     return Known(icons=icons, fonts=frozenset(data.get("fonts", {}).values()))
+
+
+def _check_part(data: Mapping[str, Any], prefix: tuple[Any, ...],
+                blame: Callable[[tuple[Any, ...]], YamlDoc]) -> None:
+    """The sections, name, colours and fonts of a theme, or of its ``ink_saver`` overrides
+    (``prefix``), each bad value at the line of the file that set it."""
+    for section in ("palette", "fonts", "labels", "ink_saver"):
+        if not isinstance(data.get(section, {}), Mapping):
+            path: tuple[Any, ...] = (*prefix, section)
+            raise blame(path).error(path, "expected a mapping")
+    if not isinstance(data.get("name", ""), str):
+        path = (*prefix, "name")
+        raise blame(path).error(path, "expected the theme's name as text")
+    for key, value in data.get("palette", {}).items():
+        try:
+            parse_colour(value)
+        except NotAColour as exc:
+            path = (*prefix, "palette", key)
+            raise blame(path).error(path, str(exc)) from None
+    for key, value in data.get("fonts", {}).items():
+        try:
+            fonts.check(value)  # a built-in key or the project's fonts/ file, read once
+        except fonts.FontError as exc:
+            path = (*prefix, "fonts", key)
+            raise blame(path).error(path, str(exc)) from None
 
 
 def _icons(node: Any, path: tuple[Any, ...]) -> list[tuple[tuple[Any, ...], Any]]:

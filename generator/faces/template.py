@@ -239,6 +239,9 @@ class _Run:
         self.depth = depth  # how many includes deep this template is drawn
         self.known = known  # what loading resolved: read before anything is looked up
         self.origins: list[p.Origin] = []  # parallel to the primitives produced
+        # Where the translation the text element being built prints is written (catalogue
+        # file, line), or None: its failures are reported there (set by ``text``).
+        self.site: tuple[str, int | None] | None = None
 
     def icon(self, name: str) -> IconDef:
         """The icon ``name``: loaded with the game or theme, else looked up (Unusable)."""
@@ -258,6 +261,16 @@ class _Run:
         """Who spends the work of the value or element at ``path``, for the build's budget."""
         return (str(self.doc.file), self.doc.line_of(path), format_path(path), "face")
 
+    def fail_text(self, path: tuple[Hashable, ...], expected: str) -> DataError:
+        """A text element's failure: at the catalogue line of the translation it printed,
+        when it printed one (the template's text works in English), else at ``path``."""
+        if self.site is None:
+            return self.fail(path, expected)
+        file, line = self.site
+        return DataError(file, line, "strings", f"{expected} (this translation is printed by "
+                                                f"the face template {self.doc.file.stem}, "
+                                                f"{format_path(path)})")
+
     def value(self, path: tuple[Hashable, ...], raw: Any, scope: Scope) -> Any:
         i18n.here(self.doc, path)  # where a t() with no translation is reported
         try:
@@ -269,7 +282,17 @@ class _Run:
         """A text element's text: in a kit of another language, its translation from the
         game's catalogue (generator/data/i18n.py), or the English, recorded as missing."""
         source, check = i18n.text_field(raw, self.doc, path)
-        value = self.value(path, source, scope)
+        self.site = i18n.translation_site(raw) if source is not raw else None
+        i18n.here(self.doc, path)
+        mark = i18n.translations_mark()
+        try:
+            value = evaluate(source, scope)
+        except ExpressionError as exc:
+            raise self.fail_text(path, str(exc)) from None
+        finally:
+            printed = i18n.translation_since(mark)  # t() of a data value: a rules text
+        if self.site is None:
+            self.site = printed
         if check:
             i18n.checked(value, self.doc, path)
         return value
@@ -378,6 +401,7 @@ class _Run:
                             f"unknown field for {kind}; expected some of: {', '.join(spec)}")
         args: dict[str, Any] = {}
         text_field = kind == "text"
+        self.site = None
         for name, (typ, default) in spec.items():
             if name not in raw:
                 if default is ...:
@@ -491,7 +515,9 @@ class _Run:
                           a["fill"], a["align"], a["valign"], a["line_height"], a["rotate"])
             try:  # markup, inline icons, hyphenation; missing glyphs refused per font there
                 return _laid_out(box, a["hyphenate"], i18n.lang(), a["accent"], self.icon)
-            except (TextDoesNotFit, MarkupError, ExpressionError) as exc:  # or out of work
+            except (TextDoesNotFit, MarkupError) as exc:
+                raise self.fail_text(path + ("text",), str(exc)) from None
+            except ExpressionError as exc:  # out of work
                 raise self.fail(path + ("text",), str(exc)) from None
         if kind == "icon":
             try:

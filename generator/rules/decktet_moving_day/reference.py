@@ -88,13 +88,13 @@ def verify_decktet(rows: list[Mapping[str, Any]]) -> list[Finding]:
                                                     for s in r["suits"]), suits,
                      basis=RULEBOOK),
     ]
-    per_rank = Counter(r["rank"] for r in numerals)
+    per_rank = Counter(r.get("rank") for r in numerals)
     findings.append(Finding("3 cards at each rank 2-9",
                             all(per_rank[k] == 3 for k in range(2, 10)) and len(per_rank) == 8,
                             ", ".join(f"{k}:{per_rank[k]}" for k in range(2, 10)),
                             basis=RULEBOOK))
     bad = [k for k in range(2, 10)
-           if sorted(s for r in numerals if r["rank"] == k for s in r["suits"]) != suits]
+           if sorted(s for r in numerals if r.get("rank") == k for s in r["suits"]) != suits]
     findings.append(Finding("each suit once per rank 2-9", not bad,
                             "ok" if not bad else f"ranks {bad} repeat or miss a suit",
                             basis=RULEBOOK))

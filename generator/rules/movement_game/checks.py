@@ -11,8 +11,8 @@ from dataclasses import replace
 from generator.core.findings import DESIGN, RULEBOOK, Finding
 from generator.core.model import Game
 
-from ..base import PrintedKit
-from .boards import board_findings, parse_board
+from ..base import PrintedKit, at
+from .boards import ACROSS, board_findings, parse_board
 from .playouts import playout_findings
 from .reference import content_findings, load_reference
 
@@ -42,5 +42,23 @@ def verify(game: Game, printed: PrintedKit) -> list[Finding]:
     total, want = sum(conversion.values()), ref.data["standard_deck"]["cards"]
     out.append(Finding("standard-deck conversion, total", total == sum(want.values()),
                        f"{total} vs {sum(cards.values())}", basis=RULEBOOK))
-    out += [replace(f, basis=DESIGN) for f in playout_findings(game.data, sound)]
+    seats = seat_findings(game)
+    out += seats
+    if all(f.ok for f in seats):  # the playouts seat the players as the setting says
+        out += [replace(f, basis=DESIGN) for f in playout_findings(game.data, sound)]
+    return out
+
+
+def seat_findings(game: Game) -> list[Finding]:
+    """The ``seats`` setting: for each player count, that many different sides, each with
+    the side across (where its tokens head), so the engine can seat every player."""
+    out = []
+    for players, sides in (game.data["settings"].get("seats") or {}).items():
+        ok = (len(sides) == int(players) and len(set(sides)) == len(sides)
+              and all(ACROSS[side] in sides for side in sides))
+        out.append(Finding(f"seats for {players} players", ok,
+                           f"{', '.join(sides) or 'none'}" + ("" if ok else
+                           f": expected {players} different sides, each with the side "
+                           "across"), where=at(game, "settings", "seats", players),
+                           basis=RULEBOOK))
     return out

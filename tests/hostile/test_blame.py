@@ -1,0 +1,471 @@
+"""Every error blames the file that is wrong (issue 24, deliver 6 and the lows of 7).
+
+- A data value a built-in face template reads is typed (the template's ``fields:``,
+  generator/data/fields.py): a bad rules section, pip, die or name is reported at the data
+  file's line, never at the template's. A seeded fuzz of the five games' data files checks
+  that no mutation ends in a message naming a built-in template, nor in a traceback.
+- A translation that cannot be drawn names its catalogue file and line.
+- A user theme's bad ``ink_saver`` value names the user's theme file, not the built-in theme
+  it extends.
+- Control characters and bidirectional overrides are refused in every text of a data file,
+  naming the field.
+
+Each reproduction of the issue is a case here with its expected error, and runs once more in
+a child process under a 500 MB address-space limit (``test_reproductions_fit_in_500_mb``).
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from generator.core import paths
+from generator.core.errors import reported
+from generator.core.model import Size
+from generator.core.sizes import PAGE
+from generator.data import i18n, load_game
+from generator.data.fields import declared
+from generator.data.templates import load_template
+from generator.frontends import cli
+from generator.orchestration import build
+from generator.orchestration.options import BuildOptions
+
+GAMES = ["moving-target", "monster-day", "moving-day", "moving-day-boxes", "movement-game"]
+# The files the loader reads for each game (its data file and its ``include:`` list): the
+# fuzz mutates these. Beside them, the files a rules engine reads for itself (copied, not
+# mutated: they are the engine's, issue 26's subject).
+INCLUDED = {"monster-day": ["decktet.yaml", "decktet-moving-day.yaml"],
+            "moving-day": ["decktet.yaml", "decktet-moving-day.yaml"],
+            "moving-day-boxes": ["moving-day-boxes-tables.yaml",
+                                 "moving-day-boxes-reference.yaml",
+                                 "moving-day-boxes-example.yaml"]}
+ENGINE_FILES = {"movement-game": ["movement-examples.yaml", "movement-reference.yaml"]}
+BUILTIN_FILE = re.compile(re.escape(str(paths.TEMPLATES)) + r"/\S+\.yaml")
+
+
+# -- the fuzz ------------------------------------------------------------------------------
+MUTATIONS = 300
+SEED = 24
+ODD = ["many", "", "xxx", -5, 3.7, 0, -0.5, 1e9, True, None, [], {}, [1, 2], {"a": 1},
+       "\u202e", "a\x00b"]
+
+
+def copy_game(game: str, folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in [f"{game}.yaml", *INCLUDED.get(game, []), *ENGINE_FILES.get(game, [])]:
+        shutil.copy(paths.CARD_DATA / name, folder / name)
+    return folder / f"{game}.yaml"
+
+
+def _nodes(tree: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    yield path, tree
+    if isinstance(tree, dict):
+        for key, value in tree.items():
+            yield from _nodes(value, path + (key,))
+    elif isinstance(tree, list):
+        for index, value in enumerate(tree):
+            yield from _nodes(value, path + (index,))
+
+
+def mutate(tree: Any, rng: random.Random) -> str:
+    """One change to a parsed data file: a value of another type (or a hostile string), a
+    key or list item deleted, a list made a mapping or the other way round."""
+    path, node = rng.choice([(p, n) for p, n in _nodes(tree) if p])
+    parent = tree
+    for part in path[:-1]:
+        parent = parent[part]
+    key = path[-1]
+    how = rng.choice(["retype", "retype", "retype", "delete", "swap"])
+    if how == "delete":
+        del parent[key]
+        return f"delete {path}"
+    if how == "swap" and isinstance(node, (list, dict)):
+        parent[key] = dict(enumerate(node)) if isinstance(node, list) else list(node.values())
+        return f"swap {path}"
+    parent[key] = rng.choice(ODD)
+    return f"set {path} = {parent[key]!r}"
+
+
+@dataclass(frozen=True)
+class Mutation:
+    index: int
+    game: str
+    file: str  # the mutated file's name
+    text: str  # its text after the change
+    what: str
+
+
+def mutations() -> list[Mutation]:
+    rng = random.Random(SEED)
+    made = []
+    for index in range(MUTATIONS):
+        game = GAMES[index % len(GAMES)]
+        file = rng.choice([f"{game}.yaml", *INCLUDED.get(game, [])])
+        tree = yaml.safe_load((paths.CARD_DATA / file).read_text(encoding="utf-8"))
+        what = mutate(tree, rng)
+        text = yaml.safe_dump(tree, sort_keys=False, allow_unicode=True)
+        made.append(Mutation(index, game, file, text, what))
+    return made
+
+
+def outcome(data: Path) -> tuple[str, int] | None:
+    """What the command line would print and exit with for a build of ``data``, up to the
+    faces (loading, the checks of the set, every face drawn: where a value of the data
+    meets a template), in this process; None when it builds. Anything but an expected
+    failure (a bug) raises, with its traceback."""
+    opts = BuildOptions(out_dir=data.parent / "out")
+    try:
+        with build.context.building():
+            game = load_game(str(data))
+            build.check_composition(game, force=False)
+            theme = build.game_theme(game, opts)
+            with i18n.session(game):
+                for comp in game.components:
+                    build.render_faces(game, comp, theme, opts)
+    except Exception as exc:
+        found = reported(exc)
+        if found is None:
+            raise
+        return found
+    return None
+
+
+CHUNKS = 6
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_mutated_data_never_blames_a_builtin_template(chunk, tmp_path):
+    """300 seeded mutations of the five games' data files (types changed, keys deleted, lists
+    and mappings swapped, hostile strings): each builds, or fails with exit 2 naming a file
+    of the game's own folder; none names a built-in template (every value a template reads
+    is typed where it is written), none is a traceback."""
+    bad = []
+    for m in mutations()[chunk::CHUNKS]:
+        folder = tmp_path / f"m{m.index}"
+        data = copy_game(m.game, folder)
+        (folder / m.file).write_text(m.text, encoding="utf-8")
+        found = outcome(data)
+        if found is None:
+            continue
+        text, code = found
+        first = text.splitlines()[0]
+        if code != 2 or BUILTIN_FILE.search(text) or not first.startswith(str(folder)):
+            bad.append(f"{m.game} {m.file}: {m.what}: exit {code}: {text[:300]}")
+    assert not bad, "\n".join(bad)
+
+
+# -- what the templates declare ------------------------------------------------------------
+READS = re.compile(r"\b(item|params|tables|settings)(?:\.get\('([a-z_]+)'"
+                   r"|\.([a-z_][a-z0-9_]*)|\[)")
+SECTION = re.compile(r"\bs\.(?:get\('([a-z_]+)'|([a-z_][a-z0-9_]*))")
+BUILTIN_FACES = sorted(paths.FACES.glob("*.yaml"))
+
+
+def _record_fields(template: str, root: str) -> set[str]:
+    kind = declared(load_template(template)).records.get(root)
+    return {name for name, _ in kind.fields} if kind is not None else set()
+
+
+@pytest.mark.parametrize("file", BUILTIN_FACES, ids=[f.stem for f in BUILTIN_FACES])
+def test_every_field_a_builtin_template_reads_is_declared(file):
+    """``item.x``, ``item.get('x')``, ``params.x``, ``tables.x`` and ``settings.x`` in a
+    built-in template are declared in its ``fields:``; a rules section's fields (``s.x`` in
+    rules-section and in the diagrams it draws) in rules-page's ``section`` or in the
+    diagram's ``named_by``; a template drawing an engine's ``examples`` names the engine."""
+    text = "\n".join(line for line in file.read_text(encoding="utf-8").splitlines()
+                     if not line.lstrip().startswith("#"))
+    roots = declared(load_template(file.stem)).roots
+    for match in READS.finditer(text):
+        root, name = match.group(1), match.group(2) or match.group(3)
+        assert root in roots, f"{file.stem} reads {root} without declaring it"
+        if name and roots[root].base == "record":
+            assert name in _record_fields(file.stem, root), f"{file.stem}: {root}.{name}"
+    if file.stem == "rules-section" or "named_by" in roots:
+        section = _record_fields("rules-page", "section") | _record_fields(file.stem,
+                                                                           "named_by")
+        for match in SECTION.finditer(text):
+            assert (match.group(1) or match.group(2)) in section, (file.stem, match.group())
+    if "examples." in text and file.stem != "rules-page":
+        assert "rules" in roots, f"{file.stem} draws an engine's examples: name it"
+
+
+def test_builtin_templates_draw_at_the_smallest_size_they_declare():
+    """A template's declared ``size`` is the smallest it draws: each component of the five
+    games, drawn at that size (the larger of its face's and back's), draws."""
+    opts = BuildOptions()
+    for game_id in GAMES:
+        with build.context.building():
+            game = load_game(game_id)
+            theme = build.game_theme(game, opts)
+            with i18n.session(game):
+                for comp in game.components:
+                    if comp.size == PAGE:
+                        continue
+                    least = [_least(name) for name in (comp.face, comp.back) if name]
+                    size = Size(max(w for w, _ in least), max(h for _, h in least))
+                    build._draw_faces(game, _resized(comp, size), theme, opts, size)
+
+
+def _least(template: str) -> tuple[float, float]:
+    kind = declared(load_template(template)).roots["size"]
+    low = {name: field.low for name, field in kind.fields}
+    assert low["w"] is not None and low["h"] is not None
+    return low["w"], low["h"]
+
+
+def _resized(comp: Any, size: Size) -> Any:
+    from dataclasses import replace
+    return replace(comp, size=size)
+
+
+# -- the reproductions ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Case:
+    """A hostile edit of a copy of ``game`` and what its build must say: exit 2, one line
+    naming ``blame`` (a file of the copy's folder) at the line holding ``marker`` (the
+    first line after the edit containing it), with ``field`` and ``says`` in the message."""
+
+    name: str
+    game: str
+    edit: Callable[[Path], Path]  # edits the copy; returns the file to blame
+    marker: str
+    field: str
+    says: str
+    args: tuple[str, ...] = ()
+
+
+def replace_in(name: str, old: str, new: str) -> Callable[[Path], Path]:
+    def edit(folder: Path) -> Path:
+        file = folder / name
+        text = file.read_text(encoding="utf-8")
+        assert old in text, old
+        file.write_text(text.replace(old, new, 1), encoding="utf-8")
+        return file
+    return edit
+
+
+MT = "moving-target.yaml"
+SECTION_LINE = "          - heading: Never more than 12 cards\n            col: 1\n            h: 42\n"
+CASES = [
+    # Rules-page sections: each field the template reads, typed.
+    Case("section h not a number", "moving-target", replace_in(MT, "h: 42\n", "h: many\n"),
+         "h: many", "sections[3].h", "expected a number from 10 to 280"),
+    Case("section size negative", "moving-target",
+         replace_in(MT, SECTION_LINE, SECTION_LINE + "            size: -5\n"), "size: -5",
+         "sections[3].size", "expected a number from 7 to 16"),
+    Case("section diagram a number", "moving-target",
+         replace_in(MT, "diagram: moving-target-example", "diagram: 3.7"), "diagram: 3.7",
+         "sections[5].diagram", "expected the name of a face template"),
+    Case("section diagram unknown", "moving-target",
+         replace_in(MT, "diagram: moving-target-example", "diagram: no-such-diagram"),
+         "diagram: no-such-diagram", "sections[5].diagram", "no face template"),
+    Case("section diagram_h negative", "moving-target",
+         replace_in(MT, "diagram_h: 176", "diagram_h: -5"), "diagram_h: -5",
+         "sections[5].diagram_h", "from 5 to 270"),
+    Case("section diagram_h too small for its diagram", "moving-target",
+         replace_in(MT, "diagram_h: 176", "diagram_h: 20"), "diagram_h: 20",
+         "sections[5].diagram_h", "moving-target-example reads it"),
+    Case("section heading missing", "moving-target",
+         replace_in(MT, "          - heading: Never more than 12 cards\n            col: 1\n",
+                    "          - col: 1\n"), "- col: 1\n            h: 42",
+         "sections[3].heading", "missing"),
+    Case("section heading empty", "moving-target",
+         replace_in(MT, "heading: Never more than 12 cards", "heading: ''"), "heading: ''",
+         "sections[3].heading", "text of 1 to 120 characters"),
+    # Pips, dice, names and navigation words.
+    Case("pip at -5", "moving-target",
+         replace_in(MT, 'pips: [[0.5, 0], [0.5, 1]]}', 'pips: [[0.5, 0], [-5, 1]]}'),
+         "[-5, 1]", "tables.ranks[1].pips[1]", "from 0 to 1"),
+    Case("pip at 3.7", "moving-target",
+         replace_in(MT, 'pips: [[0.5, 0], [0.5, 1]]}', 'pips: [[0.5, 0], [0.5, 3.7]]}'),
+         "[0.5, 3.7]", "tables.ranks[1].pips[1]", "from 0 to 1"),
+    Case("empty rank name", "moving-target", replace_in(MT, "name: Two,", "name: '',"),
+         "name: '',", "tables.ranks[1].name", "text of 1 to 12 characters"),
+    Case("dice faces many and -5", "monster-day",
+         replace_in("monster-day.yaml", "{dice: [6, 6]}", "{dice: ['many', -5]}"),
+         "{dice: ['many', -5]}", "components[5].items[0].dice[0]", "one of 3, 4, 6"),
+    Case("empty navigation word", "movement-game",
+         replace_in("movement-game.yaml", "word: LEFT,", "word: '',"), "word: '',",
+         "tables.navigation[0].word", "text of 1 to 20 characters"),
+    Case("a suit that is not a suit", "monster-day",
+         replace_in("decktet.yaml", "suits: [moons, knots]", "suits: [moons, many]"),
+         "suits: [moons, many]", "tables.decktet_cards[6].suits[1]",
+         "an id of table decktet_suits"),
+    Case("a diagram without its engine", "monster-day",
+         replace_in("monster-day.yaml", "rules: decktet_moving_day\n", ""), "id: monster-day",
+         "rules", "one of decktet_moving_day"),
+    # Control characters and bidirectional overrides, written as YAML escapes.
+    Case("title with a right-to-left override", "moving-target",
+         replace_in(MT, "title: Moving Target", 'title: "Moving \\u202eTarget"'),
+         "title:", "title", "a bidirectional override (U+202E)"),
+    Case("title with a NUL", "moving-target",
+         replace_in(MT, "title: Moving Target", 'title: "Moving \\0Target"'), "title:",
+         "title", "a NUL (U+0000)"),
+    Case("component name with an escape", "moving-target",
+         replace_in(MT, "name: Playing cards", 'name: "Playing \\e[31mcards"'),
+         "name: \"Playing", "components[0].name", "a control character (U+001B)"),
+    Case("label with an isolate", "moving-target",
+         replace_in(MT, 'label: "{{ item.rank.name }} of', 'label: "\\u2067{{ item.rank.name }} of'),
+         "label:", "components[0].label", "bidirectional override (U+2067)"),
+    Case("rules text with a NUL", "moving-target",
+         replace_in(MT, "heading: Strategy", 'heading: "Strat\\0egy"'), "Strat",
+         "sections[6].heading", "a NUL"),
+]
+
+
+def _setup(case: Case, folder: Path) -> tuple[Path, Path, int]:
+    """The copy, edited: (data file, file to blame, line of the marker)."""
+    data = copy_game(case.game, folder)
+    before = {p.name: p.read_text(encoding="utf-8") for p in folder.glob("*.yaml")}
+    blame = case.edit(folder)
+    text = blame.read_text(encoding="utf-8")
+    start = next(i for i, (a, b) in enumerate(zip(before[blame.name], text)) if a != b)
+    at = text.find(case.marker, text.rfind("\n", 0, start) + 1)
+    at = at if at >= 0 else text.index(case.marker)  # a field deleted: an earlier line
+    return data, blame, text.count("\n", 0, at) + 1
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_a_bad_value_is_blamed_at_its_line(case, tmp_path, capsys):
+    data, blame, line = _setup(case, tmp_path / "game")
+    code = cli.main(["build", str(data), "--out", str(tmp_path / "out"), *case.args])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "Traceback" not in err, err
+    assert all(more.startswith(f"{blame}:") for more in err.splitlines()[1:]), err
+    assert re.match(rf"error: {re.escape(str(blame))}:{line}: (\S+\.)?{re.escape(case.field)}: ",
+                    err), err
+    assert case.says in err, err
+    assert not BUILTIN_FILE.search(err)
+
+
+# -- translations and themes ---------------------------------------------------------------
+
+def _french_project(folder: Path, strings: str) -> Path:
+    data = copy_game("moving-target", folder)
+    (folder / "messages").mkdir()
+    (folder / "messages" / "fr.yaml").write_text("strings:\n" + strings, encoding="utf-8")
+    return data
+
+
+LONG = "Il ne doit jamais y avoir plus de douze cartes sur la grille. " * 60
+RULE = ("There must never be more than 12 cards on the grid. When you place the 13th card, "
+        "remove any card of your choice from the grid to the discard pile. You must place a "
+        "card before removing one, and you cannot remove the card you just placed. Tip: "
+        "announce when there are 12 cards on the grid, so everyone knows they must now remove "
+        "a card on their turn. Tip: if your opponent takes their turn before you have removed "
+        "a card, they must take back their card, and you can counter by taking away their move.")
+TRANSLATIONS = [
+    # A translated rules text (t() of a data value) too long for its box.
+    ("rules text too long", f"  \"Winning, or a draw\": Gagner\n  \"{RULE}\": \"{LONG}\"\n", 3,
+     "does not fit", "rules-section"),
+    # A template's own text replaced by a translation whose expression fails.
+    ("template text expression fails",
+     "  \"{{ item.rank.name }} of {{ item.suit.name }}\": \"{{ item.rang.nom }}\"\n", 2,
+     "has no attribute 'rang'", "playing-card"),
+    # ... and by one naming an inline icon there is none of.
+    ("template text unknown inline icon",
+     "  \"{{ item.rank.name }} of {{ item.suit.name }}\": \"{{ item.rank.name }} :nosuch:\"\n",
+     2, "inline icon :nosuch:", "playing-card"),
+]
+
+
+@pytest.mark.parametrize(("name", "strings", "line", "says", "template"), TRANSLATIONS,
+                         ids=[t[0] for t in TRANSLATIONS])
+def test_a_failing_translation_names_its_catalogue_line(name, strings, line, says, template,
+                                                        tmp_path, capsys):
+    data = _french_project(tmp_path / "game", strings)
+    code = cli.main(["build", str(data), "--lang", "fr", "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    catalogue = tmp_path / "game" / "messages" / "fr.yaml"
+    assert err.startswith(f"error: {catalogue}:{line}: strings: "), err
+    assert says in err and f"face template {template}" in err, err
+    assert not BUILTIN_FILE.search(err)
+
+
+def _user_theme(folder: Path, ink_saver: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    theme = folder / "mine.yaml"
+    theme.write_text("name: mine\nextends: standard\npalette:\n  back_bg: \"#203040\"\n"
+                     f"ink_saver:\n{ink_saver}", encoding="utf-8")
+    return theme
+
+
+@pytest.mark.parametrize("ink", [(), ("--ink-saver",)], ids=["normal", "ink-saver"])
+@pytest.mark.parametrize(("ink_saver", "field"), [
+    ("  palette:\n    back_pattern: nope\n", "ink_saver.palette.back_pattern"),
+    ("  palette:\n    back_bg: nope\n", "ink_saver.palette.back_bg"),
+    ("  palette: 7\n", "ink_saver.palette"),
+    ("  fonts:\n    title: comic-sans\n", "ink_saver.fonts.title"),
+], ids=["overrides a built-in colour", "overrides its own colour", "not a mapping",
+        "unknown font"])
+def test_a_bad_ink_saver_value_names_the_user_theme(ink_saver, field, ink, tmp_path, capsys):
+    """Checked as written, with or without --ink-saver: before, merged first, the value was
+    blamed at the line it overrides, in templates/themes/standard.yaml."""
+    theme = _user_theme(tmp_path / "theme", ink_saver)
+    line = theme.read_text(encoding="utf-8").splitlines().index("ink_saver:") + 2
+    code = cli.main(["build", "moving-target", "--theme", str(theme), "--out",
+                     str(tmp_path / "out"), *ink])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert err.startswith(f"error: {theme}:"), err
+    assert f": {field}: " in err and not BUILTIN_FILE.search(err), err
+    assert int(err.split(":")[2]) >= line - 1
+
+
+# -- memory: every reproduction in a child process under RLIMIT_AS ---------------------------
+LIMIT_MB = 500
+CHILD = """
+import json, resource, sys, time
+resource.setrlimit(resource.RLIMIT_AS, (MEGABYTES << 20, MEGABYTES << 20))
+import contextlib, io
+from generator.frontends import cli
+out = []
+for argv in json.loads(sys.argv[1]):
+    err = io.StringIO()
+    start = time.process_time()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = cli.main(argv)
+    out.append({"code": code, "err": err.getvalue(), "cpu": time.process_time() - start})
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+print(json.dumps({"runs": out, "peak_mb": peak}))
+""".replace("MEGABYTES", str(LIMIT_MB))
+
+
+def test_reproductions_fit_in_500_mb(tmp_path):
+    """Every reproduction above, built by the command line in one child process limited to
+    500 MB of address space: each still fails with its line (one per problem), exit 2 (a
+    MemoryError would be a traceback or exit 1)."""
+    runs = []
+    for index, case in enumerate(CASES):
+        data, _, _ = _setup(case, tmp_path / f"case{index}")
+        runs.append(["build", str(data), "--out", str(tmp_path / f"out{index}"), *case.args])
+    theme = _user_theme(tmp_path / "theme", "  palette:\n    back_pattern: nope\n")
+    runs.append(["build", "moving-target", "--theme", str(theme), "--ink-saver", "--out",
+                 str(tmp_path / "out-theme")])
+    data = _french_project(tmp_path / "french", TRANSLATIONS[0][1])
+    runs.append(["build", str(data), "--lang", "fr", "--out", str(tmp_path / "out-fr")])
+    result = subprocess.run([sys.executable, "-c", CHILD, json.dumps(runs)], cwd=paths.ROOT,
+                            capture_output=True, text=True, timeout=600,
+                            env={**os.environ, "PNP_CACHE": "0"})
+    assert result.returncode == 0, result.stderr[-2000:]
+    report = json.loads(result.stdout)
+    for argv, run in zip(runs, report["runs"], strict=True):
+        lines = run["err"].splitlines()
+        assert run["code"] == 2 and lines[0].startswith("error: /"), (argv, run)
+        assert all(line.startswith("/") for line in lines[1:]), run["err"]  # one per problem
+        assert not BUILTIN_FILE.search(run["err"]), run["err"]
+    assert report["peak_mb"] <= LIMIT_MB
