@@ -61,8 +61,10 @@ def test_error_in_an_included_deck_names_that_file(tmp_path):
         (str(deck), line, "tables.decktet_cards[6].rank")]
 
 
-@pytest.mark.parametrize("bad", ["", "integer", "int 5..1", "int one..two", "bool 1..3", "str 0.5..3",
-                                 "list of", "one of", "list of int, at most many", 7])
+@pytest.mark.parametrize("bad", ["", "integer", "int 5..1", "int one..two", "bool 1..3",
+                                 "str 0.5..3", "list of", "one of",
+                                 "list of int, at most many", "list of int, at least 3, at most 2",
+                                 7])
 def test_bad_type_declarations_are_refused(bad):
     with pytest.raises(ValueError):
         parse_type(bad)

@@ -43,13 +43,13 @@ def same(a: Any, b: Any) -> bool:
 
 def reference(text: str) -> tuple[str, Any, Any]:
     """What the pure-Python loader makes of ``text``: ("ok", data, lines) or ("error", ...)."""
+    lines: dict = {}
     try:
         node, data = yamlfile._parse(Path("doc.yaml"), text)
+        if node is not None:  # a text holding a control character is refused here
+            yamlfile._record_lines(node, (), lines, Path("doc.yaml"))
     except DataError as exc:
         return "error", exc.message(), getattr(exc, "column", None)
-    lines: dict = {}
-    if node is not None:
-        yamlfile._record_lines(node, (), lines)
     return "ok", data, lines
 
 

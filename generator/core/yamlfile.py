@@ -108,7 +108,8 @@ def unseen(text: str) -> str | None:
             "print invisibly or reorder the text around it; remove it")
 
 
-def _record_lines(node: yaml.Node, path: Path_, lines: dict[Path_, int], file: Path) -> None:
+def _record_lines(node: yaml.Node, path: Path_, lines: dict[Path_, int],
+                  file: Path = Path("")) -> None:
     lines.setdefault(path, node.start_mark.line + 1)
     if isinstance(node, yaml.ScalarNode):
         problem = unseen(node.value) if isinstance(node.value, str) else None

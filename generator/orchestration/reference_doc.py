@@ -337,8 +337,9 @@ def columns_section() -> list[str]:
            "(`\"*\": any` allows any other column).", ""]
     rows: list[tuple[str, ...]] = [(f"`{base}`", columns.parse_type(base).describe())
                                    for base in columns.BASES]
-    for example in ("int 1..13", "number 0..1", "list of point", "list of str, at most 4",
-                    "one of red|blue", "str?"):
+    for example in ("int 1..13", "number 0..1", "str 1..80", "point 0..1", "list of point",
+                    "list of str, at most 4", "list of int, at least 1, at most 6",
+                    "one of red|blue", "one of 3|4|6", "id of suits", "str?"):
         kind = columns.parse_type(example)
         text = kind.describe() + (" (may be missing or null)" if kind.optional else "")
         rows.append((f"`{example}`", text))
@@ -386,7 +387,25 @@ def faces_section() -> list[str]:
         names = ", ".join(f"`{f}`" for f in defs[kind]["properties"])
         out += [f"- **{kind}** ({names}): {defs[kind]['description']} "
                 f"`{examples[kind]}`"]
-    return out + [""]
+    out += ["", "### What a template reads", "",
+            "`fields:` declares, in the notation of column types, what the template reads "
+            "of a game's data; every value is checked when the game is loaded and a bad one "
+            "is reported at its own line of the data file, not at the template's. Each key "
+            "is a mapping of field: type, and any key not listed here names a record type "
+            "its fields may use (`list of section`). Every built-in template declares what "
+            "it reads.", ""]
+    out += _table(("key", "what is checked"), [(f"`{key}`", about) for key, about in (
+        ("item", "each piece's data: its entry of `items:`, the table row it was made from"),
+        ("params", "the component's `params`"),
+        ("settings", "the game's `settings`"),
+        ("tables", "tables by name: `{vehicles: list of vehicle}`"),
+        ("size", "the piece's trim, `{w: number 40..2000, h: ...}`: the smallest it draws "
+                 "(a `page` is not checked)"),
+        ("rules", "the data file's `rules:` (a type such as `one of movement_game`), for a "
+                  "template drawing that engine's `examples`"),
+        ("named_by", "the mapping whose field of type `face` names this template (a rules "
+                     "section naming its `diagram`)"))])
+    return out
 
 
 def themes_section() -> list[str]:

@@ -197,7 +197,9 @@ def face_schema() -> dict[str, Any]:
             "description": "A card face: vars, then elements drawn in order "
                            "(see docs/authoring.md).",
             "type": "object", "required": ["elements"],
-            "properties": {"vars": {"type": "object"}, "elements": {"$ref": "#/$defs/elements"}},
+            "properties": {"vars": {"type": "object"}, "elements": {"$ref": "#/$defs/elements"},
+                           "fields": {"type": "object", "description": "What the template "
+                                      "reads of a game's data, typed (docs/authoring.md)"}},
             "$defs": defs}
 
 

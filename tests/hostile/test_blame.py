@@ -257,7 +257,8 @@ def replace_in(name: str, old: str, new: str) -> Callable[[Path], Path]:
 
 
 MT = "moving-target.yaml"
-SECTION_LINE = "          - heading: Never more than 12 cards\n            col: 1\n            h: 42\n"
+SECTION_LINE = ("          - heading: Never more than 12 cards\n            col: 1\n"
+                "            h: 42\n")
 CASES = [
     # Rules-page sections: each field the template reads, typed.
     Case("section h not a number", "moving-target", replace_in(MT, "h: 42\n", "h: many\n"),
@@ -317,7 +318,7 @@ CASES = [
          replace_in(MT, "name: Playing cards", 'name: "Playing \\e[31mcards"'),
          "name: \"Playing", "components[0].name", "a control character (U+001B)"),
     Case("label with an isolate", "moving-target",
-         replace_in(MT, 'label: "{{ item.rank.name }} of', 'label: "\\u2067{{ item.rank.name }} of'),
+         replace_in(MT, 'label: "{{ item.rank', 'label: "\\u2067{{ item.rank'),
          "label:", "components[0].label", "bidirectional override (U+2067)"),
     Case("rules text with a NUL", "moving-target",
          replace_in(MT, "heading: Strategy", 'heading: "Strat\\0egy"'), "Strat",
@@ -331,7 +332,8 @@ def _setup(case: Case, folder: Path) -> tuple[Path, Path, int]:
     before = {p.name: p.read_text(encoding="utf-8") for p in folder.glob("*.yaml")}
     blame = case.edit(folder)
     text = blame.read_text(encoding="utf-8")
-    start = next(i for i, (a, b) in enumerate(zip(before[blame.name], text)) if a != b)
+    start = next(i for i, (a, b) in enumerate(zip(before[blame.name], text, strict=False))
+                 if a != b)
     at = text.find(case.marker, text.rfind("\n", 0, start) + 1)
     at = at if at >= 0 else text.index(case.marker)  # a field deleted: an earlier line
     return data, blame, text.count("\n", 0, at) + 1
