@@ -471,3 +471,38 @@ def test_reproductions_fit_in_500_mb(tmp_path):
         assert all(line.startswith("/") for line in lines[1:]), run["err"]  # one per problem
         assert not BUILTIN_FILE.search(run["err"]), run["err"]
     assert report["peak_mb"] <= LIMIT_MB
+
+
+# -- a project's own templates -------------------------------------------------------------
+
+def _starter(folder: Path) -> Path:
+    assert cli.main(["init", str(folder)]) == 0
+    return folder
+
+
+def test_a_project_template_declaring_fields_is_checked_at_the_data(tmp_path, capsys):
+    """The starter's card declares ``suit: id of suits``: a suit that is no suit's id is
+    reported at its row of game.yaml (before, the template's index() failed at its own line)."""
+    project = _starter(tmp_path / "game")
+    game = project / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    old = "{name: Noon, suit: sun, value: 3}"
+    game.write_text(text.replace(old, "{name: Noon, suit: son, value: 3}"), encoding="utf-8")
+    line = text[: text.index(old)].count("\n") + 1
+    capsys.readouterr()
+    assert cli.main(["build", str(project), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {game}:{line}: tables.cards[2].suit: expected an id of "
+                          "table suits (leaf, moon, sun), got 'son' (the face template card "
+                          "reads it)"), err
+
+
+def test_a_bad_fields_declaration_names_the_template(tmp_path, capsys):
+    project = _starter(tmp_path / "game")
+    token = project / "faces" / "token.yaml"
+    token.write_text(token.read_text(encoding="utf-8").replace(
+        "  item: {value: int}", "  item: {value: int 5..1}"), encoding="utf-8")
+    capsys.readouterr()
+    assert cli.main(["build", str(project), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {token}:3: fields.item.value: empty range 5..1"), err
