@@ -15,13 +15,9 @@ a child process under a 500 MB address-space limit (``test_reproductions_fit_in_
 """
 from __future__ import annotations
 
-import json
-import os
 import random
 import re
 import shutil
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +36,7 @@ from generator.data.templates import load_template
 from generator.frontends import cli
 from generator.orchestration import build
 from generator.orchestration.options import BuildOptions
+from tests.hostile.limits import pnp_limited
 
 GAMES = ["moving-target", "monster-day", "moving-day", "moving-day-boxes", "movement-game"]
 # The files the loader reads for each game (its data file and its ``include:`` list): the
@@ -429,48 +426,31 @@ def test_a_bad_ink_saver_value_names_the_user_theme(ink_saver, field, ink, tmp_p
 
 
 # -- memory: every reproduction in a child process under RLIMIT_AS ---------------------------
-LIMIT_MB = 500
-CHILD = """
-import json, resource, sys, time
-resource.setrlimit(resource.RLIMIT_AS, (MEGABYTES << 20, MEGABYTES << 20))
-import contextlib, io
-from generator.frontends import cli
-out = []
-for argv in json.loads(sys.argv[1]):
-    err = io.StringIO()
-    start = time.process_time()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        code = cli.main(argv)
-    out.append({"code": code, "err": err.getvalue(), "cpu": time.process_time() - start})
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
-print(json.dumps({"runs": out, "peak_mb": peak}))
-""".replace("MEGABYTES", str(LIMIT_MB))
+REPRODUCTIONS = [case.name for case in CASES] + ["ink_saver", "french"]
 
 
-def test_reproductions_fit_in_500_mb(tmp_path):
-    """Every reproduction above, built by the command line in one child process limited to
-    500 MB of address space: each still fails with its line (one per problem), exit 2 (a
-    MemoryError would be a traceback or exit 1)."""
-    runs = []
-    for index, case in enumerate(CASES):
-        data, _, _ = _setup(case, tmp_path / f"case{index}")
-        runs.append(["build", str(data), "--out", str(tmp_path / f"out{index}"), *case.args])
-    theme = _user_theme(tmp_path / "theme", "  palette:\n    back_pattern: nope\n")
-    runs.append(["build", "moving-target", "--theme", str(theme), "--ink-saver", "--out",
-                 str(tmp_path / "out-theme")])
-    data = _french_project(tmp_path / "french", TRANSLATIONS[0][1])
-    runs.append(["build", str(data), "--lang", "fr", "--out", str(tmp_path / "out-fr")])
-    result = subprocess.run([sys.executable, "-c", CHILD, json.dumps(runs)], cwd=paths.ROOT,
-                            capture_output=True, text=True, timeout=600,
-                            env={**os.environ, "PNP_CACHE": "0"})
-    assert result.returncode == 0, result.stderr[-2000:]
-    report = json.loads(result.stdout)
-    for argv, run in zip(runs, report["runs"], strict=True):
-        lines = run["err"].splitlines()
-        assert run["code"] == 2 and lines[0].startswith("error: /"), (argv, run)
-        assert all(line.startswith("/") for line in lines[1:]), run["err"]  # one per problem
-        assert not BUILTIN_FILE.search(run["err"]), run["err"]
-    assert report["peak_mb"] <= LIMIT_MB
+@pytest.mark.parametrize("name", REPRODUCTIONS)
+def test_reproductions_fit_in_500_mb(name, tmp_path):
+    """Every reproduction above, built by the command line in a child process limited to
+    500 MB of address space (tests/hostile/limits.py): each still fails with its line (one
+    per problem), exit 2; a MemoryError would be a traceback or exit 1."""
+    out = str(tmp_path / "out")
+    if name == "ink_saver":
+        theme = _user_theme(tmp_path / "theme", "  palette:\n    back_pattern: nope\n")
+        args = ["build", "moving-target", "--theme", str(theme), "--ink-saver", "--out", out]
+    elif name == "french":
+        data = _french_project(tmp_path / "game", TRANSLATIONS[0][1])
+        args = ["build", str(data), "--lang", "fr", "--out", out]
+    else:
+        case = next(c for c in CASES if c.name == name)
+        data, _, _ = _setup(case, tmp_path / "game")
+        args = ["build", str(data), "--out", out, *case.args]
+    result = pnp_limited(args)
+    lines = result.stderr.splitlines()
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert "Traceback" not in result.stderr and lines[0].startswith(f"error: {tmp_path}"), lines
+    assert all(line.startswith(f"{tmp_path}") for line in lines[1:]), lines  # one per problem
+    assert not BUILTIN_FILE.search(result.stderr)
 
 
 # -- a project's own templates -------------------------------------------------------------
