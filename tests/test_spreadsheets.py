@@ -136,7 +136,7 @@ components:
     kind: card
     name: Cards
     size: poker
-    face: playing-card
+    face: playing-card-back
     generate: {table: cards}
 """
 
