@@ -26,14 +26,14 @@ from generator.core.yamlfile import YamlDoc, load_yaml
 from ..base import PrintedKit, at, expect_equal
 from .engine import build_rules
 
-REFERENCE = paths.CARD_DATA / "decktet-reference.yaml"
+REFERENCE = "decktet-reference.yaml"  # in the built-in card_data/, found at each use
 FIELDS = ("kind", "rank", "suits", "types")
 SHOWN = 4  # cards named in one finding; the rest are counted
 
 
 @memo.memo
 def reference() -> YamlDoc:
-    return load_yaml(REFERENCE)
+    return load_yaml(paths.CARD_DATA / REFERENCE)
 
 
 def _norm(field: str, value: Any) -> Any:
@@ -44,7 +44,7 @@ def _norm(field: str, value: Any) -> Any:
 def compare_cards(printed: Sequence[Mapping[str, Any]], ref: Sequence[Mapping[str, Any]],
                   where: Any = lambda name: "") -> list[Finding]:
     """One finding per field (and for missing or extra cards), naming each card that differs."""
-    source = reference().data.get("source", str(REFERENCE))
+    source = reference().data.get("source", str(paths.CARD_DATA / REFERENCE))
     by_name = {row["name"]: row for row in printed}
     expected = {row["name"]: row for row in ref}
     findings = []

@@ -39,13 +39,13 @@ from generator.core.yamlfile import load_yaml
 from ..base import PrintedKit, at, expect_equal
 from .engine import CARDS, RANKS, SUITS, settings
 
-REFERENCE = paths.CARD_DATA / "standard-deck-reference.yaml"
+REFERENCE = "standard-deck-reference.yaml"  # in the built-in card_data/, found at each use
 SHOWN = 4  # cards named in one finding; the rest are counted
 
 
-def load_reference(file: Path = REFERENCE) -> list[dict[str, Any]]:
+def load_reference(file: Path | None = None) -> list[dict[str, Any]]:
     """The reference deck's rows (card, rank, suit, symbol, value, pips)."""
-    doc = load_yaml(file)
+    doc = load_yaml(file or paths.CARD_DATA / REFERENCE)
     return list(doc.data["cards"])
 
 
@@ -100,7 +100,7 @@ def reference_findings(game: Any, reference: list[dict[str, Any]] | None = None
     by_key = {(str(r["rank"]), str(r["suit"])): r for r in ref}
     items = [(item["rank"], item["suit"]) for item in game.component("deck").expanded()]
     tables = game.data["tables"]
-    source = f"reference {REFERENCE.name}"
+    source = f"reference {REFERENCE}"
     printed = Counter((str(rank["id"]), str(suit["name"])) for rank, suit in items)
     missing = [k for k in by_key if k not in printed]
     extra = [k for k in printed if k not in by_key]
