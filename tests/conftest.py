@@ -7,19 +7,19 @@ import hashlib
 import json
 import os
 import shutil
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import fields
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-import pdfplumber
 import pytest
 from hypothesis import settings
 
 from generator.core import atomic, context, memo, paths
 from generator.orchestration.build import BuildOptions, build_pdf
+from tests import pdfread
 from tests.kits import Built
 
 GAME = "moving-target"
@@ -234,21 +234,82 @@ def fresh_cache(tmp_path, monkeypatch) -> Path:
 
 
 @pytest.fixture(scope="session")
-def page_texts(run_once) -> Callable[[Path], tuple[str, ...]]:
-    """``page_texts(pdf)``: each page's text as pdfplumber extracts it, once per test run for
-    each distinct file content, whichever xdist worker asks first (extraction, not building, is
-    the slow part of reading a kit back: pdfminer interprets every path of every icon)."""
+def pdf_read(run_once) -> Callable[..., list[Any]]:
+    """``pdf_read(kind, pdf, pages, *args, **options)``: ``tests/pdfread.py``'s extraction
+    ``kind`` of each page of ``pages`` (numbers from 1; None: every page), once per test run
+    for each distinct file content, page and arguments, whichever xdist worker asks first
+    (reading a kit back, not building it, is the slow part: pdfminer interprets every
+    operator of every form). The file is opened only for pages not read yet; each call gets
+    its own copy. Tests use the fixtures below, one per kind."""
+    read_before: dict[tuple[str, int], str] = {}
+
     @cache
-    def by_content(digest: str, pdf: Path) -> tuple[str, ...]:
-        def extract(folder: Path) -> list[str]:
-            with pdfplumber.open(pdf) as doc:
-                return [page.extract_text() or "" for page in doc.pages]
+    def count(digest: str, data: bytes) -> int:
+        return pdfread.page_count(data)
 
-        return tuple(run_once(f"texts/{digest}", extract)[1])
+    def read(kind: str, pdf: Path, pages: Iterable[int] | None, *args: Any,
+             **options: Any) -> list[Any]:
+        data = Path(pdf).read_bytes()  # read once: the file may be replaced meanwhile
+        digest = hashlib.sha256(data).hexdigest()
+        arguments = json.dumps([args, options], sort_keys=True)
+        name = f"pdf/{digest}/{kind}-{hashlib.sha256(arguments.encode()).hexdigest()[:16]}"
+        with ExitStack() as stack:
+            doc: list[Any] = []
 
-    def read(pdf: Path) -> tuple[str, ...]:
-        return by_content(hashlib.sha256(pdf.read_bytes()).hexdigest(), pdf)
+            def extract(n: int) -> Any:
+                if not doc:
+                    doc.extend(stack.enter_context(pdfread.opened(data, kind)))
+                return getattr(pdfread, kind)(doc[n - 1], *args, **options)
+
+            found = []
+            for n in range(1, count(digest, data) + 1) if pages is None else pages:
+                if (name, n) not in read_before:
+                    value = run_once(f"{name}/{n}", lambda folder, n=n: extract(n))[1]
+                    read_before[name, n] = json.dumps(value)
+                found.append(json.loads(read_before[name, n]))
+        return found
     return read
+
+
+@pytest.fixture(scope="session")
+def page_texts(pdf_read) -> Callable[..., tuple[str, ...]]:
+    """``page_texts(pdf, pages=None, **options)``: the ``extract_text(**options)``
+    (pdfplumber) of each page of ``pages`` (numbers from 1), or of every page."""
+    return lambda pdf, pages=None, **options: tuple(pdf_read("text", pdf, pages, **options))
+
+
+@pytest.fixture(scope="session")
+def page_words(pdf_read) -> Callable[..., list[dict[str, Any]]]:
+    """``page_words(pdf, page, **options)``: page ``page``'s (from 1) ``extract_words``."""
+    return lambda pdf, page, **options: pdf_read("words", pdf, [page], **options)[0]
+
+
+@pytest.fixture(scope="session")
+def page_chars(pdf_read) -> Callable[[Path, int], list[dict[str, Any]]]:
+    """``page_chars(pdf, page)``: page ``page``'s (from 1) ``chars``."""
+    return lambda pdf, page: pdf_read("chars", pdf, [page])[0]
+
+
+@pytest.fixture(scope="session")
+def crop_texts(pdf_read) -> Callable[..., list[str]]:
+    """``crop_texts(pdf, page, boxes, within=True, of_page=False)``: the text wholly inside
+    each box (x0, top, x1, bottom in points; ``of_page``: in fractions of the page's width and
+    height) of page ``page`` (``within_bbox``), or cut out by it (``within=False``: ``crop``).
+    """
+    return lambda pdf, page, boxes, within=True, of_page=False: pdf_read(
+        "crop_texts", pdf, [page], [list(b) for b in boxes], within=within, of_page=of_page)[0]
+
+
+@pytest.fixture(scope="session")
+def page_shapes(pdf_read) -> Callable[[Path, int], dict[str, list[dict[str, Any]]]]:
+    """``page_shapes(pdf, page)``: page ``page``'s ``{"rects": ..., "lines": ...}``."""
+    return lambda pdf, page: pdf_read("shapes", pdf, [page])[0]
+
+
+@pytest.fixture(scope="session")
+def pypdf_text(pdf_read) -> Callable[[Path, int], str]:
+    """``pypdf_text(pdf, page)``: page ``page``'s (from 1) text as pypdf extracts it."""
+    return lambda pdf, page: pdf_read("pypdf_text", pdf, [page])[0]
 
 
 @pytest.fixture(scope="session")

@@ -16,7 +16,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import pdfplumber
 import pytest
 from PIL import Image
 from pypdf import PdfReader
@@ -188,30 +187,30 @@ def vehicle_name(label: str) -> str:
     ("moving-day-boxes", "a4", "long", VEHICLES, vehicle_name, 4),  # the trucks
     ("moving-day-boxes", "letter", "short", VEHICLES, vehicle_name, 8),
 ], ids=["moving-target", "monster-day", "vehicles-a4", "vehicles-letter"])
-def test_names_print_inside_their_pieces(kits, game, paper, flip, comps, printed, turned):
+def test_names_print_inside_their_pieces(kits, crop_texts, page_shapes, game, paper, flip,
+                                        comps, printed, turned):
     """Each piece's printed name (from its manifest label; cards maybe over two lines, turned
     vehicles in turned text) is in the text pdfplumber finds wholly inside its trim box on
     the page the manifest gives, and in no other such piece's box there; the grey hairline on
     the cut of these touching pieces is stroked exactly (0.1 mm) on that trim box."""
     kit = kits(game, paper, flip)
     checked = []
-    with pdfplumber.open(kit.pdf) as pdf:
-        for page in kit.manifest["pages"]:
-            here = [pc for pc in page["pieces"] if pc["component"] in comps]
-            if not here or page["side"] == "back":
-                continue
-            plumber = pdf.pages[page["page"] - 1]
-            texts = [" ".join(plumber.within_bbox(pt_box(box(pc))).extract_text().split())
-                     for pc in here]
-            lines = [word_box(r) for r in plumber.rects if r["stroke"]]
-            for pc, text in zip(here, texts, strict=True):
-                name, where = printed(pc["label"]), f"page {page['page']}, {pc}"
-                owners = [o["label"] for o, t in zip(here, texts, strict=True)
-                          if name in t or name[::-1] in t]
-                assert pc["label"] in owners, f"{where}: no {name!r} in {text!r}"
-                assert {printed(o) for o in owners} == {name}, f"{where}: {owners}"
-                assert any(ln == pytest.approx(box(pc), abs=0.1) for ln in lines), where
-                checked.append(pc)
+    for page in kit.manifest["pages"]:
+        here = [pc for pc in page["pieces"] if pc["component"] in comps]
+        if not here or page["side"] == "back":
+            continue
+        texts = [" ".join(text.split()) for text in
+                 crop_texts(kit.pdf, page["page"], [pt_box(box(pc)) for pc in here])]
+        lines = [word_box(r) for r in page_shapes(kit.pdf, page["page"])["rects"]
+                 if r["stroke"]]
+        for pc, text in zip(here, texts, strict=True):
+            name, where = printed(pc["label"]), f"page {page['page']}, {pc}"
+            owners = [o["label"] for o, t in zip(here, texts, strict=True)
+                      if name in t or name[::-1] in t]
+            assert pc["label"] in owners, f"{where}: no {name!r} in {text!r}"
+            assert {printed(o) for o in owners} == {name}, f"{where}: {owners}"
+            assert any(ln == pytest.approx(box(pc), abs=0.1) for ln in lines), where
+            checked.append(pc)
     assert len(checked) == sum(1 for p in kit.manifest["pages"] for pc in p["pieces"]
                                if pc["component"] in comps and pc["face"] == "front") > 0
     assert sum(1 for pc in checked if pc["rotation"]) >= turned
@@ -327,13 +326,13 @@ def test_kit_fits_its_sheet_target(kits, game, paper):
 
 
 @pytest.mark.parametrize(("game", "paper", "flip"), KITS)
-def test_contents_page_states_the_real_kit(kits, game, paper, flip):
+def test_contents_page_states_the_real_kit(kits, pypdf_text, game, paper, flip):
     """Page 1 gives the real page and sheet counts, the odd/even pages of a two-pass print,
     the flip, the calibration file (which exists: 2 pages, both calibration) and the punch
     size of every round piece."""
     kit = kits(game, paper, flip)
     m = kit.manifest
-    text = " ".join(PdfReader(kit.pdf).pages[0].extract_text().split())
+    text = " ".join(pypdf_text(kit.pdf, 1).split())
     n = len(m["pages"])
     odd, even = range(1, n + 1, 2), range(2, n + 1, 2)
     label = {"a4": "A4", "letter": "Letter"}[paper]  # as print dialogs name them
@@ -367,7 +366,8 @@ def test_contents_page_states_the_real_kit(kits, game, paper, flip):
 
 @pytest.mark.parametrize(("game", "paper", "flip"), [
     k for k in KITS if components(k[0], "kind", "board")])
-def test_every_board_tile_has_a_mark_at_both_ends_of_each_cut(kits, game, paper, flip):
+def test_every_board_tile_has_a_mark_at_both_ends_of_each_cut(kits, page_shapes, game, paper,
+                                                              flip):
     """A tile has no hairlines and its art bleeds past its cut, so page 1's "cut each tile
     out on its marks" needs two marks on each of its four cut lines, one beyond each end.
     Where there is no room outside (the ruler's band, pieces packed beside it: Moving Day's
@@ -377,27 +377,26 @@ def test_every_board_tile_has_a_mark_at_both_ends_of_each_cut(kits, game, paper,
     boards = components(game, "kind", "board")
     paper_w, paper_h = PAPER_MM[paper]
     margin = 5.0
-    with pdfplumber.open(kit.pdf) as pdf:
-        for page in kit.manifest["pages"]:
-            tiles = [box(pc) for pc in page["pieces"] if pc["component"] in boards]
-            if not tiles:
-                continue
-            marks = [(ln["x0"] / PT, ln["top"] / PT, ln["x1"] / PT, ln["bottom"] / PT)
-                     for ln in pdf.pages[page["page"] - 1].lines
-                     if abs(ln["linewidth"] / PT - 0.18) < 0.01]
-            marks = [m for m in marks if margin - 0.01 <= min(m[0], m[2])
-                     and max(m[0], m[2]) <= paper_w - margin + 0.01
-                     and margin - 0.01 <= min(m[1], m[3])
-                     and max(m[1], m[3]) <= paper_h - margin + 0.01]
-            for x, y, w, h in tiles:
-                for edge in (x, x + w):  # vertical cuts: a mark above and one below
-                    on = [m for m in marks if abs(m[0] - edge) < 0.05 and abs(m[2] - edge) < 0.05]
-                    assert any(m[3] <= y + 0.01 for m in on), (page["page"], "above", edge)
-                    assert any(m[1] >= y + h - 0.01 for m in on), (page["page"], "below", edge)
-                for edge in (y, y + h):  # horizontal cuts: a mark left and one right
-                    on = [m for m in marks if abs(m[1] - edge) < 0.05 and abs(m[3] - edge) < 0.05]
-                    assert any(m[2] <= x + 0.01 for m in on), (page["page"], "left", edge)
-                    assert any(m[0] >= x + w - 0.01 for m in on), (page["page"], "right", edge)
+    for page in kit.manifest["pages"]:
+        tiles = [box(pc) for pc in page["pieces"] if pc["component"] in boards]
+        if not tiles:
+            continue
+        marks = [(ln["x0"] / PT, ln["top"] / PT, ln["x1"] / PT, ln["bottom"] / PT)
+                 for ln in page_shapes(kit.pdf, page["page"])["lines"]
+                 if abs(ln["linewidth"] / PT - 0.18) < 0.01]
+        marks = [m for m in marks if margin - 0.01 <= min(m[0], m[2])
+                 and max(m[0], m[2]) <= paper_w - margin + 0.01
+                 and margin - 0.01 <= min(m[1], m[3])
+                 and max(m[1], m[3]) <= paper_h - margin + 0.01]
+        for x, y, w, h in tiles:
+            for edge in (x, x + w):  # vertical cuts: a mark above and one below
+                on = [m for m in marks if abs(m[0] - edge) < 0.05 and abs(m[2] - edge) < 0.05]
+                assert any(m[3] <= y + 0.01 for m in on), (page["page"], "above", edge)
+                assert any(m[1] >= y + h - 0.01 for m in on), (page["page"], "below", edge)
+            for edge in (y, y + h):  # horizontal cuts: a mark left and one right
+                on = [m for m in marks if abs(m[1] - edge) < 0.05 and abs(m[3] - edge) < 0.05]
+                assert any(m[2] <= x + 0.01 for m in on), (page["page"], "left", edge)
+                assert any(m[0] >= x + w - 0.01 for m in on), (page["page"], "right", edge)
 
 
 @pytest.mark.parametrize("game", GAMES)

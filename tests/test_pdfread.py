@@ -1,0 +1,76 @@
+"""tests/pdfread.py reads what pdfplumber reads. Its text pages (no path painted, no form run
+that shows no text) give pdfplumber's characters, text and words; its shape pages (no text
+shown) its rectangles, lines and curves: on a page made to need every rule (a form showing no
+text itself that runs one that does, a form of paths only, text on the page) and on a page of
+a real kit (card faces as forms, their icons as forms inside them)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pdfplumber
+from reportlab.pdfgen.canvas import Canvas
+
+from tests import pdfread
+
+
+def _nested(target: Path) -> Path:
+    c = Canvas(str(target), pagesize=(200, 200), invariant=1)
+    c.beginForm("dot")  # paths only: not run for text
+    c.circle(5, 5, 3, fill=1)
+    c.line(0, 0, 10, 10)
+    c.endForm()
+    c.beginForm("label")  # text, and a form of paths
+    c.setFont("Helvetica", 9)
+    c.drawString(2, 2, "inside a form")
+    c.doForm("dot")
+    c.endForm()
+    c.beginForm("frame")  # no text of its own, but runs one that has
+    c.rect(0, 0, 50, 20)
+    c.doForm("label")
+    c.endForm()
+    c.setFont("Helvetica", 12)
+    c.drawString(20, 150, "on the page")
+    for x, form in ((20, "frame"), (120, "dot"), (150, "label")):
+        c.saveState()
+        c.translate(x, 100)
+        c.doForm(form)
+        c.restoreState()
+    c.rect(10, 10, 100, 30, stroke=1, fill=0)
+    c.line(10, 60, 190, 60)
+    c.showPage()
+    c.save()
+    return target
+
+
+def _read(pdf: Path, page: int) -> tuple[dict, dict]:
+    with pdfplumber.open(pdf) as doc:
+        full = doc.pages[page - 1]
+        want = {"chars": full.chars, "text": full.extract_text(),
+                "flow": full.extract_text(use_text_flow=True),
+                "words": full.extract_words(extra_attrs=["size", "fontname"]),
+                "rects": full.rects, "lines": full.lines, "curves": full.curves}
+        want = pdfread.jsonable(want)
+    with pdfread.pages(pdf) as texts, pdfread.pages(pdf, pdfread.ShapePage) as shapes:
+        text, shape = texts[page - 1], shapes[page - 1]
+        got = {"chars": text.chars, "text": text.extract_text(),
+               "flow": text.extract_text(use_text_flow=True),
+               "words": text.extract_words(extra_attrs=["size", "fontname"]),
+               "rects": shape.rects, "lines": shape.lines, "curves": shape.curves}
+        assert not (text.rects or text.lines or text.curves) and not shape.chars
+        got = pdfread.jsonable(got)
+    return got, want
+
+
+def test_a_page_of_nested_forms_reads_as_pdfplumber_reads_it(tmp_path):
+    got, want = _read(_nested(tmp_path / "nested.pdf"), 1)
+    assert got == want
+    assert "inside a form" in got["text"] and "on the page" in got["text"]
+    assert got["text"].count("inside a form") == 2  # in the frame, and alone
+    assert got["curves"] and got["rects"] and got["lines"]
+
+
+def test_a_kit_page_reads_as_pdfplumber_reads_it(kit_a4):
+    got, want = _read(kit_a4.pdf, 3)  # the first sheet of cards, fronts
+    assert got == want
+    assert "Ace of Spades" in " ".join(got["text"].split())
+    assert got["rects"] and got["lines"]
