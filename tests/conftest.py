@@ -12,15 +12,18 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import fields
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import settings
 
 from generator.core import atomic, context, memo, paths
-from generator.orchestration.build import BuildOptions, build_pdf
-from tests import pdfread
-from tests.kits import Built
+
+if TYPE_CHECKING:
+    from tests.kits import Built
+
+# The build and the PDF readers are imported where they are used: the run's controlling process
+# (pytest-xdist's, which hands tests to the workers) builds and reads nothing.
 
 GAME = "moving-target"
 MOVING_TARGET_YAML = paths.CARD_DATA / f"{GAME}.yaml"
@@ -118,6 +121,9 @@ def pytest_collection_modifyitems(config, items) -> None:
 
 
 def _build(out_dir: Path, game: str = GAME, **options) -> Built:
+    from generator.orchestration.build import BuildOptions, build_pdf
+    from tests.kits import Built
+
     opts = BuildOptions(out_dir=out_dir, **options)
     path, pages = build_pdf(game, opts)
     return Built(opts, path, pages)
@@ -139,6 +145,8 @@ def fresh_state() -> Iterator[None]:
 def _options_key(game: str, options: dict[str, Any]) -> str:
     """A folder name for one kit configuration: the game and the options that differ from
     BuildOptions' defaults, in a fixed order (so kits(g) and kits(g, paper="a4") are one)."""
+    from generator.orchestration.build import BuildOptions
+
     opts, default = BuildOptions(**options), BuildOptions()
     changed = [f"{f.name}={getattr(opts, f.name)}" for f in fields(BuildOptions)
                if f.name != "out_dir" and getattr(opts, f.name) != getattr(default, f.name)]
@@ -191,6 +199,9 @@ def kits(run_once) -> Callable[..., Built]:
     others wait for it and read the same files. For tests that only read a kit: a test that
     writes into its folder or must build anew (byte-identical rebuilds, caches) builds its own.
     """
+    from generator.orchestration.build import BuildOptions, build_pdf
+    from tests.kits import Built
+
     @cache
     def built(key: str, game: str, options: tuple[tuple[str, Any], ...]) -> Built:
         def make(folder: Path) -> dict[str, Any]:
@@ -241,6 +252,8 @@ def pdf_read(run_once) -> Callable[..., list[Any]]:
     (reading a kit back, not building it, is the slow part: pdfminer interprets every
     operator of every form). The file is opened only for pages not read yet; each call gets
     its own copy. Tests use the fixtures below, one per kind."""
+    from tests import pdfread
+
     read_before: dict[tuple[str, int], str] = {}
 
     @cache
