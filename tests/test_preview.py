@@ -6,6 +6,7 @@ import io
 import os
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 from PIL import Image, ImageStat
@@ -21,11 +22,13 @@ needs_browser = pytest.mark.skipif(
 
 
 @pytest.fixture(scope="module")
-def preview(tmp_path_factory):
-    out = tmp_path_factory.mktemp("preview-out")
-    page = write_preview(BuildOptions(out_dir=out), n_games=20,
-                         games_wanted=["moving-target", "monster-day"])
-    return page
+def preview(run_once):
+    """The preview of two games, written once per test run (the tests only read it)."""
+    def make(out):
+        return str(write_preview(BuildOptions(out_dir=out), n_games=20,
+                                 games_wanted=["moving-target", "monster-day"]))
+
+    return Path(run_once("preview", make)[1])
 
 
 def test_preview_lists_every_component_and_report(preview):

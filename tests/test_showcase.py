@@ -26,16 +26,20 @@ SHOWCASE = paths.ROOT / "examples" / "showcase"
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    """The showcase copied to a temporary folder and built there to PDF and PNG."""
-    folder = tmp_path_factory.mktemp("showcase") / "showcase"
-    shutil.copytree(SHOWCASE, folder, ignore=shutil.ignore_patterns("output"))
-    try:
-        assert main(["build", str(folder)]) == 0
-        assert main(["png", str(folder)]) == 0
-    finally:
-        project.use(project.Project())
-    return folder / "output" / "harbour-lights"
+def built(run_once) -> Path:
+    """The showcase copied to a temporary folder and built there to PDF and PNG (once per
+    test run; the tests only read it)."""
+    def make(root: Path) -> None:
+        folder = root / "showcase"
+        shutil.copytree(SHOWCASE, folder, ignore=shutil.ignore_patterns("output"))
+        try:
+            assert main(["build", str(folder)]) == 0
+            assert main(["png", str(folder)]) == 0
+        finally:
+            project.use(project.Project())
+
+    root, _ = run_once("showcase", make)
+    return root / "showcase" / "output" / "harbour-lights"
 
 
 def _forms(reader: PdfReader) -> dict[str, object]:
