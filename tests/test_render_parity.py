@@ -82,14 +82,23 @@ def kit_faces(game_id: str) -> dict[str, tuple[p.Face, ...]]:
     return found
 
 
+@cache
+def faces_pdf(faces: tuple[p.Face, ...]) -> bytes:
+    """The faces written into one PDF, a page each (once, as a kit is written)."""
+    return parity.faces_pdf(faces, DPI)
+
+
 @pytest.fixture(scope="session")
-def verdict(run_once) -> Callable[[p.Face, str], str | None]:
-    """``verdict(face, name)``: None if the face's two pictures agree, else what differs and
-    where its diff image is; once per test run for each distinct face (a face shared by two
-    components or kits is compared once, whichever xdist worker meets it first)."""
-    def get(face: p.Face, name: str) -> str | None:
+def verdict(run_once) -> Callable[[tuple[p.Face, ...], int, str], str | None]:
+    """``verdict(faces, index, name)``: None if the two pictures of ``faces[index]`` agree,
+    else what differs and where its diff image is; once per test run for each distinct face
+    (a face shared by two components or kits is compared once, whichever xdist worker meets
+    it first). Its PDF picture is rasterised from one PDF of all ``faces``."""
+    def get(faces: tuple[p.Face, ...], index: int, name: str) -> str | None:
+        face = faces[index]
+
         def compare(folder: Path) -> str | None:
-            result = parity.compare_face(face, DPI)
+            result = parity.compare_face(face, DPI, pdf=(faces_pdf(faces), index))
             if result.ok:
                 return None
             target = folder / f"{name}.png"
@@ -105,8 +114,8 @@ def verdict(run_once) -> Callable[[p.Face, str], str | None]:
 def test_png_matches_pdf_for_every_piece(game_id, component, verdict):
     faces = kit_faces(game_id)[component]
     assert faces, f"{game_id}: component {component} draws nothing"
-    problems = [found for index, face in enumerate(faces)
-                if (found := verdict(face, f"{game_id}-{component}-{index:03d}"))]
+    problems = [found for index in range(len(faces))
+                if (found := verdict(faces, index, f"{game_id}-{component}-{index:03d}"))]
     assert not problems, (f"{game_id}: {component}: the PNG and the PDF differ on "
                           f"{len(problems)} of {len(faces)} faces:\n" + "\n".join(problems))
 
