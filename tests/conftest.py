@@ -292,6 +292,14 @@ def page_texts(pdf_read) -> Callable[..., tuple[str, ...]]:
 
 
 @pytest.fixture(scope="session")
+def furniture_texts(pdf_read) -> Callable[..., tuple[str, ...]]:
+    """``furniture_texts(pdf, pages=None)``: like ``page_texts``, of what each page draws
+    itself, outside any form: a kit page's footer and other furniture, not the faces of its
+    pieces (each face is a form). A fraction of the reading."""
+    return lambda pdf, pages=None: tuple(pdf_read("furniture_text", pdf, pages))
+
+
+@pytest.fixture(scope="session")
 def page_words(pdf_read) -> Callable[..., list[dict[str, Any]]]:
     """``page_words(pdf, page, **options)``: page ``page``'s (from 1) ``extract_words``."""
     return lambda pdf, page, **options: pdf_read("words", pdf, [page], **options)[0]

@@ -1,9 +1,9 @@
 """A PDF read back a page at a time, one kind of extraction per function (``text``,
-``words``, ``chars``, ``crop_texts``, ``shapes``: pdfplumber; ``pypdf_text``: pypdf), each
-giving JSON-able values, so conftest's fixtures (``page_texts``, ``page_words``,
-``page_chars``, ``crop_texts``, ``page_shapes``, ``pypdf_text``) can run each once per test
-run for each distinct file content, page and arguments, and share it between the run's
-processes.
+``furniture_text``, ``words``, ``chars``, ``crop_texts``, ``shapes``: pdfplumber;
+``pypdf_text``: pypdf), each giving JSON-able values, so conftest's fixtures (``page_texts``,
+``furniture_texts``, ``page_words``, ``page_chars``, ``crop_texts``, ``page_shapes``,
+``pypdf_text``) can run each once per test run for each distinct file content, page and
+arguments, and share it between the run's processes.
 
 Reading is the slow part of a test that reads a kit (pdfminer interprets every operator of
 every form, at each use). What a kind does not need is left uninterpreted, and nothing else
@@ -13,6 +13,8 @@ changes: pdfplumber's own text and word extraction runs on the characters pdfmin
   form XObject that shows no text is not run. A form shows text only between ``BT`` and
   ``ET`` or in a form it runs itself, so a form whose content and sub-forms hold no ``BT``
   makes no character.
+- Furniture text: as text, and no form is run at all (a kit draws each piece's face as a form,
+  its furniture on the page).
 - Shapes (rects, lines): no text is shown (a character makes no path); every form is run.
 
 ``tests/test_pdfread.py`` checks both against pdfplumber's full interpretation.
@@ -89,6 +91,15 @@ class _TextInterpreter(PDFPageInterpreter):
         super().do_Do(xobjid_arg)
 
 
+class _PageInterpreter(PDFPageInterpreter):
+    """pdfminer's interpreter, running no form: what is drawn on the page itself."""
+
+    def do_Do(self, xobjid_arg: Any) -> None:
+        found = self.xobjmap.get(literal_name(xobjid_arg))
+        if found is None or stream_value(found).get("Subtype") is not FORM:
+            super().do_Do(xobjid_arg)
+
+
 def _page_class(device: type, interpreter: type) -> type[Page]:
     class Partial(Page):
         @property
@@ -104,6 +115,7 @@ def _page_class(device: type, interpreter: type) -> type[Page]:
 
 TextPage = _page_class(_TextDevice, _TextInterpreter)
 ShapePage = _page_class(_ShapeDevice, PDFPageInterpreter)
+FurniturePage = _page_class(_TextDevice, _PageInterpreter)
 
 
 @contextmanager
@@ -120,7 +132,8 @@ def opened(pdf: Path | bytes, kind: str) -> Iterator[list[Any]]:
     if kind == "pypdf_text":
         yield list(pypdf.PdfReader(_file(pdf)).pages)
     else:
-        with pages(pdf, ShapePage if kind == "shapes" else TextPage) as found:
+        page = {"shapes": ShapePage, "furniture_text": FurniturePage}.get(kind, TextPage)
+        with pages(pdf, page) as found:
             yield found
 
 
@@ -133,6 +146,13 @@ def page_count(pdf: Path | bytes) -> int:
 def text(page: Page, **options: Any) -> str:
     """``extract_text(**options)``."""
     return page.extract_text(**options) or ""
+
+
+def furniture_text(page: Page) -> str:
+    """``extract_text()`` of what is drawn on the page itself, not in a form: a kit page's
+    furniture (footer, cut marks' labels, the contents sheet), not its pieces' faces (each
+    face is a form)."""
+    return page.extract_text() or ""
 
 
 def words(page: Page, **options: Any) -> list[dict[str, Any]]:

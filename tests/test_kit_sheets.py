@@ -401,12 +401,12 @@ def test_every_board_tile_has_a_mark_at_both_ends_of_each_cut(kits, page_shapes,
 
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_no_footer_is_cut_short(kits, page_texts, game, paper):
+def test_no_footer_is_cut_short(kits, furniture_texts, game, paper):
     """Every page's footer prints whole: what is on the sheet and the credit, never a "…" (a
     long credit pushed the Fløe kit's blank-back footers to "keeps the sheets…")."""
     kit = kits(game, paper)
     credit = load_game(game).credit
-    for n, page in enumerate(page_texts(kit.pdf), start=1):
+    for n, page in enumerate(furniture_texts(kit.pdf), start=1):  # the footers, not the faces
         text = " ".join(page.split())
         assert "…" not in text, f"page {n}: a footer was cut short"
         # (a footer turned with a sideways page reads back reversed)
@@ -452,12 +452,12 @@ def test_every_component_is_bookmarked_on_every_page_it_appears(kits, game):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_blank_back_names_its_sheet(kits, page_texts, game):
+def test_every_blank_back_names_its_sheet(kits, furniture_texts, game):
     """A blank back carries its sheet number: page 1's two-pass recipe asks the player to
     check, before pass 2, which sheet will be fed first, and a back printed in pass 2 must
     show where it belongs."""
     kit = kits(game)
-    texts, m = page_texts(kit.pdf), kit.manifest
+    texts, m = furniture_texts(kit.pdf), kit.manifest  # the footers
     blanks = [page for page in m["pages"] if page["content"] == "blank"]
     assert blanks
     for page in blanks:
@@ -466,13 +466,13 @@ def test_every_blank_back_names_its_sheet(kits, page_texts, game):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_each_front_footer_names_what_is_on_its_page(kits, page_texts, game):
+def test_each_front_footer_names_what_is_on_its_page(kits, furniture_texts, game):
     """"sheet k of n, front · what is on it": every component with a piece on the page, a
     board tile's sheet included (it named the tile alone, not the tokens or cards packed
     beside it). A list too long for one line is shortened, and then ends with "…"."""
     kit = kits(game)
     names = {c.id: c.name for c in load_game(game).components}
-    texts = page_texts(kit.pdf)
+    texts = furniture_texts(kit.pdf)  # the footers, not the faces
     for page in kit.manifest["pages"]:
         if page["side"] != "front" or not page["pieces"]:
             continue

@@ -61,12 +61,22 @@ def _read(pdf: Path, page: int) -> tuple[dict, dict]:
     return got, want
 
 
+def _furniture(pdf: Path, page: int) -> tuple[list[tuple], str]:
+    with pdfread.pages(pdf, pdfread.FurniturePage) as found:
+        return ([(c["text"], c["x0"], c["top"]) for c in found[page - 1].chars],
+                pdfread.furniture_text(found[page - 1]))
+
+
 def test_a_page_of_nested_forms_reads_as_pdfplumber_reads_it(tmp_path):
-    got, want = _read(_nested(tmp_path / "nested.pdf"), 1)
+    pdf = _nested(tmp_path / "nested.pdf")
+    got, want = _read(pdf, 1)
     assert got == want
     assert "inside a form" in got["text"] and "on the page" in got["text"]
     assert got["text"].count("inside a form") == 2  # in the frame, and alone
     assert got["curves"] and got["rects"] and got["lines"]
+    chars, text = _furniture(pdf, 1)  # the page's own text: none of its forms'
+    assert text == "on the page"
+    assert set(chars) <= {(c["text"], c["x0"], c["top"]) for c in got["chars"]}
 
 
 def test_a_kit_page_reads_as_pdfplumber_reads_it(kit_a4):
@@ -74,3 +84,7 @@ def test_a_kit_page_reads_as_pdfplumber_reads_it(kit_a4):
     assert got == want
     assert "Ace of Spades" in " ".join(got["text"].split())
     assert got["rects"] and got["lines"]
+    chars, text = _furniture(kit_a4.pdf, 3)  # the footer, not the cards
+    assert "sheet 2 of 12, front · Playing cards" in " ".join(text.split())
+    assert "Ace of Spades" not in " ".join(text.split())
+    assert chars and set(chars) <= {(c["text"], c["x0"], c["top"]) for c in got["chars"]}
