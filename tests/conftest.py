@@ -322,9 +322,12 @@ def crop_texts(pdf_read) -> Callable[..., list[str]]:
 
 
 @pytest.fixture(scope="session")
-def page_shapes(pdf_read) -> Callable[[Path, int], dict[str, list[dict[str, Any]]]]:
-    """``page_shapes(pdf, page)``: page ``page``'s ``{"rects": ..., "lines": ...}``."""
-    return lambda pdf, page: pdf_read("shapes", pdf, [page])[0]
+def page_shapes(pdf_read) -> Callable[..., dict[str, list[dict[str, Any]]]]:
+    """``page_shapes(pdf, page, furniture=False)``: page ``page``'s ``{"rects": ...,
+    "lines": ...}``; with ``furniture``, only those drawn on the page itself, outside any form
+    (a kit page's cut marks and hairlines, not the art of its pieces' faces)."""
+    return lambda pdf, page, furniture=False: pdf_read(
+        "furniture_shapes" if furniture else "shapes", pdf, [page])[0]
 
 
 @pytest.fixture(scope="session")

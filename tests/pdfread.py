@@ -1,9 +1,9 @@
 """A PDF read back a page at a time, one kind of extraction per function (``text``,
-``furniture_text``, ``words``, ``chars``, ``crop_texts``, ``shapes``: pdfplumber;
-``pypdf_text``: pypdf), each giving JSON-able values, so conftest's fixtures (``page_texts``,
-``furniture_texts``, ``page_words``, ``page_chars``, ``crop_texts``, ``page_shapes``,
-``pypdf_text``) can run each once per test run for each distinct file content, page and
-arguments, and share it between the run's processes.
+``furniture_text``, ``words``, ``chars``, ``crop_texts``, ``shapes``, ``furniture_shapes``:
+pdfplumber; ``pypdf_text``: pypdf), each giving JSON-able values, so conftest's fixtures
+(``page_texts``, ``furniture_texts``, ``page_words``, ``page_chars``, ``crop_texts``,
+``page_shapes``, ``pypdf_text``) can run each once per test run for each distinct file
+content, page and arguments, and share it between the run's processes.
 
 Reading is the slow part of a test that reads a kit (pdfminer interprets every operator of
 every form, at each use). What a kind does not need is left uninterpreted, and nothing else
@@ -15,7 +15,8 @@ changes: pdfplumber's own text and word extraction runs on the characters pdfmin
   makes no character.
 - Furniture text: as text, and no form is run at all (a kit draws each piece's face as a form,
   its furniture on the page).
-- Shapes (rects, lines): no text is shown (a character makes no path); every form is run.
+- Shapes (rects, lines): no text is shown (a character makes no path); every form is run, or
+  (furniture shapes) none.
 
 ``tests/test_pdfread.py`` checks both against pdfplumber's full interpretation.
 """
@@ -116,6 +117,7 @@ def _page_class(device: type, interpreter: type) -> type[Page]:
 TextPage = _page_class(_TextDevice, _TextInterpreter)
 ShapePage = _page_class(_ShapeDevice, PDFPageInterpreter)
 FurniturePage = _page_class(_TextDevice, _PageInterpreter)
+FurnitureShapePage = _page_class(_ShapeDevice, _PageInterpreter)
 
 
 @contextmanager
@@ -132,7 +134,8 @@ def opened(pdf: Path | bytes, kind: str) -> Iterator[list[Any]]:
     if kind == "pypdf_text":
         yield list(pypdf.PdfReader(_file(pdf)).pages)
     else:
-        page = {"shapes": ShapePage, "furniture_text": FurniturePage}.get(kind, TextPage)
+        page = {"shapes": ShapePage, "furniture_text": FurniturePage,
+                "furniture_shapes": FurnitureShapePage}.get(kind, TextPage)
         with pages(pdf, page) as found:
             yield found
 
@@ -180,6 +183,12 @@ def crop_texts(page: Page, boxes: list[list[float]], within: bool = True,
 def shapes(page: Page) -> dict[str, list[dict[str, Any]]]:
     """pdfplumber's ``rects`` and ``lines``."""
     return jsonable({"rects": page.rects, "lines": page.lines})
+
+
+def furniture_shapes(page: Page) -> dict[str, list[dict[str, Any]]]:
+    """``shapes`` of what is drawn on the page itself, not in a form (a kit page's cut marks
+    and hairlines, not its faces' art)."""
+    return shapes(page)
 
 
 def pypdf_text(page: pypdf.PageObject) -> str:

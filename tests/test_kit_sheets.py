@@ -201,8 +201,8 @@ def test_names_print_inside_their_pieces(kits, crop_texts, page_shapes, game, pa
             continue
         texts = [" ".join(text.split()) for text in
                  crop_texts(kit.pdf, page["page"], [pt_box(box(pc)) for pc in here])]
-        lines = [word_box(r) for r in page_shapes(kit.pdf, page["page"])["rects"]
-                 if r["stroke"]]
+        lines = [word_box(r) for r in page_shapes(kit.pdf, page["page"], furniture=True)["rects"]
+                 if r["stroke"]]  # drawn on the page, as the kit's furniture, not in a face
         for pc, text in zip(here, texts, strict=True):
             name, where = printed(pc["label"]), f"page {page['page']}, {pc}"
             owners = [o["label"] for o, t in zip(here, texts, strict=True)
@@ -382,8 +382,8 @@ def test_every_board_tile_has_a_mark_at_both_ends_of_each_cut(kits, page_shapes,
         if not tiles:
             continue
         marks = [(ln["x0"] / PT, ln["top"] / PT, ln["x1"] / PT, ln["bottom"] / PT)
-                 for ln in page_shapes(kit.pdf, page["page"])["lines"]
-                 if abs(ln["linewidth"] / PT - 0.18) < 0.01]
+                 for ln in page_shapes(kit.pdf, page["page"], furniture=True)["lines"]
+                 if abs(ln["linewidth"] / PT - 0.18) < 0.01]  # the page's, not a tile's art
         marks = [m for m in marks if margin - 0.01 <= min(m[0], m[2])
                  and max(m[0], m[2]) <= paper_w - margin + 0.01
                  and margin - 0.01 <= min(m[1], m[3])

@@ -67,6 +67,15 @@ def _furniture(pdf: Path, page: int) -> tuple[list[tuple], str]:
                 pdfread.furniture_text(found[page - 1]))
 
 
+def _furniture_shapes(pdf: Path, page: int, got: dict) -> dict:
+    """The page's own rectangles and lines: each one of all the page's."""
+    with pdfread.pages(pdf, pdfread.FurnitureShapePage) as found:
+        own = pdfread.furniture_shapes(found[page - 1])
+    for kind in ("rects", "lines"):
+        assert all(shape in got[kind] for shape in own[kind])
+    return own
+
+
 def test_a_page_of_nested_forms_reads_as_pdfplumber_reads_it(tmp_path):
     pdf = _nested(tmp_path / "nested.pdf")
     got, want = _read(pdf, 1)
@@ -77,6 +86,9 @@ def test_a_page_of_nested_forms_reads_as_pdfplumber_reads_it(tmp_path):
     chars, text = _furniture(pdf, 1)  # the page's own text: none of its forms'
     assert text == "on the page"
     assert set(chars) <= {(c["text"], c["x0"], c["top"]) for c in got["chars"]}
+    own = _furniture_shapes(pdf, 1, got)  # the page's rectangle and line, not the frame's
+    assert (len(own["rects"]), len(own["lines"])) == (1, 1)
+    assert (len(got["rects"]), len(got["lines"])) == (2, 4)  # the frame's; the dot's, 3 times
 
 
 def test_a_kit_page_reads_as_pdfplumber_reads_it(kit_a4):
@@ -88,3 +100,5 @@ def test_a_kit_page_reads_as_pdfplumber_reads_it(kit_a4):
     assert "sheet 2 of 12, front · Playing cards" in " ".join(text.split())
     assert "Ace of Spades" not in " ".join(text.split())
     assert chars and set(chars) <= {(c["text"], c["x0"], c["top"]) for c in got["chars"]}
+    own = _furniture_shapes(kit_a4.pdf, 3, got)  # cut marks and hairlines, not the cards' art
+    assert own["lines"] and own["rects"] and len(own["rects"]) < len(got["rects"])
