@@ -4,18 +4,18 @@ contents page, the gutterfold layout and determinism.
 
 Each (game, paper, flip) kit is built once per test run, on first use (conftest's ``kits``).
 Only back pages of the A4 long-flip kits and of one short-flip kit are rasterised (75 dpi,
-with poppler's pdftocairo on a transparent page), plus one front page per kit to prove the
-hairline probe sees lines.
+by PDFium on a transparent page), plus one front page per kit to prove the hairline probe sees
+lines.
 """
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
+import math
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 from pypdf import PdfReader
@@ -44,20 +44,24 @@ def read_manifest(pdf: Path) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="session")
-def raster(tmp_path_factory):
-    """``raster(pdf, n)``: page n at 75 dpi as RGBA. Rendered on a transparent page (poppler's
-    pdftocairo), so art that is white can be told from paper that was never printed on."""
-    if shutil.which("pdftocairo") is None:
-        pytest.skip("poppler-utils (pdftocairo) is not installed")
-    root = tmp_path_factory.mktemp("raster")
-
+def raster():
+    """``raster(pdf, n)``: page n at 75 dpi as RGBA. Rendered on a transparent page (by
+    PDFium, pypdfium2: the renderer parity's rasteriser, a tenth of poppler's time), so art
+    that is white can be told from paper that was never printed on. Pixel (i, j) covers
+    [i, i+1) x [j, j+1) at exactly 75 dpi from the top-left corner: the page is cropped to
+    whole pixels (PDFium stretches a page onto its bitmap's whole pixels)."""
     @cache
     def render(pdf: Path, n: int) -> Image.Image:
-        # (a variant kit's name has dots, "monster-day.short": no suffix to replace)
-        out = root / f"{pdf.parent.parent.name}-{pdf.stem}-{n}".replace(".", "_")
-        subprocess.run(["pdftocairo", "-png", "-transp", "-r", "75", "-f", str(n), "-l", str(n),
-                        "-singlefile", str(pdf), str(out)], check=True, capture_output=True)
-        return Image.open(out.with_name(out.name + ".png")).convert("RGBA")
+        doc = pdfium.PdfDocument(pdf)
+        try:
+            page = doc[n - 1]
+            w, h = page.get_size()
+            scale = 75 / 72
+            crop = (0, 0, w - math.floor(w * scale) / scale, h - math.floor(h * scale) / scale)
+            return page.render(scale=scale, crop=crop, fill_color=(0, 0, 0, 0),
+                               may_draw_forms=True).to_pil().convert("RGBA")
+        finally:
+            doc.close()
     return render
 
 
