@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from hypothesis import settings
 
-from generator.core import atomic, context, memo, paths
+from generator.core import atomic, context, memo, paths, yamlfile
 
 if TYPE_CHECKING:
     from tests.kits import Built
@@ -135,8 +135,16 @@ def fresh_state() -> Iterator[None]:
     file versions (generator/core/context.py), no memo of an earlier test
     (generator/core/memo.py), the command line's --wait at its default (a process-wide
     setting of generator/core/atomic.py: a test running the CLI with --wait 0 left it at 0 for
-    the tests after it), so no test passes or fails by the order the suite runs in."""
+    the tests after it), so no test passes or fails by the order the suite runs in.
+
+    One exception: the YAML parses of texts an earlier test read (generator/core/yamlfile.py)
+    are kept. A parse is a function of the text alone (its key is the whole text, every load
+    constructs fresh values from it), so a test gets what a new process would; only parsing
+    the built-in data again is spared (a tenth of a data-heavy test's time). A test that counts
+    parses forgets them itself (``yamlfile.forget_parses()``)."""
+    parses = list(yamlfile._MEMO.items())
     memo.forget_all()
+    yamlfile._MEMO.update(parses)
     context.fresh()
     atomic.set_lock_timeout(atomic.DEFAULT_LOCK_TIMEOUT)
     yield
