@@ -116,16 +116,20 @@ bench-protograf:
 # (whole kits, child processes, the browser; tests/conftest.py says which), for the edit-test
 # loop. `make typecheck`: mypy alone, as `make test` runs it (pyproject.toml's [tool.mypy]: generator/
 # and the rules-engine protocol test).
+# The suite writes bytecode (__pycache__/, ignored by git) even where PYTHONDONTWRITEBYTECODE is
+# set: otherwise each of its processes compiles every module and pytest rewrites every test
+# module's asserts again, every run (about 6 s of CPU a process).
 TEST_JOBS ?= 2
+PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n $(TEST_JOBS)
 test: $(DEV_STAMP)
 	$(VENV)/bin/ruff check generator tests bench
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
-	$(PY) -m pytest -n $(TEST_JOBS)
+	$(PYTEST)
 
 test-fast: $(DEV_STAMP)
 	$(VENV)/bin/ruff check generator tests bench
-	$(PY) -m pytest -n $(TEST_JOBS) -m "not slow"
+	$(PYTEST) -m "not slow"
 
 typecheck: $(DEV_STAMP)
 	$(VENV)/bin/mypy

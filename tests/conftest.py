@@ -7,20 +7,23 @@ import hashlib
 import json
 import os
 import shutil
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import fields
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pdfplumber
 import pytest
 from hypothesis import settings
 
-from generator.core import atomic, context, memo, paths
-from generator.orchestration.build import BuildOptions, build_pdf
-from tests.kits import Built
+from generator.core import atomic, context, memo, paths, yamlfile
+
+if TYPE_CHECKING:
+    from tests.kits import Built
+
+# The build and the PDF readers are imported where they are used: the run's controlling process
+# (pytest-xdist's, which hands tests to the workers) builds and reads nothing.
 
 GAME = "moving-target"
 MOVING_TARGET_YAML = paths.CARD_DATA / f"{GAME}.yaml"
@@ -121,6 +124,9 @@ def pytest_collection_modifyitems(config, items) -> None:
 
 
 def _build(out_dir: Path, game: str = GAME, **options) -> Built:
+    from generator.orchestration.build import BuildOptions, build_pdf
+    from tests.kits import Built
+
     opts = BuildOptions(out_dir=out_dir, **options)
     path, pages = build_pdf(game, opts)
     return Built(opts, path, pages)
@@ -132,8 +138,16 @@ def fresh_state() -> Iterator[None]:
     file versions (generator/core/context.py), no memo of an earlier test
     (generator/core/memo.py), the command line's --wait at its default (a process-wide
     setting of generator/core/atomic.py: a test running the CLI with --wait 0 left it at 0 for
-    the tests after it), so no test passes or fails by the order the suite runs in."""
+    the tests after it), so no test passes or fails by the order the suite runs in.
+
+    One exception: the YAML parses of texts an earlier test read (generator/core/yamlfile.py)
+    are kept. A parse is a function of the text alone (its key is the whole text, every load
+    constructs fresh values from it), so a test gets what a new process would; only parsing
+    the built-in data again is spared (a tenth of a data-heavy test's time). A test that counts
+    parses forgets them itself (``yamlfile.forget_parses()``)."""
+    parses = list(yamlfile._MEMO.items())
     memo.forget_all()
+    yamlfile._MEMO.update(parses)
     context.fresh()
     atomic.set_lock_timeout(atomic.DEFAULT_LOCK_TIMEOUT)
     yield
@@ -142,6 +156,8 @@ def fresh_state() -> Iterator[None]:
 def _options_key(game: str, options: dict[str, Any]) -> str:
     """A folder name for one kit configuration: the game and the options that differ from
     BuildOptions' defaults, in a fixed order (so kits(g) and kits(g, paper="a4") are one)."""
+    from generator.orchestration.build import BuildOptions
+
     opts, default = BuildOptions(**options), BuildOptions()
     changed = [f"{f.name}={getattr(opts, f.name)}" for f in fields(BuildOptions)
                if f.name != "out_dir" and getattr(opts, f.name) != getattr(default, f.name)]
@@ -194,6 +210,9 @@ def kits(run_once) -> Callable[..., Built]:
     others wait for it and read the same files. For tests that only read a kit: a test that
     writes into its folder or must build anew (byte-identical rebuilds, caches) builds its own.
     """
+    from generator.orchestration.build import BuildOptions, build_pdf
+    from tests.kits import Built
+
     @cache
     def built(key: str, game: str, options: tuple[tuple[str, Any], ...]) -> Built:
         def make(folder: Path) -> dict[str, Any]:
@@ -237,21 +256,95 @@ def fresh_cache(tmp_path, monkeypatch) -> Path:
 
 
 @pytest.fixture(scope="session")
-def page_texts(run_once) -> Callable[[Path], tuple[str, ...]]:
-    """``page_texts(pdf)``: each page's text as pdfplumber extracts it, once per test run for
-    each distinct file content, whichever xdist worker asks first (extraction, not building, is
-    the slow part of reading a kit back: pdfminer interprets every path of every icon)."""
+def pdf_read(run_once) -> Callable[..., list[Any]]:
+    """``pdf_read(kind, pdf, pages, *args, **options)``: ``tests/pdfread.py``'s extraction
+    ``kind`` of each page of ``pages`` (numbers from 1; None: every page), once per test run
+    for each distinct file content, page and arguments, whichever xdist worker asks first
+    (reading a kit back, not building it, is the slow part: pdfminer interprets every
+    operator of every form). The file is opened only for pages not read yet; each call gets
+    its own copy. Tests use the fixtures below, one per kind."""
+    from tests import pdfread
+
+    read_before: dict[tuple[str, int], str] = {}
+
     @cache
-    def by_content(digest: str, pdf: Path) -> tuple[str, ...]:
-        def extract(folder: Path) -> list[str]:
-            with pdfplumber.open(pdf) as doc:
-                return [page.extract_text() or "" for page in doc.pages]
+    def count(digest: str, data: bytes) -> int:
+        return pdfread.page_count(data)
 
-        return tuple(run_once(f"texts/{digest}", extract)[1])
+    def read(kind: str, pdf: Path, pages: Iterable[int] | None, *args: Any,
+             **options: Any) -> list[Any]:
+        data = Path(pdf).read_bytes()  # read once: the file may be replaced meanwhile
+        digest = hashlib.sha256(data).hexdigest()
+        arguments = json.dumps([args, options], sort_keys=True)
+        name = f"pdf/{digest}/{kind}-{hashlib.sha256(arguments.encode()).hexdigest()[:16]}"
+        with ExitStack() as stack:
+            doc: list[Any] = []
 
-    def read(pdf: Path) -> tuple[str, ...]:
-        return by_content(hashlib.sha256(pdf.read_bytes()).hexdigest(), pdf)
+            def extract(n: int) -> Any:
+                if not doc:
+                    doc.extend(stack.enter_context(pdfread.opened(data, kind)))
+                return getattr(pdfread, kind)(doc[n - 1], *args, **options)
+
+            found = []
+            for n in range(1, count(digest, data) + 1) if pages is None else pages:
+                if (name, n) not in read_before:
+                    value = run_once(f"{name}/{n}", lambda folder, n=n: extract(n))[1]
+                    read_before[name, n] = json.dumps(value)
+                found.append(json.loads(read_before[name, n]))
+        return found
     return read
+
+
+@pytest.fixture(scope="session")
+def page_texts(pdf_read) -> Callable[..., tuple[str, ...]]:
+    """``page_texts(pdf, pages=None, **options)``: the ``extract_text(**options)``
+    (pdfplumber) of each page of ``pages`` (numbers from 1), or of every page."""
+    return lambda pdf, pages=None, **options: tuple(pdf_read("text", pdf, pages, **options))
+
+
+@pytest.fixture(scope="session")
+def furniture_texts(pdf_read) -> Callable[..., tuple[str, ...]]:
+    """``furniture_texts(pdf, pages=None)``: like ``page_texts``, of what each page draws
+    itself, outside any form: a kit page's footer and other furniture, not the faces of its
+    pieces (each face is a form). A fraction of the reading."""
+    return lambda pdf, pages=None: tuple(pdf_read("furniture_text", pdf, pages))
+
+
+@pytest.fixture(scope="session")
+def page_words(pdf_read) -> Callable[..., list[dict[str, Any]]]:
+    """``page_words(pdf, page, **options)``: page ``page``'s (from 1) ``extract_words``."""
+    return lambda pdf, page, **options: pdf_read("words", pdf, [page], **options)[0]
+
+
+@pytest.fixture(scope="session")
+def page_chars(pdf_read) -> Callable[[Path, int], list[dict[str, Any]]]:
+    """``page_chars(pdf, page)``: page ``page``'s (from 1) ``chars``."""
+    return lambda pdf, page: pdf_read("chars", pdf, [page])[0]
+
+
+@pytest.fixture(scope="session")
+def crop_texts(pdf_read) -> Callable[..., list[str]]:
+    """``crop_texts(pdf, page, boxes, within=True, of_page=False)``: the text wholly inside
+    each box (x0, top, x1, bottom in points; ``of_page``: in fractions of the page's width and
+    height) of page ``page`` (``within_bbox``), or cut out by it (``within=False``: ``crop``).
+    """
+    return lambda pdf, page, boxes, within=True, of_page=False: pdf_read(
+        "crop_texts", pdf, [page], [list(b) for b in boxes], within=within, of_page=of_page)[0]
+
+
+@pytest.fixture(scope="session")
+def page_shapes(pdf_read) -> Callable[..., dict[str, list[dict[str, Any]]]]:
+    """``page_shapes(pdf, page, furniture=False)``: page ``page``'s ``{"rects": ...,
+    "lines": ...}``; with ``furniture``, only those drawn on the page itself, outside any form
+    (a kit page's cut marks and hairlines, not the art of its pieces' faces)."""
+    return lambda pdf, page, furniture=False: pdf_read(
+        "furniture_shapes" if furniture else "shapes", pdf, [page])[0]
+
+
+@pytest.fixture(scope="session")
+def pypdf_text(pdf_read) -> Callable[[Path, int], str]:
+    """``pypdf_text(pdf, page)``: page ``page``'s (from 1) text as pypdf extracts it."""
+    return lambda pdf, page: pdf_read("pypdf_text", pdf, [page])[0]
 
 
 @pytest.fixture(scope="session")

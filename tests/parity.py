@@ -134,14 +134,23 @@ def face_pdf(face: p.Face, dpi: int = DEFAULT_DPI) -> bytes:
     """A one-page PDF of the face plus its bleed at the top-left corner, written by the kit's
     own ``write_pdf`` (its canvas, the face as a placed form), on a page of a whole number of
     pixels at ``dpi`` (see the module's doc)."""
-    b = face.bleed
+    return faces_pdf([face], dpi)
+
+
+def faces_pdf(faces: Iterable[p.Face], dpi: int = DEFAULT_DPI) -> bytes:
+    """``face_pdf`` of several faces at once: page n is face n's (one ``write_pdf``, as a kit
+    is written, instead of one a face)."""
     px_mm = MM_PER_INCH / dpi
-    page_w = math.ceil((face.w + 2 * b) / px_mm - 1e-9) * px_mm
-    page_h = math.ceil((face.h + 2 * b) / px_mm - 1e-9) * px_mm
-    page = Page(Size(page_w, page_h), (Placement(face, b, b, (0.0, 0.0, page_w, page_h)),), ())
+    pages = []
+    for face in faces:
+        b = face.bleed
+        page_w = math.ceil((face.w + 2 * b) / px_mm - 1e-9) * px_mm
+        page_h = math.ceil((face.h + 2 * b) / px_mm - 1e-9) * px_mm
+        pages.append(Page(Size(page_w, page_h),
+                          (Placement(face, b, b, (0.0, 0.0, page_w, page_h)),), ()))
     with tempfile.TemporaryDirectory() as folder:
-        target = Path(folder) / "face.pdf"
-        write_pdf([page], target, title="parity", resources=load_resources(drawn([page])))
+        target = Path(folder) / "faces.pdf"
+        write_pdf(pages, target, title="parity", resources=load_resources(drawn(pages)))
         return target.read_bytes()
 
 
@@ -267,13 +276,16 @@ def compare_images(png: Image.Image, pdf: Image.Image, dpi: int, label: str = ""
 
 
 def compare_face(face: p.Face, dpi: int = DEFAULT_DPI, tolerance: Tolerance = DEFAULT,
-                 pdf_face: p.Face | None = None) -> ParityResult:
+                 pdf_face: p.Face | None = None, pdf: tuple[bytes, int] | None = None
+                 ) -> ParityResult:
     """Render ``face`` (bleed included) with both renderers at ``dpi`` and compare them
-    (``pdf_face``: draw another face in the PDF, of the same size: the test of the test)."""
+    (``pdf_face``: draw another face in the PDF, of the same size: the test of the test;
+    ``pdf``: the face is already written, on that page (from 0) of a ``faces_pdf``)."""
     png = render_png(face, dpi=dpi, bleed=face.bleed, resources=load_resources(face.prims))
-    pdf = rasterise(face_pdf(pdf_face or face, dpi), dpi)
+    written, page = pdf or (face_pdf(pdf_face or face, dpi), 0)
+    pdf_picture = rasterise(written, dpi, page)
     size = (whole_pixels(face.w + 2 * face.bleed, dpi), whole_pixels(face.h + 2 * face.bleed, dpi))
-    return compare_images(png, pdf, dpi, face.label, tolerance, face.bleed, size)
+    return compare_images(png, pdf_picture, dpi, face.label, tolerance, face.bleed, size)
 
 
 def failures(results: Iterable[ParityResult], folder: Path) -> list[str]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pdfplumber
 import pytest
 import yaml
 
@@ -205,14 +204,13 @@ def test_the_english_kit_stays_english(english):
         assert words not in text, words
 
 
-def diagram_figures(pdf: Path) -> list[str]:
+def diagram_figures(pdf: Path, page_texts, page_words) -> list[str]:
     """The figures of the scoring example (tile weights, card corners, strengths, the table):
     the digits between the diagram's first vehicle label and the next heading, leaving out
     the caption beside it, whose sentences differ by language (its regular 8 pt type)."""
-    with pdfplumber.open(pdf) as doc:
-        page = next(p for p in doc.pages
-                    if re.search(r"scoring example|exemple de décompte", p.extract_text() or ""))
-        words = page.extract_words(extra_attrs=["size", "fontname"])
+    page = next(n for n, text in enumerate(page_texts(pdf), start=1)
+                if re.search(r"scoring example|exemple de décompte", text))
+    words = page_words(pdf, page, extra_attrs=["size", "fontname"])
     top = min(w["top"] for w in words if w["text"] == "Scooter" and abs(w["size"] - 9) < 0.01)
     bottom = min(w["top"] for w in words if w["top"] > top and abs(w["size"] - 13) < 0.01)
     return sorted(w["text"] for w in words
@@ -220,8 +218,10 @@ def diagram_figures(pdf: Path) -> list[str]:
                   and not ("Regular" in w["fontname"] and w["size"] > 7.9))
 
 
-def test_the_example_diagram_has_the_same_numbers_in_both_languages(pdfs):
-    english, french = diagram_figures(pdfs["en"]), diagram_figures(pdfs["fr"])
+def test_the_example_diagram_has_the_same_numbers_in_both_languages(pdfs, page_texts,
+                                                                    page_words):
+    english, french = (diagram_figures(pdfs[lang], page_texts, page_words)
+                       for lang in ("en", "fr"))
     assert english == french
     # The rulebook's totals (seed lines 181-186) and the tiles' weights are all there.
     for figure in ("16", "4", "3", "8", "31", "6", "7"):

@@ -118,16 +118,11 @@ def _copy_game(game: str, folder: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def previous_kits(run_once) -> dict[str, Path]:
-    """Each game built once per test run from a copy of its data: the outputs a bad build must
-    not touch (tests copy them)."""
-    def make(root: Path) -> None:
-        for game in GAMES:
-            data = _copy_game(game, root / game / "data")
-            assert cli.main(["build", str(data), "--out", str(root / game / "out")]) == 0
-
-    root, _ = run_once("previous-kits", make)
-    return {game: root / game / "out" for game in GAMES}
+def previous_kits(kits) -> dict[str, Path]:
+    """Each game's output folder as a build leaves it (conftest's shared ``kits``: a copy of
+    a game's data builds the same bytes): the outputs a bad build must not touch (tests copy
+    them)."""
+    return {game: kits(game).opts.out_dir for game in GAMES}
 
 
 def _snapshot(folder: Path) -> dict[str, bytes]:
@@ -212,16 +207,13 @@ def test_bad_theme_exits_2_and_loses_nothing(case, tmp_path, previous_kits, caps
            case.field, capsys)
 
 
-def test_theme_labels_are_text_not_templates(tmp_path, capsys):
+def test_theme_labels_are_text_not_templates(tmp_path, pypdf_text, capsys):
     """A label in a theme is printed as written: an expression in it is never evaluated."""
-    import pypdf
-
     theme = tmp_path / "my-theme.yaml"
     theme.write_text("name: my-theme\nlabels:\n  back_title: \"{{ 7 * 7 }}\"\n",
                      encoding="utf-8")
     data = _copy_game("moving-target", tmp_path / "data")
     assert cli.main(["build", str(data), "--theme", str(theme), "--out",
                      str(tmp_path / "out")]) == 0
-    back = pypdf.PdfReader(tmp_path / "out" / "moving-target" / "moving-target.pdf").pages[3]
-    text = back.extract_text()
+    text = pypdf_text(tmp_path / "out" / "moving-target" / "moving-target.pdf", 4)
     assert "{{ 7 * 7 }}" in text and "49" not in text

@@ -12,6 +12,7 @@ from pypdf import PdfReader
 from generator.core import primitives as p
 from generator.core.progress import Progress, track
 from generator.core.sizes import PAPER_SIZES
+from generator.data import project
 from generator.layout.calibration import calibration_pages
 from generator.layout.gutterfold import gutterfold_pages
 from generator.layout.kit import Piece
@@ -21,14 +22,27 @@ from generator.orchestration.export import export_pngs
 MM = 72 / 25.4
 
 
-@pytest.mark.parametrize(("preset", "size"), [("tgc", (825, 1125)), ("mpc", (822, 1122)),
-                                             ("default", (825, 1125))])
-def test_png_presets_give_exact_pixel_sizes_and_paired_names(tmp_path, preset, size):
-    folder, count = export_pngs("moving-target", BuildOptions(out_dir=tmp_path), preset=preset)
+@pytest.fixture
+def starter(tmp_path) -> str:
+    """`pnp init`'s starter project: 18 poker cards (and 2 tokens), a PNG set of 21 faces."""
+    with project.using(project.Project()):
+        project.init_project(tmp_path / "starter")
+    return str(tmp_path / "starter" / "game.yaml")
+
+
+# Moving Target's 52-card deck at the default preset; the print shops' presets on the starter
+# project's poker cards (the same sizes, a third of the faces to rasterise at 300 dpi).
+@pytest.mark.parametrize(("preset", "size", "game", "cards"), [
+    ("tgc", (825, 1125), "starter", 18), ("mpc", (822, 1122), "starter", 18),
+    ("default", (825, 1125), "moving-target", 52)])
+def test_png_presets_give_exact_pixel_sizes_and_paired_names(request, tmp_path, preset, size,
+                                                             game, cards):
+    game = request.getfixturevalue("starter") if game == "starter" else game
+    folder, count = export_pngs(game, BuildOptions(out_dir=tmp_path / "out"), preset=preset)
     deck = sorted((folder / "deck").glob("*.png"))
     fronts = [f for f in deck if f.stem.endswith("-front")]
     backs = {f.name for f in deck if f.stem.endswith("-back")}
-    assert len(fronts) == 52 and count >= 104
+    assert len(fronts) == cards and count >= 2 * cards
     for front in fronts:  # every front has its back under the same name
         assert front.name.replace("-front", "-back") in backs
     with Image.open(fronts[0]) as image:

@@ -11,7 +11,6 @@ import os
 import shutil
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -24,11 +23,6 @@ from generator.data.loader import load_game
 from generator.faces import face_cache, face_codec
 from generator.orchestration import build
 from generator.orchestration.build import BuildOptions, build_pdf
-
-
-def pdf_text(pdf: Path) -> str:
-    with pdfplumber.open(pdf) as doc:
-        return "\n".join(page.extract_text() or "" for page in doc.pages)
 
 
 @pytest.fixture
@@ -100,7 +94,7 @@ def test_a_built_in_kit_warm_is_byte_identical(tmp_path, cache_dir, drawn):
 
 
 def test_an_edited_template_is_drawn_again_even_at_the_same_size_and_time(
-        game, tmp_path, cache_dir, drawn):
+        game, tmp_path, cache_dir, drawn, page_texts):
     built(game, tmp_path / "a")
     face = game.parent / "faces" / "card.yaml"
     before = os.stat(face)
@@ -110,17 +104,17 @@ def test_an_edited_template_is_drawn_again_even_at_the_same_size_and_time(
     drawn.clear()
     built(game, tmp_path / "b")
     assert "deck" in drawn
-    text = pdf_text(tmp_path / "b" / "mygame" / "mygame.pdf")
+    text = "\n".join(page_texts(tmp_path / "b" / "mygame" / "mygame.pdf"))
     assert "sun" in text.split() and "Sun" not in text.split()
 
 
-def test_an_edited_card_and_theme_are_drawn_again(game, tmp_path, cache_dir, drawn):
+def test_an_edited_card_and_theme_are_drawn_again(game, tmp_path, cache_dir, drawn, page_texts):
     built(game, tmp_path / "a")
     edit(game, "{name: Dawn, suit: sun, value: 1}", "{name: Daybreak, suit: sun, value: 1}")
     drawn.clear()
     built(game, tmp_path / "b")
     assert "deck" in drawn
-    assert "Daybreak" in pdf_text(tmp_path / "b" / "mygame" / "mygame.pdf")
+    assert "Daybreak" in "\n".join(page_texts(tmp_path / "b" / "mygame" / "mygame.pdf"))
     theme = game.parent / "themes" / "starter.yaml"
     theme.write_text(theme.read_text(encoding="utf-8") + "\n# a comment\n", encoding="utf-8")
     drawn.clear()

@@ -35,10 +35,6 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
-def page_text(pdf: Path, index: int) -> str:
-    return PdfReader(str(pdf)).pages[index].extract_text() or ""
-
-
 # -- furniture messages ---------------------------------------------------------------------
 
 def test_every_language_has_every_key_with_the_same_placeholders():
@@ -136,17 +132,17 @@ def mygame(tmp_path, monkeypatch, capsys) -> Path:
     project.use(project.Project())
 
 
-def test_a_project_builds_in_french_with_its_catalogue(mygame, capsys):
+def test_a_project_builds_in_french_with_its_catalogue(mygame, pypdf_text, capsys):
     code, out, _ = run(capsys, "build", mygame, "--lang", "fr")
     assert code == 0
     pdf = mygame / "output" / f"{mygame.name}" / f"{mygame.name}.fr.pdf"
     assert pdf.is_file(), out
     assert re.search(r"\d+ texts have no fr translation and print in English", out)
-    text = " ".join(page_text(pdf, i) for i in range(len(PdfReader(str(pdf)).pages)))
+    text = " ".join(pypdf_text(pdf, n) for n in range(1, len(PdfReader(str(pdf)).pages) + 1))
     assert "Aube" in text and "Couleur Soleil" in text and "Couleur Lune" in text
     assert "Cartes : 6 pièces" not in text and "Cartes : 18 pièces" in text
     assert "Noon" in text  # no translation: printed in English, and reported below
-    assert "planche 1/" in page_text(pdf, 0) and "· table des matières ·" in page_text(pdf, 0)
+    assert "planche 1/" in pypdf_text(pdf, 1) and "· table des matières ·" in pypdf_text(pdf, 1)
     code, out, _ = run(capsys, "verify", mygame, "--lang", "fr")
     game_file = mygame / "game.yaml"
     lines = game_file.read_text(encoding="utf-8").splitlines()
@@ -188,29 +184,29 @@ def french_kit(kits) -> Path:
     return kits(GAME, lang="fr").pdf
 
 
-def test_moving_target_in_french_has_french_furniture(french_kit):
+def test_moving_target_in_french_has_french_furniture(french_kit, pypdf_text):
     assert french_kit.name == f"{GAME}.fr.pdf"
     assert (french_kit.parent / f"{GAME}-calibration.fr.pdf").is_file()
     assert (french_kit.parent / f"{GAME}.fr.kit.json").is_file()
-    contents = page_text(french_kit, 0)
+    contents = pypdf_text(french_kit, 1)
     for words in ("Moving Target : kit print & play", "Impression", "Contenu du kit",
                   "recto verso", "Retourner sur les bords longs", "planche 1/12, recto",
                   "sommaire", "Découpez", f"{GAME}-calibration.fr.pdf"):
         assert words in contents, words
     assert "How to print" not in contents and "sheet 1 of" not in contents
-    assert "planche 2/12, recto" in page_text(french_kit, 2)
-    calibration = page_text(french_kit.parent / f"{GAME}-calibration.fr.pdf", 0)
+    assert "planche 2/12, recto" in pypdf_text(french_kit, 3)
+    calibration = pypdf_text(french_kit.parent / f"{GAME}-calibration.fr.pdf", 1)
     assert "Étalonnage recto verso" in calibration
     outline = [item.title for item in PdfReader(str(french_kit)).outline
                if not isinstance(item, list)]
     assert outline[:2] == ["Sommaire", "Règles"]
 
 
-def test_the_english_kit_is_the_same_with_or_without_lang(tmp_path):
+def test_the_english_kit_is_the_same_with_or_without_lang(tmp_path, pypdf_text):
     default, _ = build_pdf(GAME, BuildOptions(out_dir=tmp_path / "a"))
     english, _ = build_pdf(GAME, BuildOptions(out_dir=tmp_path / "b", lang="en"))
     assert default.name == f"{GAME}.pdf" and default.read_bytes() == english.read_bytes()
-    assert "sheet 1 of 12, front" in page_text(default, 0)
+    assert "sheet 1 of 12, front" in pypdf_text(default, 1)
 
 
 def test_output_names_keep_both_languages_apart(tmp_path):

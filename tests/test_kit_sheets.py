@@ -4,19 +4,18 @@ contents page, the gutterfold layout and determinism.
 
 Each (game, paper, flip) kit is built once per test run, on first use (conftest's ``kits``).
 Only back pages of the A4 long-flip kits and of one short-flip kit are rasterised (75 dpi,
-with poppler's pdftocairo on a transparent page), plus one front page per kit to prove the
-hairline probe sees lines.
+by PDFium on a transparent page), plus one front page per kit to prove the hairline probe sees
+lines.
 """
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
+import math
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-import pdfplumber
+import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 from pypdf import PdfReader
@@ -45,20 +44,24 @@ def read_manifest(pdf: Path) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="session")
-def raster(tmp_path_factory):
-    """``raster(pdf, n)``: page n at 75 dpi as RGBA. Rendered on a transparent page (poppler's
-    pdftocairo), so art that is white can be told from paper that was never printed on."""
-    if shutil.which("pdftocairo") is None:
-        pytest.skip("poppler-utils (pdftocairo) is not installed")
-    root = tmp_path_factory.mktemp("raster")
-
+def raster():
+    """``raster(pdf, n)``: page n at 75 dpi as RGBA. Rendered on a transparent page (by
+    PDFium, pypdfium2: the renderer parity's rasteriser, a tenth of poppler's time), so art
+    that is white can be told from paper that was never printed on. Pixel (i, j) covers
+    [i, i+1) x [j, j+1) at exactly 75 dpi from the top-left corner: the page is cropped to
+    whole pixels (PDFium stretches a page onto its bitmap's whole pixels)."""
     @cache
     def render(pdf: Path, n: int) -> Image.Image:
-        # (a variant kit's name has dots, "monster-day.short": no suffix to replace)
-        out = root / f"{pdf.parent.parent.name}-{pdf.stem}-{n}".replace(".", "_")
-        subprocess.run(["pdftocairo", "-png", "-transp", "-r", "75", "-f", str(n), "-l", str(n),
-                        "-singlefile", str(pdf), str(out)], check=True, capture_output=True)
-        return Image.open(out.with_name(out.name + ".png")).convert("RGBA")
+        doc = pdfium.PdfDocument(pdf)
+        try:
+            page = doc[n - 1]
+            w, h = page.get_size()
+            scale = 75 / 72
+            crop = (0, 0, w - math.floor(w * scale) / scale, h - math.floor(h * scale) / scale)
+            return page.render(scale=scale, crop=crop, fill_color=(0, 0, 0, 0),
+                               may_draw_forms=True).to_pil().convert("RGBA")
+        finally:
+            doc.close()
     return render
 
 
@@ -188,30 +191,30 @@ def vehicle_name(label: str) -> str:
     ("moving-day-boxes", "a4", "long", VEHICLES, vehicle_name, 4),  # the trucks
     ("moving-day-boxes", "letter", "short", VEHICLES, vehicle_name, 8),
 ], ids=["moving-target", "monster-day", "vehicles-a4", "vehicles-letter"])
-def test_names_print_inside_their_pieces(kits, game, paper, flip, comps, printed, turned):
+def test_names_print_inside_their_pieces(kits, crop_texts, page_shapes, game, paper, flip,
+                                        comps, printed, turned):
     """Each piece's printed name (from its manifest label; cards maybe over two lines, turned
     vehicles in turned text) is in the text pdfplumber finds wholly inside its trim box on
     the page the manifest gives, and in no other such piece's box there; the grey hairline on
     the cut of these touching pieces is stroked exactly (0.1 mm) on that trim box."""
     kit = kits(game, paper, flip)
     checked = []
-    with pdfplumber.open(kit.pdf) as pdf:
-        for page in kit.manifest["pages"]:
-            here = [pc for pc in page["pieces"] if pc["component"] in comps]
-            if not here or page["side"] == "back":
-                continue
-            plumber = pdf.pages[page["page"] - 1]
-            texts = [" ".join(plumber.within_bbox(pt_box(box(pc))).extract_text().split())
-                     for pc in here]
-            lines = [word_box(r) for r in plumber.rects if r["stroke"]]
-            for pc, text in zip(here, texts, strict=True):
-                name, where = printed(pc["label"]), f"page {page['page']}, {pc}"
-                owners = [o["label"] for o, t in zip(here, texts, strict=True)
-                          if name in t or name[::-1] in t]
-                assert pc["label"] in owners, f"{where}: no {name!r} in {text!r}"
-                assert {printed(o) for o in owners} == {name}, f"{where}: {owners}"
-                assert any(ln == pytest.approx(box(pc), abs=0.1) for ln in lines), where
-                checked.append(pc)
+    for page in kit.manifest["pages"]:
+        here = [pc for pc in page["pieces"] if pc["component"] in comps]
+        if not here or page["side"] == "back":
+            continue
+        texts = [" ".join(text.split()) for text in
+                 crop_texts(kit.pdf, page["page"], [pt_box(box(pc)) for pc in here])]
+        lines = [word_box(r) for r in page_shapes(kit.pdf, page["page"], furniture=True)["rects"]
+                 if r["stroke"]]  # drawn on the page, as the kit's furniture, not in a face
+        for pc, text in zip(here, texts, strict=True):
+            name, where = printed(pc["label"]), f"page {page['page']}, {pc}"
+            owners = [o["label"] for o, t in zip(here, texts, strict=True)
+                      if name in t or name[::-1] in t]
+            assert pc["label"] in owners, f"{where}: no {name!r} in {text!r}"
+            assert {printed(o) for o in owners} == {name}, f"{where}: {owners}"
+            assert any(ln == pytest.approx(box(pc), abs=0.1) for ln in lines), where
+            checked.append(pc)
     assert len(checked) == sum(1 for p in kit.manifest["pages"] for pc in p["pieces"]
                                if pc["component"] in comps and pc["face"] == "front") > 0
     assert sum(1 for pc in checked if pc["rotation"]) >= turned
@@ -327,13 +330,13 @@ def test_kit_fits_its_sheet_target(kits, game, paper):
 
 
 @pytest.mark.parametrize(("game", "paper", "flip"), KITS)
-def test_contents_page_states_the_real_kit(kits, game, paper, flip):
+def test_contents_page_states_the_real_kit(kits, pypdf_text, game, paper, flip):
     """Page 1 gives the real page and sheet counts, the odd/even pages of a two-pass print,
     the flip, the calibration file (which exists: 2 pages, both calibration) and the punch
     size of every round piece."""
     kit = kits(game, paper, flip)
     m = kit.manifest
-    text = " ".join(PdfReader(kit.pdf).pages[0].extract_text().split())
+    text = " ".join(pypdf_text(kit.pdf, 1).split())
     n = len(m["pages"])
     odd, even = range(1, n + 1, 2), range(2, n + 1, 2)
     label = {"a4": "A4", "letter": "Letter"}[paper]  # as print dialogs name them
@@ -367,7 +370,8 @@ def test_contents_page_states_the_real_kit(kits, game, paper, flip):
 
 @pytest.mark.parametrize(("game", "paper", "flip"), [
     k for k in KITS if components(k[0], "kind", "board")])
-def test_every_board_tile_has_a_mark_at_both_ends_of_each_cut(kits, game, paper, flip):
+def test_every_board_tile_has_a_mark_at_both_ends_of_each_cut(kits, page_shapes, game, paper,
+                                                              flip):
     """A tile has no hairlines and its art bleeds past its cut, so page 1's "cut each tile
     out on its marks" needs two marks on each of its four cut lines, one beyond each end.
     Where there is no room outside (the ruler's band, pieces packed beside it: Moving Day's
@@ -377,37 +381,36 @@ def test_every_board_tile_has_a_mark_at_both_ends_of_each_cut(kits, game, paper,
     boards = components(game, "kind", "board")
     paper_w, paper_h = PAPER_MM[paper]
     margin = 5.0
-    with pdfplumber.open(kit.pdf) as pdf:
-        for page in kit.manifest["pages"]:
-            tiles = [box(pc) for pc in page["pieces"] if pc["component"] in boards]
-            if not tiles:
-                continue
-            marks = [(ln["x0"] / PT, ln["top"] / PT, ln["x1"] / PT, ln["bottom"] / PT)
-                     for ln in pdf.pages[page["page"] - 1].lines
-                     if abs(ln["linewidth"] / PT - 0.18) < 0.01]
-            marks = [m for m in marks if margin - 0.01 <= min(m[0], m[2])
-                     and max(m[0], m[2]) <= paper_w - margin + 0.01
-                     and margin - 0.01 <= min(m[1], m[3])
-                     and max(m[1], m[3]) <= paper_h - margin + 0.01]
-            for x, y, w, h in tiles:
-                for edge in (x, x + w):  # vertical cuts: a mark above and one below
-                    on = [m for m in marks if abs(m[0] - edge) < 0.05 and abs(m[2] - edge) < 0.05]
-                    assert any(m[3] <= y + 0.01 for m in on), (page["page"], "above", edge)
-                    assert any(m[1] >= y + h - 0.01 for m in on), (page["page"], "below", edge)
-                for edge in (y, y + h):  # horizontal cuts: a mark left and one right
-                    on = [m for m in marks if abs(m[1] - edge) < 0.05 and abs(m[3] - edge) < 0.05]
-                    assert any(m[2] <= x + 0.01 for m in on), (page["page"], "left", edge)
-                    assert any(m[0] >= x + w - 0.01 for m in on), (page["page"], "right", edge)
+    for page in kit.manifest["pages"]:
+        tiles = [box(pc) for pc in page["pieces"] if pc["component"] in boards]
+        if not tiles:
+            continue
+        marks = [(ln["x0"] / PT, ln["top"] / PT, ln["x1"] / PT, ln["bottom"] / PT)
+                 for ln in page_shapes(kit.pdf, page["page"], furniture=True)["lines"]
+                 if abs(ln["linewidth"] / PT - 0.18) < 0.01]  # the page's, not a tile's art
+        marks = [m for m in marks if margin - 0.01 <= min(m[0], m[2])
+                 and max(m[0], m[2]) <= paper_w - margin + 0.01
+                 and margin - 0.01 <= min(m[1], m[3])
+                 and max(m[1], m[3]) <= paper_h - margin + 0.01]
+        for x, y, w, h in tiles:
+            for edge in (x, x + w):  # vertical cuts: a mark above and one below
+                on = [m for m in marks if abs(m[0] - edge) < 0.05 and abs(m[2] - edge) < 0.05]
+                assert any(m[3] <= y + 0.01 for m in on), (page["page"], "above", edge)
+                assert any(m[1] >= y + h - 0.01 for m in on), (page["page"], "below", edge)
+            for edge in (y, y + h):  # horizontal cuts: a mark left and one right
+                on = [m for m in marks if abs(m[1] - edge) < 0.05 and abs(m[3] - edge) < 0.05]
+                assert any(m[2] <= x + 0.01 for m in on), (page["page"], "left", edge)
+                assert any(m[0] >= x + w - 0.01 for m in on), (page["page"], "right", edge)
 
 
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_no_footer_is_cut_short(kits, page_texts, game, paper):
+def test_no_footer_is_cut_short(kits, furniture_texts, game, paper):
     """Every page's footer prints whole: what is on the sheet and the credit, never a "…" (a
     long credit pushed the Fløe kit's blank-back footers to "keeps the sheets…")."""
     kit = kits(game, paper)
     credit = load_game(game).credit
-    for n, page in enumerate(page_texts(kit.pdf), start=1):
+    for n, page in enumerate(furniture_texts(kit.pdf), start=1):  # the footers, not the faces
         text = " ".join(page.split())
         assert "…" not in text, f"page {n}: a footer was cut short"
         # (a footer turned with a sideways page reads back reversed)
@@ -453,12 +456,12 @@ def test_every_component_is_bookmarked_on_every_page_it_appears(kits, game):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_blank_back_names_its_sheet(kits, page_texts, game):
+def test_every_blank_back_names_its_sheet(kits, furniture_texts, game):
     """A blank back carries its sheet number: page 1's two-pass recipe asks the player to
     check, before pass 2, which sheet will be fed first, and a back printed in pass 2 must
     show where it belongs."""
     kit = kits(game)
-    texts, m = page_texts(kit.pdf), kit.manifest
+    texts, m = furniture_texts(kit.pdf), kit.manifest  # the footers
     blanks = [page for page in m["pages"] if page["content"] == "blank"]
     assert blanks
     for page in blanks:
@@ -467,13 +470,13 @@ def test_every_blank_back_names_its_sheet(kits, page_texts, game):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_each_front_footer_names_what_is_on_its_page(kits, page_texts, game):
+def test_each_front_footer_names_what_is_on_its_page(kits, furniture_texts, game):
     """"sheet k of n, front · what is on it": every component with a piece on the page, a
     board tile's sheet included (it named the tile alone, not the tokens or cards packed
     beside it). A list too long for one line is shortened, and then ends with "…"."""
     kit = kits(game)
     names = {c.id: c.name for c in load_game(game).components}
-    texts = page_texts(kit.pdf)
+    texts = furniture_texts(kit.pdf)  # the footers, not the faces
     for page in kit.manifest["pages"]:
         if page["side"] != "front" or not page["pieces"]:
             continue

@@ -1,7 +1,12 @@
 """Output safety: atomic PDFs, manifests, charts and whole PNG sets; no predictable temporary
 names (planted links are never followed); one build per output folder at a time; litter of
 killed builds swept; clean errors (one ``error:`` line) for unwritable outputs, bad options
-and two data files with one game id; Ctrl-C exits 130 leaving the previous outputs intact."""
+and two data files with one game id; Ctrl-C exits 130 leaving the previous outputs intact.
+
+Kits and PNG sets are those of `pnp init`'s starter project (18 cards and 2 tokens): the same
+commands and the same output handling as a built-in kit, for a fraction of the drawing and
+rasterising (a PNG set of 21 distinct faces, not 60). Simulations are Moving Target's (the
+starter has no rules engine), and so are the game-identity checks."""
 from __future__ import annotations
 
 import errno
@@ -37,8 +42,9 @@ from generator.core.sizes import PAPER_SIZES
 from generator.data import check_games, game_ids
 from generator.frontends import cli
 
-GAME = "moving-target"
-KING = "    - {id: K, name: King, value: 13, pips: [], court: true}\n"
+GAME = "moving-target"  # a built-in game with a rules engine (simulate)
+KIT = "starter"  # the id of the starter project below (its folder's name)
+DAWN = "    - {name: Dawn, suit: sun, value: 1}\n"  # a card of the starter's deck
 PNG_FAST = ["--dpi", "72", "--jobs", "1"]
 
 
@@ -127,13 +133,30 @@ def dead_pid() -> int:
 
 
 @pytest.fixture(scope="module")
-def previous(run_once) -> Path:
-    """One complete earlier output of the game: PDF kit, calibration, PNG set, chart (made
-    once per test run; tests copy it or only read it)."""
+def starter(run_once) -> Path:
+    """`pnp init`'s starter project (made once per test run; tests only read it)."""
+    def make(folder: Path) -> None:
+        assert cli.main(["init", str(folder / KIT)]) == 0
+
+    folder, _ = run_once("output-safety-starter", make)
+    return folder / KIT
+
+
+@pytest.fixture(scope="module")
+def commands(starter) -> dict[str, list[str]]:
+    """Each command writing outputs, as the tests run it (add ``--out``)."""
+    return {"build": ["build", str(starter)],
+            "png": ["png", str(starter), *PNG_FAST],
+            "simulate": ["simulate", GAME, "--n", "5", "--players", "2"]}
+
+
+@pytest.fixture(scope="module")
+def previous(run_once, commands) -> Path:
+    """One complete earlier output: the starter's PDF kit, calibration and PNG set, Moving
+    Target's chart (made once per test run; tests copy it or only read it)."""
     def make(out: Path) -> None:
-        assert cli.main(["build", GAME, "--out", str(out)]) == 0
-        assert cli.main(["png", GAME, "--out", str(out), *PNG_FAST]) == 0
-        assert cli.main(["simulate", GAME, "--n", "5", "--players", "2", "--out", str(out)]) == 0
+        for argv in commands.values():
+            assert cli.main([*argv, "--out", str(out)]) == 0
 
     out, _ = run_once("previous-output", make)
     return out
@@ -147,41 +170,34 @@ def out(tmp_path, previous) -> Path:
     return target
 
 
-COMMANDS = {
-    "build": ["build", GAME],
-    "png": ["png", GAME, *PNG_FAST],
-    "simulate": ["simulate", GAME, "--n", "5", "--players", "2"],
-}
-
-
 # -- planted links at the old predictable temporary names ----------------------------------
 
-PLANTED = [
-    ("png", "png/deck/.001-ace-of-spades-front.png.part"),
-    ("png", "png/deck/.001-ace-of-spades-back.png.part"),
-    ("png", "png/grid/.001-grid-001.png.part"),
-    ("png", "png/rules/.001-rules-001.png.part"),
-    ("png", "png/deck/001-ace-of-spades-front.png"),  # the final name itself
-    ("build", ".moving-target.pdf.part"),
-    ("build", ".moving-target.kit.json.part"),
-    ("build", ".moving-target-calibration.pdf.part"),
-    ("build", ".moving-target-calibration.kit.json.part"),
-    ("build", "moving-target.pdf"),
-    ("build", ".lock"),
-    ("simulate", ".simulation-2p-random.png.part"),
-    ("simulate", "simulation-2p-random.png"),
+PLANTED = [  # in the output folder
+    ("png", f"{KIT}/png/deck/.001-dawn-front.png.part"),
+    ("png", f"{KIT}/png/deck/.001-dawn-back.png.part"),
+    ("png", f"{KIT}/png/tokens/.001-1-point.png.part"),
+    ("png", f"{KIT}/png/tokens/.002-5-points.png.part"),
+    ("png", f"{KIT}/png/deck/001-dawn-front.png"),  # the final name itself
+    ("build", f"{KIT}/.{KIT}.pdf.part"),
+    ("build", f"{KIT}/.{KIT}.kit.json.part"),
+    ("build", f"{KIT}/.{KIT}-calibration.pdf.part"),
+    ("build", f"{KIT}/.{KIT}-calibration.kit.json.part"),
+    ("build", f"{KIT}/{KIT}.pdf"),
+    ("build", f"{KIT}/.lock"),
+    ("simulate", f"{GAME}/.simulation-2p-random.png.part"),
+    ("simulate", f"{GAME}/simulation-2p-random.png"),
 ]
 
 
 @pytest.mark.parametrize(("command", "name"), PLANTED, ids=[n for _, n in PLANTED])
-def test_a_planted_link_is_never_followed(command, name, out, tmp_path, capsys):
+def test_a_planted_link_is_never_followed(command, name, commands, out, tmp_path, capsys):
     victim = tmp_path / "victim.txt"
     victim.write_bytes(b"precious")
     victim.chmod(0o600)
-    link = out / GAME / name
+    link = out / name
     link.unlink(missing_ok=True)
     link.symlink_to(victim)
-    code, err = main(capsys, *COMMANDS[command], "--out", out)
+    code, err = main(capsys, *commands[command], "--out", out)
     assert code == 0, err
     assert victim.read_bytes() == b"precious" and victim.stat().st_mode & 0o777 == 0o600
     final = not link.name.startswith(".") or link.name == ".lock" or "png/" in name
@@ -190,39 +206,39 @@ def test_a_planted_link_is_never_followed(command, name, out, tmp_path, capsys):
     assert litter(out) == []
 
 
-@pytest.mark.parametrize(("command", "name"), [("build", ".moving-target.pdf.part"),
-                                               ("png", "png/deck/.001-ace-of-spades-front.png"
+@pytest.mark.parametrize(("command", "name"), [("build", f"{KIT}/.{KIT}.pdf.part"),
+                                               ("png", f"{KIT}/png/deck/.001-dawn-front.png"
                                                        ".part")])
-def test_a_dangling_planted_link_creates_nothing(command, name, out, tmp_path, capsys):
+def test_a_dangling_planted_link_creates_nothing(command, name, commands, out, tmp_path, capsys):
     victim = tmp_path / "created-by-the-attack.txt"
-    (out / GAME / name).symlink_to(victim)
-    code, err = main(capsys, *COMMANDS[command], "--out", out)
+    (out / name).symlink_to(victim)
+    code, err = main(capsys, *commands[command], "--out", out)
     assert code == 0, err
     assert not victim.exists()
 
 
 # -- two builds at once --------------------------------------------------------------------
 
-def test_two_png_exports_at_once_both_finish_with_a_complete_set(out, previous):
-    a = start("png", GAME, "--out", out, *PNG_FAST)
-    b = start("png", GAME, "--out", out, *PNG_FAST)
+def test_two_png_exports_at_once_both_finish_with_a_complete_set(starter, out, previous):
+    a = start("png", starter, "--out", out, *PNG_FAST)
+    b = start("png", starter, "--out", out, *PNG_FAST)
     results = [p.communicate(timeout=180) + (p.returncode,) for p in (a, b)]
     for _, err, code in results:
         assert code == 0, err
         assert "Traceback" not in err
-    assert_complete_png_set(out / GAME / "png", previous / GAME / "png")
+    assert_complete_png_set(out / KIT / "png", previous / KIT / "png")
     assert litter(out) == []
 
 
-def test_a_pdf_build_and_a_png_export_at_once(out, previous):
-    before = snapshot(out / GAME / "png")
-    a = start("build", GAME, "--out", out)
-    b = start("png", GAME, "--out", out, *PNG_FAST)
+def test_a_pdf_build_and_a_png_export_at_once(starter, out, previous):
+    before = snapshot(out / KIT / "png")
+    a = start("build", starter, "--out", out)
+    b = start("png", starter, "--out", out, *PNG_FAST)
     for proc in (a, b):
         _, err = proc.communicate(timeout=180)
         assert proc.returncode == 0 and "Traceback" not in err, err
-    assert snapshot(out / GAME / "png") == before  # same options: the same bytes
-    assert snapshot(out / GAME)[f"{GAME}.pdf"] == (previous / GAME / f"{GAME}.pdf").read_bytes()
+    assert snapshot(out / KIT / "png") == before  # same options: the same bytes
+    assert snapshot(out / KIT)[f"{KIT}.pdf"] == (previous / KIT / f"{KIT}.pdf").read_bytes()
     assert litter(out) == []
 
 
@@ -234,11 +250,11 @@ def _hold_lock(folder: Path) -> int:
     return fd
 
 
-def test_a_busy_folder_is_refused_clearly_with_wait_0(out, capsys):
+def test_a_busy_folder_is_refused_clearly_with_wait_0(starter, out, capsys):
     before = snapshot(out)
-    fd = _hold_lock(out / GAME)
+    fd = _hold_lock(out / KIT)
     try:
-        code, err = main(capsys, "build", GAME, "--out", out, "--wait", "0")
+        code, err = main(capsys, "build", starter, "--out", out, "--wait", "0")
     finally:
         os.close(fd)
     line = one_error(err)
@@ -247,12 +263,12 @@ def test_a_busy_folder_is_refused_clearly_with_wait_0(out, capsys):
     assert {k: v for k, v in snapshot(out).items() if not k.endswith(".lock")} == before
 
 
-def test_a_second_build_waits_for_the_first(out, previous):
-    fd = _hold_lock(out / GAME)
+def test_a_second_build_waits_for_the_first(starter, out, previous):
+    fd = _hold_lock(out / KIT)
     log = out / "second-build.err"
     try:
         with log.open("w", encoding="utf-8") as sink:
-            proc = start("build", GAME, "--out", out, "--wait", "60", stderr=sink)
+            proc = start("build", starter, "--out", out, "--wait", "60", stderr=sink)
         # It says it waits once it reaches the lock (after loading and rendering: seconds on
         # a busy machine), then keeps waiting while the lock is held.
         assert wait_until(lambda: "waiting for another build" in log.read_text("utf-8"), proc)
@@ -272,36 +288,36 @@ def test_a_second_build_waits_for_the_first(out, previous):
 
 @pytest.mark.parametrize("next_build", ["png", "build"])
 def test_kill_9_mid_export_keeps_the_previous_set_and_the_next_build_sweeps(
-        next_build, out, previous, capsys):
+        next_build, starter, commands, out, previous, capsys):
     before = snapshot(out)
-    proc = start("png", GAME, "--out", out, "--jobs", "1")  # 300 dpi: seconds of rendering
+    proc = start("png", starter, "--out", out, "--jobs", "1")  # 300 dpi: seconds of rendering
     try:
-        assert wait_until(lambda: staging_with_pngs(out / GAME), proc), "export ended too soon"
+        assert wait_until(lambda: staging_with_pngs(out / KIT), proc), "export ended too soon"
         proc.send_signal(signal.SIGKILL)
     finally:
         proc.kill()
         proc.communicate()
     assert proc.returncode == -signal.SIGKILL
     left = litter(out)
-    assert any(name.startswith(f"{GAME}/.png.") for name in left), left
+    assert any(name.startswith(f"{KIT}/.png.") for name in left), left
     now = snapshot(out)
     assert {k: v for k, v in now.items() if k in before} == before  # nothing replaced
-    code, err = main(capsys, *COMMANDS[next_build], "--out", out)
+    code, err = main(capsys, *commands[next_build], "--out", out)
     assert code == 0, err
     assert litter(out) == []
-    assert_complete_png_set(out / GAME / "png", previous / GAME / "png")
+    assert_complete_png_set(out / KIT / "png", previous / KIT / "png")
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_ctrl_c_mid_export_exits_130_and_changes_nothing(jobs, out):
+def test_ctrl_c_mid_export_exits_130_and_changes_nothing(jobs, starter, out):
     before = snapshot(out)
     # A terminal's Ctrl-C reaches the whole process group: the workers as well. The export
     # starts with Ctrl-C's default action, as from a terminal: a test run started in the
     # background (a shell's `&`) ignores SIGINT, and its children would inherit that.
-    proc = start("png", GAME, "--out", out, "--jobs", jobs, start_new_session=True,
+    proc = start("png", starter, "--out", out, "--jobs", jobs, start_new_session=True,
                  preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
-        assert wait_until(lambda: staging_with_pngs(out / GAME), proc), "export ended too soon"
+        assert wait_until(lambda: staging_with_pngs(out / KIT), proc), "export ended too soon"
         os.killpg(proc.pid, signal.SIGINT)
         _, err = proc.communicate(timeout=60)
     finally:
@@ -315,7 +331,7 @@ def test_ctrl_c_mid_export_exits_130_and_changes_nothing(jobs, out):
 
 
 def test_ctrl_c_while_the_kit_is_written_keeps_pdf_manifest_and_calibration(
-        out, monkeypatch, capsys):
+        starter, out, monkeypatch, capsys):
     """Interrupted after the new PDF is complete, before the calibration sheet's manifest:
     none of the four files is replaced (they are replaced together)."""
     import generator.orchestration.build as build
@@ -329,13 +345,13 @@ def test_ctrl_c_while_the_kit_is_written_keeps_pdf_manifest_and_calibration(
 
     before = snapshot(out)
     monkeypatch.setattr(build, "write_manifest", interrupted)
-    code, err = main(capsys, "build", GAME, "--out", out, "--gap", "2")
+    code, err = main(capsys, "build", starter, "--out", out, "--gap", "2")
     assert code == 130 and err.strip() == "interrupted"
     assert snapshot(out) == before
     assert litter(out) == []
 
 
-def test_ctrl_c_in_process_png_keeps_the_old_set(out, monkeypatch, capsys):
+def test_ctrl_c_in_process_png_keeps_the_old_set(commands, out, monkeypatch, capsys):
     import generator.orchestration.export as export
 
     real, calls = export._job, []
@@ -348,7 +364,7 @@ def test_ctrl_c_in_process_png_keeps_the_old_set(out, monkeypatch, capsys):
 
     before = snapshot(out)
     monkeypatch.setattr(export, "_job", job)
-    code, err = main(capsys, "png", GAME, "--out", out, *PNG_FAST)
+    code, err = main(capsys, *commands["png"], "--out", out)
     assert code == 130 and err.strip() == "interrupted"
     assert snapshot(out) == before and litter(out) == []
 
@@ -360,20 +376,20 @@ def _enospc(*args, **kwargs):
 
 
 DISK_FULL = {
-    "pdf": ("build", lambda mp: mp.setattr(Canvas, "save", _enospc), f"{GAME}.pdf"),
+    "pdf": ("build", lambda mp: mp.setattr(Canvas, "save", _enospc), f"{KIT}.pdf"),
     "manifest": ("build", lambda mp: mp.setattr(Path, "write_text", _enospc), ".kit.json"),
-    "png": ("png", lambda mp: mp.setattr(Image.Image, "save", _enospc), f"{GAME}/png"),
+    "png": ("png", lambda mp: mp.setattr(Image.Image, "save", _enospc), f"{KIT}/png"),
     "chart": ("simulate", lambda mp: mp.setattr(Image.Image, "save", _enospc),
               "simulation-2p-random.png"),
 }
 
 
 @pytest.mark.parametrize("case", DISK_FULL)
-def test_disk_full_is_one_error_line_and_loses_nothing(case, out, monkeypatch, capsys):
+def test_disk_full_is_one_error_line_and_loses_nothing(case, commands, out, monkeypatch, capsys):
     command, patch, named = DISK_FULL[case]
     before = snapshot(out)
     patch(monkeypatch)
-    code, err = main(capsys, *COMMANDS[command], "--out", out)
+    code, err = main(capsys, *commands[command], "--out", out)
     line = one_error(err)
     assert code == 1
     assert line.startswith(f"error: cannot write {out}") and named in line
@@ -404,11 +420,11 @@ READ_ONLY = {
 
 
 @pytest.mark.parametrize("case", READ_ONLY)
-def test_read_only_output_is_one_error_line(case, out, monkeypatch, capsys):
+def test_read_only_output_is_one_error_line(case, commands, out, monkeypatch, capsys):
     command, module, name, fake, reason = READ_ONLY[case]
     before = snapshot(out)
     monkeypatch.setattr(module, name, fake)
-    code, err = main(capsys, *COMMANDS[command], "--out", out)
+    code, err = main(capsys, *commands[command], "--out", out)
     monkeypatch.undo()
     line = one_error(err)
     assert code == 1 and line.startswith("error: cannot write ") and line.endswith(reason)
@@ -416,7 +432,7 @@ def test_read_only_output_is_one_error_line(case, out, monkeypatch, capsys):
     assert litter(out) == []
 
 
-def test_a_failed_swap_puts_the_old_png_set_back(out, monkeypatch, capsys):
+def test_a_failed_swap_puts_the_old_png_set_back(commands, out, monkeypatch, capsys):
     """The old set is moved aside, then moving the new one in fails: the old one returns."""
     real, calls = os.rename, []
 
@@ -428,34 +444,34 @@ def test_a_failed_swap_puts_the_old_png_set_back(out, monkeypatch, capsys):
 
     before = snapshot(out)
     monkeypatch.setattr(os, "rename", rename)
-    code, err = main(capsys, "png", GAME, "--out", out, *PNG_FAST)
+    code, err = main(capsys, *commands["png"], "--out", out)
     monkeypatch.undo()
     assert code == 1 and "Input/output error" in one_error(err)
     assert snapshot(out) == before and litter(out) == []
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root ignores file permissions")
-def test_a_really_read_only_folder(out, capsys):
-    folder = out / GAME
+def test_a_really_read_only_folder(starter, out, capsys):
+    folder = out / KIT
     before = snapshot(out)
     folder.chmod(0o555)
     try:
-        code, err = main(capsys, "build", GAME, "--out", out)
+        code, err = main(capsys, "build", starter, "--out", out)
     finally:
         folder.chmod(0o755)
     assert code == 1 and "Permission denied" in one_error(err)
     assert snapshot(out) == before
 
 
-@pytest.mark.parametrize("where", [f"{GAME}.pdf", f"{GAME}.kit.json",
-                                   f"{GAME}-calibration.kit.json"])
-def test_a_folder_where_an_output_file_goes(where, out, capsys):
-    (out / GAME / where).unlink()
-    (out / GAME / where).mkdir()
+@pytest.mark.parametrize("where", [f"{KIT}.pdf", f"{KIT}.kit.json",
+                                   f"{KIT}-calibration.kit.json"])
+def test_a_folder_where_an_output_file_goes(where, starter, out, capsys):
+    (out / KIT / where).unlink()
+    (out / KIT / where).mkdir()
     before = snapshot(out)
-    code, err = main(capsys, "build", GAME, "--out", out)
+    code, err = main(capsys, "build", starter, "--out", out)
     line = one_error(err)
-    assert code == 1 and line == f"error: cannot write {out / GAME / where}: Is a directory"
+    assert code == 1 and line == f"error: cannot write {out / KIT / where}: Is a directory"
     assert snapshot(out) == before and litter(out) == []
 
 
@@ -483,19 +499,19 @@ def test_unwritable_output_through_the_real_cli_has_no_traceback(tmp_path):
 # -- file modes follow the umask -----------------------------------------------------------
 
 @pytest.mark.parametrize("umask", [0o022, 0o027], ids=["022", "027"])
-def test_outputs_get_the_users_umask_mode(umask, tmp_path, capsys):
+def test_outputs_get_the_users_umask_mode(umask, commands, tmp_path, capsys):
     old = os.umask(umask)
     try:
-        for command in COMMANDS.values():
+        for command in commands.values():
             code, err = main(capsys, *command, "--out", tmp_path)
             assert code == 0, err
     finally:
         os.umask(old)
-    game = tmp_path / GAME
-    files = [game / f"{GAME}.pdf", game / f"{GAME}.kit.json", game / f"{GAME}-calibration.pdf",
-             game / f"{GAME}-calibration.kit.json", game / "simulation-2p-random.png",
+    game = tmp_path / KIT
+    files = [game / f"{KIT}.pdf", game / f"{KIT}.kit.json", game / f"{KIT}-calibration.pdf",
+             game / f"{KIT}-calibration.kit.json", tmp_path / GAME / "simulation-2p-random.png",
              *game.rglob("*.png")]
-    assert len(files) > 100
+    assert len(files) == 5 + 2 * 18 + 2  # the PNG set: each card's front and back, 2 tokens
     for file in files:
         assert file.stat().st_mode & 0o777 == 0o666 & ~umask, file
     for folder in [game / "png", *(p for p in (game / "png").iterdir() if p.is_dir())]:
@@ -504,27 +520,30 @@ def test_outputs_get_the_users_umask_mode(umask, tmp_path, capsys):
 
 # -- stale files ---------------------------------------------------------------------------
 
-def test_pngs_of_a_removed_card_do_not_survive(game_file, tmp_path, capsys):
-    full, _ = game_file(name="full.yaml")
-    fewer, _ = game_file((KING, ""), name="no-kings.yaml")
+def test_pngs_of_a_removed_card_do_not_survive(starter, tmp_path, capsys):
+    full = starter / "game.yaml"
+    fewer = shutil.copytree(starter, tmp_path / "fewer") / "game.yaml"
+    text = fewer.read_text(encoding="utf-8")
+    assert text.count(DAWN) == 1
+    fewer.write_text(text.replace(DAWN, ""), encoding="utf-8")
     out = tmp_path / "out"
     assert main(capsys, "png", full, "--out", out, *PNG_FAST)[0] == 0
-    assert any("king" in name for name in png_files(out / GAME / "png"))
+    assert any("dawn" in name for name in png_files(out / KIT / "png"))
     code, err = main(capsys, "png", fewer, "--out", out, *PNG_FAST, "--force")
     assert code == 0, err
-    names = png_files(out / GAME / "png")
-    assert not any("king" in name for name in names)
-    assert len([n for n in names if n.startswith("deck/")]) == 2 * 48
+    names = png_files(out / KIT / "png")
+    assert not any("dawn" in name for name in names)
+    assert len([n for n in names if n.startswith("deck/")]) == 2 * 17
     fresh = tmp_path / "fresh"
     assert main(capsys, "png", fewer, "--out", fresh, *PNG_FAST, "--force")[0] == 0
-    assert names == png_files(fresh / GAME / "png")
+    assert names == png_files(fresh / KIT / "png")
 
 
-def test_a_stray_file_in_the_png_set_is_gone_after_an_export(out, previous, capsys):
-    (out / GAME / "png" / "deck" / "999-old-card-front.png").write_bytes(b"stale")
-    (out / GAME / "png" / "old-component").mkdir()
-    assert main(capsys, *COMMANDS["png"], "--out", out)[0] == 0
-    assert_complete_png_set(out / GAME / "png", previous / GAME / "png")
+def test_a_stray_file_in_the_png_set_is_gone_after_an_export(commands, out, previous, capsys):
+    (out / KIT / "png" / "deck" / "999-old-card-front.png").write_bytes(b"stale")
+    (out / KIT / "png" / "old-component").mkdir()
+    assert main(capsys, *commands["png"], "--out", out)[0] == 0
+    assert_complete_png_set(out / KIT / "png", previous / KIT / "png")
 
 
 # -- option validation ---------------------------------------------------------------------

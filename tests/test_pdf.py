@@ -5,7 +5,6 @@ import json
 import math
 import re
 
-import pdfplumber
 import pypdf
 import pytest
 import yaml
@@ -39,20 +38,11 @@ def reader(kit, reader_cache):
     return reader_cache[kit.path]
 
 
-@pytest.fixture(scope="session")
-def text_cache():
-    return {}
-
-
 @pytest.fixture
-def text(kit, reader, text_cache):
-    """The extracted text of page ``index`` (extraction is slow: once per page and kit)."""
-    def extract(index: int) -> str:
-        index %= len(reader.pages)
-        if (kit.path, index) not in text_cache:
-            text_cache[kit.path, index] = reader.pages[index].extract_text()
-        return text_cache[kit.path, index]
-    return extract
+def text(kit, reader, pypdf_text):
+    """The extracted text of page ``index`` (from 0; pypdf; extraction is slow: conftest's
+    ``pypdf_text`` does it once per page and kit content in a test run)."""
+    return lambda index: pypdf_text(kit.path, index % len(reader.pages) + 1)
 
 
 def test_page_count_matches_build_report(kit, reader):
@@ -166,10 +156,10 @@ def test_metadata_and_print_preferences(reader):
     assert prefs["/Duplex"] == "/DuplexFlipLongEdge"
 
 
-def _short_marks(page):
+def _short_marks(lines):
     """Black lines of the cut-mark width, in mm from the top-left corner."""
     out = []
-    for line in page.lines:
+    for line in lines:
         if abs(line["linewidth"] / MM - MARK_WIDTH_MM) > 0.01:
             continue
         x1, y1, x2, y2 = (line[k] / MM for k in ("x0", "top", "x1", "bottom"))
@@ -187,14 +177,15 @@ def _distinct(values, tolerance: float = 0.05) -> list[float]:
 
 
 @pytest.mark.parametrize("page_index", [2, 3, 12])  # a front, its back, the last front
-def test_cut_marks_sit_on_the_trim_lines_outside_the_pieces(kit, page_index):
+def test_cut_marks_sit_on_the_trim_lines_outside_the_pieces(kit, reader, page_shapes,
+                                                            page_index):
     """Two marks per trim line (one beyond each end) extend the manifest's trim lines, off
     every piece and inside the band a home printer prints; backs have none."""
     data = json.loads(manifest_path(kit.path).read_text(encoding="utf-8"))
     page = data["pages"][page_index]
-    with pdfplumber.open(kit.path) as pdf:
-        found = _short_marks(pdf.pages[page_index])
-        paper_w, paper_h = pdf.pages[page_index].width / MM, pdf.pages[page_index].height / MM
+    found = _short_marks(page_shapes(kit.path, page_index + 1)["lines"])
+    box = reader.pages[page_index].mediabox
+    paper_w, paper_h = float(box.width) / MM, float(box.height) / MM
     if page["side"] == "back":
         assert found == []
         return
@@ -222,11 +213,11 @@ def test_rebuild_is_byte_identical(kit_a4, build_kit):
     assert again.path.read_bytes() == kit_a4.path.read_bytes()
 
 
-def test_short_edge_flip_changes_the_duplex_preference(kits, kit_a4):
+def test_short_edge_flip_changes_the_duplex_preference(kits, kit_a4, pypdf_text):
     short = kits(paper="a4", flip="short")
     reader = pypdf.PdfReader(short.path)
     assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
-    assert "flip on the short edge" in reader.pages[3].extract_text()
+    assert "flip on the short edge" in pypdf_text(short.path, 4)
     assert short.path.read_bytes() != kit_a4.path.read_bytes()
 
 

@@ -6,10 +6,12 @@ import io
 import os
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 from PIL import Image, ImageStat
 
+from generator.data import project
 from generator.orchestration.build import BuildOptions
 from generator.orchestration.preview import write_preview
 
@@ -21,18 +23,24 @@ needs_browser = pytest.mark.skipif(
 
 
 @pytest.fixture(scope="module")
-def preview(tmp_path_factory):
-    out = tmp_path_factory.mktemp("preview-out")
-    page = write_preview(BuildOptions(out_dir=out), n_games=20,
-                         games_wanted=["moving-target", "monster-day"])
-    return page
+def preview(run_once):
+    """The preview of two games, written once per test run (the tests only read it): Moving
+    Target, and `pnp init`'s starter project (a second game, with no rules engine, of a third
+    of the faces to export at 300 dpi)."""
+    def make(out):
+        with project.using(project.Project()):
+            project.init_project(out / "starter")
+        return str(write_preview(BuildOptions(out_dir=out), n_games=20, games_wanted=[
+            "moving-target", str(out / "starter" / "game.yaml")]))
+
+    return Path(run_once("preview", make)[1])
 
 
 def test_preview_lists_every_component_and_report(preview):
     html = preview.read_text(encoding="utf-8")
-    for text in ("Moving Target", "Monster Day", "Playing cards", "52 pieces",
-                 "verified", "seat win rate", "Village mat", "<table class=\"report\">",
-                 "moving-target.pdf", "(sheets, 24 pages)"):
+    for text in ("Moving Target", "Starter", "Playing cards", "52 pieces",
+                 "verified", "seat win rate", "Score tokens", "<table class=\"report\">",
+                 "moving-target.pdf", "(sheets, 24 pages)", "starter.pdf"):
         assert text in html
     assert "moving-target-sim-2p.png" in {p.name for p in preview.parent.glob("*.png")}
 

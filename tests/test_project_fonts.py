@@ -79,14 +79,15 @@ def fontgame(in_tmp, capsys) -> Path:
 
 # -- building with a project font -----------------------------------------------------------
 
-def test_a_project_font_is_embedded_in_the_pdf_and_its_text_extractable(fontgame, capsys):
+def test_a_project_font_is_embedded_in_the_pdf_and_its_text_extractable(fontgame, pypdf_text,
+                                                                        capsys):
     code, _, err = run(capsys, "build", "fontgame")
     assert code == 0, err
     pdf = fontgame / "output" / "fontgame" / "fontgame.pdf"
     embedded = pdf_fonts(pdf)
     assert any(name.endswith("+BitstreamVeraSans-Bold") for name in embedded), embedded
     assert any(name.endswith("+BitstreamVeraSans-Roman") for name in embedded), embedded
-    text = "\n".join(page.extract_text() for page in pypdf.PdfReader(pdf).pages)
+    text = "\n".join(pypdf_text(pdf, n) for n in range(1, len(pypdf.PdfReader(pdf).pages) + 1))
     for name in ("Dawn", "Eclipse", "Blue Moon"):  # card titles, set in Vera Bold
         assert name in text
 

@@ -49,6 +49,8 @@ side by side under pytest's temporary folder.
 """
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -57,7 +59,7 @@ import pytest
 
 from generator.core import primitives as p
 from generator.data import load_game
-from generator.orchestration.build import BuildOptions, game_theme, render_faces
+from generator.orchestration.build import BuildOptions, faces_key, game_theme, render_faces
 from tests import parity
 
 KITS = ("moving-target", "monster-day", "moving-day", "moving-day-boxes", "movement-game")
@@ -67,41 +69,53 @@ COMPONENTS = [(game, comp.id) for game in KITS for comp in load_game(game).compo
 
 @cache
 def kit_faces(game_id: str) -> dict[str, tuple[p.Face, ...]]:
-    """Each component's distinct faces (fronts, then backs), as the kit draws them."""
+    """Each component's distinct faces (fronts, then backs), as the kit draws them (from the
+    face cache when a build of this run drew them: they come back exactly as drawn)."""
     game = load_game(game_id)
     opts = BuildOptions()
     theme = game_theme(game, opts)
+    shared = faces_key(game, theme, opts)
     found = {}
     for comp in game.components:
-        fronts, backs = render_faces(game, comp, theme, opts)
+        fronts, backs = render_faces(game, comp, theme, opts, shared)
         found[comp.id] = tuple(dict.fromkeys([*fronts, *(backs or [])]))
     return found
 
 
-_VERDICTS: dict[p.Face, str | None] = {}  # a face shared by two kits is compared once
+@cache
+def faces_pdf(faces: tuple[p.Face, ...]) -> bytes:
+    """The faces written into one PDF, a page each (once, as a kit is written)."""
+    return parity.faces_pdf(faces, DPI)
 
 
-@pytest.fixture(scope="module")
-def diff_folder(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("parity-diffs")
+@pytest.fixture(scope="session")
+def verdict(run_once) -> Callable[[tuple[p.Face, ...], int, str], str | None]:
+    """``verdict(faces, index, name)``: None if the two pictures of ``faces[index]`` agree,
+    else what differs and where its diff image is; once per test run for each distinct face
+    (a face shared by two components or kits is compared once, whichever xdist worker meets
+    it first). Its PDF picture is rasterised from one PDF of all ``faces``."""
+    def get(faces: tuple[p.Face, ...], index: int, name: str) -> str | None:
+        face = faces[index]
+
+        def compare(folder: Path) -> str | None:
+            result = parity.compare_face(face, DPI, pdf=(faces_pdf(faces), index))
+            if result.ok:
+                return None
+            target = folder / f"{name}.png"
+            return f"{result.describe()}\n    diff image: {result.save_diff(target)}"
+
+        digest = hashlib.sha256(repr(face).encode()).hexdigest()
+        return run_once(f"parity/{digest}", compare)[1]
+    return get
 
 
 @pytest.mark.parametrize(("game_id", "component"), COMPONENTS,
                          ids=[f"{g}:{c}" for g, c in COMPONENTS])
-def test_png_matches_pdf_for_every_piece(game_id, component, diff_folder):
+def test_png_matches_pdf_for_every_piece(game_id, component, verdict):
     faces = kit_faces(game_id)[component]
     assert faces, f"{game_id}: component {component} draws nothing"
-    problems = []
-    for index, face in enumerate(faces):
-        if face not in _VERDICTS:
-            result = parity.compare_face(face, DPI)
-            verdict = None
-            if not result.ok:
-                target = diff_folder / game_id / f"{component}-{index:03d}.png"
-                verdict = f"{result.describe()}\n    diff image: {result.save_diff(target)}"
-            _VERDICTS[face] = verdict
-        if _VERDICTS[face]:
-            problems.append(_VERDICTS[face])
+    problems = [found for index in range(len(faces))
+                if (found := verdict(faces, index, f"{game_id}-{component}-{index:03d}"))]
     assert not problems, (f"{game_id}: {component}: the PNG and the PDF differ on "
                           f"{len(problems)} of {len(faces)} faces:\n" + "\n".join(problems))
 

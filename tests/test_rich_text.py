@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 
-import pdfplumber
 import pypdf
 import pytest
 from hypothesis import given
@@ -97,19 +96,19 @@ def test_what_is_not_markup_prints_as_written(text):
 
 # -- drawing --------------------------------------------------------------------------------
 
-def test_bold_and_italic_words_use_their_fonts_in_the_pdf_and_stay_extractable(tmp_path):
+def test_bold_and_italic_words_use_their_fonts_in_the_pdf_and_stay_extractable(
+        tmp_path, page_texts, page_chars, page_words):
     face = face_of(tmp_path, 'text: {x: 5, y: 5, w: 50, h: 20, size: 10, '
                              'text: "Plain **strong** and *slanted* words"}')
     text = text_of(face)
     assert [line for _, _, line in text.lines] == ["Plain strong and slanted words"]
     assert {span[3] for span in text.spans} == {"sans", "sans-bold", "sans-italic"}
-    with pdfplumber.open(pdf_of(tmp_path, face)) as pdf:
-        page = pdf.pages[0]
-        assert "Plain strong and slanted words" in page.extract_text()
-        fontname = {}
-        for char in page.chars:
-            fontname.setdefault(char["text"], set()).add(char["fontname"].split("+")[-1])
-        words = page.extract_words(extra_attrs=["fontname"])
+    pdf = pdf_of(tmp_path, face)
+    assert "Plain strong and slanted words" in page_texts(pdf)[0]
+    fontname = {}
+    for char in page_chars(pdf, 1):
+        fontname.setdefault(char["text"], set()).add(char["fontname"].split("+")[-1])
+    words = page_words(pdf, 1, extra_attrs=["fontname"])
     by_word = {w["text"]: w["fontname"].split("+")[-1] for w in words}
     assert by_word["strong"] == "AtkinsonHyperlegible-Bold"
     assert by_word["slanted"] == "AtkinsonHyperlegible-Italic"
@@ -190,7 +189,7 @@ def test_literal_filter_prints_data_as_written(tmp_path):
 
 # -- hyphenation ------------------------------------------------------------------------------
 
-def test_long_word_in_a_narrow_box_is_hyphenated(tmp_path):
+def test_long_word_in_a_narrow_box_is_hyphenated(tmp_path, page_texts):
     face = face_of(tmp_path, 'text: {x: 5, y: 5, w: 14, h: 30, size: 9, '
                              'text: "Hyphenation makes understanding easier"}')
     text = text_of(face)
@@ -202,8 +201,7 @@ def test_long_word_in_a_narrow_box_is_hyphenated(tmp_path):
             word = line[:-1] + following.split()[0]
             assert len(word) >= hyphenate.MIN_LETTERS
             assert len(line) - 1 >= hyphenate.LEFT and len(following) >= hyphenate.RIGHT
-    with pdfplumber.open(pdf_of(tmp_path, face)) as pdf:
-        assert "Hyphena-\ntion" in pdf.pages[0].extract_text()
+    assert "Hyphena-\ntion" in page_texts(pdf_of(tmp_path, face))[0]
 
 
 def test_hyphenation_off_shrinks_instead(tmp_path):

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cache
 
-import pdfplumber
 import pytest
 
 from generator.data import load_game
@@ -22,7 +21,7 @@ GAMES = ["moving-target", "monster-day", "moving-day", "moving-day-boxes", "move
 
 
 @pytest.fixture(scope="module")
-def built(kits):
+def built(kits, page_texts, crop_texts):
     @cache
     def get(game: str) -> tuple[str, dict]:
         kit = kits(game)
@@ -30,15 +29,11 @@ def built(kits):
         rules_pages = [page["page"] for page in manifest["pages"]
                        if page["content"] == "rules"]
         texts = []
-        with pdfplumber.open(pdf) as doc:
-            for n in rules_pages:
-                page = doc.pages[n - 1]
-                # A one-column page reads whole; a two-column page column by column (read
-                # whole, its lines would run the two columns together).
-                half = float(page.width) / 2
-                texts += [page.extract_text() or "",
-                          page.crop((0, 0, half, page.height)).extract_text() or "",
-                          page.crop((half, 0, page.width, page.height)).extract_text() or ""]
+        for n, whole in zip(rules_pages, page_texts(pdf, rules_pages), strict=True):
+            # A one-column page reads whole; a two-column page column by column (read
+            # whole, its lines would run the two columns together).
+            texts += [whole, *crop_texts(pdf, n, [(0, 0, 0.5, 1), (0.5, 0, 1, 1)],
+                                         within=False, of_page=True)]
         return normalise(" | ".join(texts)), manifest
     return get
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from PIL import Image
 from pypdf import PdfReader
@@ -27,16 +26,20 @@ SHOWCASE = paths.ROOT / "examples" / "showcase"
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    """The showcase copied to a temporary folder and built there to PDF and PNG."""
-    folder = tmp_path_factory.mktemp("showcase") / "showcase"
-    shutil.copytree(SHOWCASE, folder, ignore=shutil.ignore_patterns("output"))
-    try:
-        assert main(["build", str(folder)]) == 0
-        assert main(["png", str(folder)]) == 0
-    finally:
-        project.use(project.Project())
-    return folder / "output" / "harbour-lights"
+def built(run_once) -> Path:
+    """The showcase copied to a temporary folder and built there to PDF and PNG (once per
+    test run; the tests only read it)."""
+    def make(root: Path) -> None:
+        folder = root / "showcase"
+        shutil.copytree(SHOWCASE, folder, ignore=shutil.ignore_patterns("output"))
+        try:
+            assert main(["build", str(folder)]) == 0
+            assert main(["png", str(folder)]) == 0
+        finally:
+            project.use(project.Project())
+
+    root, _ = run_once("showcase", make)
+    return root / "showcase" / "output" / "harbour-lights"
 
 
 def _forms(reader: PdfReader) -> dict[str, object]:
@@ -57,7 +60,7 @@ def _forms(reader: PdfReader) -> dict[str, object]:
     return found
 
 
-def test_the_showcase_builds_with_its_features_in_the_pdf(built):
+def test_the_showcase_builds_with_its_features_in_the_pdf(built, page_texts, page_chars):
     pdf = built / "harbour-lights.pdf"
     reader = PdfReader(pdf)
     forms = _forms(reader)
@@ -71,9 +74,9 @@ def test_the_showcase_builds_with_its_features_in_the_pdf(built):
              for f in ((obj.get("/Resources") or {}).get("/Font") or {}).values()}
     assert any("BitstreamVeraSans-Bold" in name for name in fonts), fonts
     assert any("BitstreamVeraSans-Roman" in name for name in fonts), fonts
-    with pdfplumber.open(pdf) as doc:
-        chars = [c for page in doc.pages for c in page.chars]
-        text = "\n".join(page.extract_text() or "" for page in doc.pages)
+    texts = page_texts(pdf)
+    chars = [c for n in range(1, len(texts) + 1) for c in page_chars(pdf, n)]
+    text = "\n".join(texts)
     for name in ("The Night Keeper", "The Harbour Master", "The Storm Watcher",
                  "The Lamp Trimmer"):
         assert name in text

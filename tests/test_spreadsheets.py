@@ -12,7 +12,6 @@ import zipfile
 from pathlib import Path
 
 import openpyxl
-import pdfplumber
 import pytest
 import yaml
 from hypothesis import given, settings
@@ -75,11 +74,6 @@ def _write_csv(file: Path, rows: list[list[str]], bom: bool = True) -> Path:
     csv.writer(buffer).writerows(rows)
     file.write_text(buffer.getvalue(), encoding="utf-8-sig" if bom else "utf-8", newline="")
     return file
-
-
-def _pdf_text(pdf: Path) -> str:
-    with pdfplumber.open(pdf) as doc:
-        return "\n".join(page.extract_text() or "" for page in doc.pages)
 
 
 RANK_NAMES = {"J": "Knave", "Q": "Dame", "A": "Ace"}  # the sheet's own names for some ranks
@@ -161,11 +155,11 @@ def _error(data_file: Path) -> str:
 
 # -- built kits ----------------------------------------------------------------------------
 
-def test_a_table_from_csv_builds_into_the_kit(tmp_path):
+def test_a_table_from_csv_builds_into_the_kit(tmp_path, page_texts):
     _write_csv(tmp_path / "ranks.csv", [RANK_HEADER, *_rank_rows()])
     data_file = _moving_target(tmp_path, ranks="{file: ranks.csv}")
     pdf, pages = build_pdf(str(data_file), BuildOptions(out_dir=tmp_path / "out"))
-    text = _pdf_text(pdf)
+    text = "\n".join(page_texts(pdf))
     assert pages > 10
     for name in ("Ace of Spades", "Seven of Hearts", "King of Clubs"):
         assert name in text
@@ -174,12 +168,12 @@ def test_a_table_from_csv_builds_into_the_kit(tmp_path):
     assert "KING" in text and "SEVEN" not in text
 
 
-def test_tables_from_xlsx_sheets_build_into_the_kit(tmp_path):
+def test_tables_from_xlsx_sheets_build_into_the_kit(tmp_path, page_texts):
     _deck_workbook(tmp_path / "deck.xlsx")
     data_file = _moving_target(tmp_path, suits="{file: deck.xlsx, sheet: Suits}",
                                ranks="{file: deck.xlsx, sheet: Ranks}")
     pdf, _ = build_pdf(str(data_file), BuildOptions(out_dir=tmp_path / "out"))
-    text = _pdf_text(pdf)
+    text = "\n".join(page_texts(pdf))
     for name in ("Knave of Spades", "Dame of Diamonds", "Two of Clubs", "King of Hearts"):
         assert name in text
     assert "Jack of Spades" not in text and "KNAVE" in text

@@ -31,7 +31,12 @@ from generator.core.resources import Resources, needs
 from generator.data import i18n, load_game
 from generator.data.resources import load_resources
 from generator.data.themes import Theme
-from generator.orchestration.build import check_composition, game_theme, render_faces
+from generator.orchestration.build import (
+    check_composition,
+    faces_key,
+    game_theme,
+    render_faces,
+)
 from generator.orchestration.options import BuildOptions
 from generator.render.png import write_png
 
@@ -87,12 +92,13 @@ class PngFile:
 
 
 def component_files(game: Game, comp: Component, theme: Theme, opts: BuildOptions,
-                    folder: Path, dpi: int) -> list[PngFile]:
+                    folder: Path, dpi: int, shared: str | None = None) -> list[PngFile]:
     """The PNG files of one component: one per distinct front, each with its back beside it.
     A name is ``<index>-<label>``: a label too long for a file name is cut at its end
     (``fit_name``), the index kept, so every name stays unique and pairs with its back. Each
-    file says how many copies of it the game has (13 friend images make 36 cards)."""
-    fronts, backs = render_faces(game, comp, theme, opts)
+    file says how many copies of it the game has (13 friend images make 36 cards).
+    ``shared``: the face cache's key part, as ``build.render_faces`` takes it."""
+    fronts, backs = render_faces(game, comp, theme, opts, shared)
     copies = Counter(fronts)
     files: list[PngFile] = []
     seen: set[Face] = set()
@@ -210,8 +216,9 @@ def export_pngs(game_id: str, opts: BuildOptions, dpi: int | None = None, jobs: 
         with i18n.session(game, opts.lang):  # faces are drawn here; workers only rasterise
             check_composition(game, opts.force)
             theme = game_theme(game, opts)
+            shared = faces_key(game, theme, opts)  # faces a build drew are not drawn again
             files = [file for comp in game.components if comp.kind != "sheet"
-                     for file in component_files(game, comp, theme, opts, folder, dpi)]
+                     for file in component_files(game, comp, theme, opts, folder, dpi, shared)]
         with output_lock(folder.parent), atomic_dir(folder) as staging:
             write_all([(f.face, str(staging / Path(f.target).relative_to(folder)), f.dpi)
                        for f in files], jobs, chosen.bleed)

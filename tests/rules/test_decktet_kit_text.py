@@ -9,7 +9,6 @@ import itertools
 import math
 from pathlib import Path
 
-import pdfplumber
 import pytest
 
 from generator.core.primitives import Circle, Text
@@ -29,11 +28,6 @@ def kit(kits):
         built = kits(game, paper=paper)
         return built.pdf, built.manifest
     return get
-
-
-def _words(pdf: Path, page: int) -> list[dict]:
-    with pdfplumber.open(pdf) as doc:
-        return doc.pages[page - 1].extract_words(extra_attrs=["size"], keep_blank_chars=True)
 
 
 def _text(texts: tuple[str, ...], pages: list[int]) -> str:
@@ -86,9 +80,9 @@ def test_the_rules_pages_label_our_readings_and_print_no_page_numbers(kit, page_
 
 
 @pytest.mark.parametrize("game", KITS)
-def test_the_worked_example_labels_are_readable(kit, game):
+def test_the_worked_example_labels_are_readable(kit, page_words, game):
     pdf, _ = kit(game)
-    words = _words(pdf, 3)
+    words = page_words(pdf, 3, extra_attrs=["size"], keep_blank_chars=True)
     labels = [w for w in words if w["text"].startswith((f"{SPACE[game]} ", "rank ", "Personality",
                                                          "Ace of"))]
     assert len(labels) >= 12

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pdfplumber
 import pytest
 
 from generator.core.errors import CompositionError, DataError
@@ -122,11 +121,11 @@ def test_the_example_follows_the_engine(game, monkeypatch):
     assert changed is None or changed["seed"] != 9 or changed["cell"] != "B1"
 
 
-def test_rules_page_prints_the_engines_sentences(kit_a4, example):
+def test_rules_page_prints_the_engines_sentences(kit_a4, page_texts, example):
     manifest = json.loads(kit_a4.path.with_name("moving-target.kit.json").read_text("utf-8"))
     [page] = [p["page"] for p in manifest["pages"] if p["content"] == "rules"]
-    with pdfplumber.open(kit_a4.path) as pdf:
-        text = " ".join(pdf.pages[page - 1].extract_text(use_text_flow=True).split())
+    [text] = page_texts(kit_a4.path, [page], use_text_flow=True)
+    text = " ".join(text.split())
     for line in example["lines"]:
         assert " ".join(line.split()) in text
 
@@ -227,15 +226,14 @@ def test_a_missing_card_fails_the_card_list(game):
 
 # -- aids and seats -----------------------------------------------------------------------------
 
-def test_one_player_aid_per_player_with_the_turn_and_the_end(game, kit_a4):
+def test_one_player_aid_per_player_with_the_turn_and_the_end(game, kit_a4, page_texts):
     [aid] = [c for c in game.components if c.kind == "aid"]
     assert aid.total == game.players[1] == 3
     manifest = json.loads(kit_a4.path.with_name("moving-target.kit.json").read_text("utf-8"))
     pages = [p["page"] for p in manifest["pages"]
              if any(piece["component"] == "aid" for piece in p.get("pieces", []))]
-    with pdfplumber.open(kit_a4.path) as pdf:
-        text = " ".join(" ".join(pdf.pages[n - 1].extract_text(use_text_flow=True).split())
-                           for n in pages)
+    text = " ".join(" ".join(page.split())
+                    for page in page_texts(kit_a4.path, pages, use_text_flow=True))
     for words in ("Place one card", "At most 3 cards", "Never more than 12",
                   "the last card must touch a card of the same value"):
         assert text.count(words) == 3, words

@@ -1,0 +1,196 @@
+"""A PDF read back a page at a time, one kind of extraction per function (``text``,
+``furniture_text``, ``words``, ``chars``, ``crop_texts``, ``shapes``, ``furniture_shapes``:
+pdfplumber; ``pypdf_text``: pypdf), each giving JSON-able values, so conftest's fixtures
+(``page_texts``, ``furniture_texts``, ``page_words``, ``page_chars``, ``crop_texts``,
+``page_shapes``, ``pypdf_text``) can run each once per test run for each distinct file
+content, page and arguments, and share it between the run's processes.
+
+Reading is the slow part of a test that reads a kit (pdfminer interprets every operator of
+every form, at each use). What a kind does not need is left uninterpreted, and nothing else
+changes: pdfplumber's own text and word extraction runs on the characters pdfminer makes.
+
+- Text kinds (text, words, chars, crop_texts): no path is painted (a path makes no character), and a
+  form XObject that shows no text is not run. A form shows text only between ``BT`` and
+  ``ET`` or in a form it runs itself, so a form whose content and sub-forms hold no ``BT``
+  makes no character.
+- Furniture text: as text, and no form is run at all (a kit draws each piece's face as a form,
+  its furniture on the page).
+- Shapes (rects, lines): no text is shown (a character makes no path); every form is run, or
+  (furniture shapes) none.
+
+``tests/test_pdfread.py`` checks both against pdfplumber's full interpretation.
+"""
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pdfplumber
+import pypdf
+from pdfminer.pdfinterp import PDFPageInterpreter
+from pdfminer.pdftypes import dict_value, stream_value
+from pdfminer.psparser import LIT, literal_name
+from pdfplumber.page import Page, PDFPageAggregatorWithMarkedContent
+
+FORM = LIT("Form")
+
+
+def _file(pdf: Path | bytes) -> Path | io.BytesIO:
+    """A path, or the file's bytes (what was read once, as the file may be replaced)."""
+    return io.BytesIO(pdf) if isinstance(pdf, bytes) else pdf
+
+
+def jsonable(value: Any) -> Any:
+    """What the value reads back as from JSON (tuples as lists, pdfminer objects as text)."""
+    return json.loads(json.dumps(value, default=str))
+
+
+class _TextDevice(PDFPageAggregatorWithMarkedContent):
+    """pdfplumber's device, painting no paths; it remembers which forms show text."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.shows_text: dict[int, bool] = {}
+
+    def paint_path(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+
+class _ShapeDevice(PDFPageAggregatorWithMarkedContent):
+    """pdfplumber's device, showing no text."""
+
+    def render_string(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+
+class _TextInterpreter(PDFPageInterpreter):
+    """pdfminer's interpreter, running only the forms that can show text."""
+
+    device: _TextDevice
+
+    def _shows_text(self, form: Any) -> bool:
+        known = self.device.shows_text
+        key = id(form) if form.objid is None else form.objid
+        if key not in known:
+            known[key] = True  # while it is looked at (a form that runs itself): assume so
+            resources = dict_value(form.get("Resources") or {})
+            forms = [stream_value(x) for x in dict_value(resources.get("XObject") or {}).values()]
+            known[key] = b"BT" in form.get_data() or any(
+                f.get("Subtype") is FORM and self._shows_text(f) for f in forms)
+        return known[key]
+
+    def do_Do(self, xobjid_arg: Any) -> None:
+        found = self.xobjmap.get(literal_name(xobjid_arg))
+        if found is not None:
+            xobj = stream_value(found)
+            if xobj.get("Subtype") is FORM and not self._shows_text(xobj):
+                return
+        super().do_Do(xobjid_arg)
+
+
+class _PageInterpreter(PDFPageInterpreter):
+    """pdfminer's interpreter, running no form: what is drawn on the page itself."""
+
+    def do_Do(self, xobjid_arg: Any) -> None:
+        found = self.xobjmap.get(literal_name(xobjid_arg))
+        if found is None or stream_value(found).get("Subtype") is not FORM:
+            super().do_Do(xobjid_arg)
+
+
+def _page_class(device: type, interpreter: type) -> type[Page]:
+    class Partial(Page):
+        @property
+        def layout(self) -> Any:
+            if not hasattr(self, "_partial_layout"):
+                made = device(self.pdf.rsrcmgr, pageno=self.page_number,
+                              laparams=self.pdf.laparams)
+                interpreter(self.pdf.rsrcmgr, made).process_page(self.page_obj)
+                self._partial_layout = made.get_result()
+            return self._partial_layout
+    return Partial
+
+
+TextPage = _page_class(_TextDevice, _TextInterpreter)
+ShapePage = _page_class(_ShapeDevice, PDFPageInterpreter)
+FurniturePage = _page_class(_TextDevice, _PageInterpreter)
+FurnitureShapePage = _page_class(_ShapeDevice, _PageInterpreter)
+
+
+@contextmanager
+def pages(pdf: Path | bytes, kind: type[Page] = TextPage) -> Iterator[list[Page]]:
+    """The file's pages, each interpreted as ``kind`` needs (TextPage, ShapePage)."""
+    with pdfplumber.open(_file(pdf)) as doc:
+        yield [kind(doc, p.page_obj, page_number=p.page_number, initial_doctop=p.initial_doctop)
+               for p in doc.pages]
+
+
+@contextmanager
+def opened(pdf: Path | bytes, kind: str) -> Iterator[list[Any]]:
+    """The file's pages as the extraction ``kind`` reads them."""
+    if kind == "pypdf_text":
+        yield list(pypdf.PdfReader(_file(pdf)).pages)
+    else:
+        page = {"shapes": ShapePage, "furniture_text": FurniturePage,
+                "furniture_shapes": FurnitureShapePage}.get(kind, TextPage)
+        with pages(pdf, page) as found:
+            yield found
+
+
+def page_count(pdf: Path | bytes) -> int:
+    return len(pypdf.PdfReader(_file(pdf)).pages)
+
+
+# -- the kinds of extraction, each of one page (conftest's fixtures) ------------------------
+
+def text(page: Page, **options: Any) -> str:
+    """``extract_text(**options)``."""
+    return page.extract_text(**options) or ""
+
+
+def furniture_text(page: Page) -> str:
+    """``extract_text()`` of what is drawn on the page itself, not in a form: a kit page's
+    furniture (footer, cut marks' labels, the contents sheet), not its pieces' faces (each
+    face is a form)."""
+    return page.extract_text() or ""
+
+
+def words(page: Page, **options: Any) -> list[dict[str, Any]]:
+    """``extract_words(**options)``."""
+    return jsonable(page.extract_words(**options))
+
+
+def chars(page: Page) -> list[dict[str, Any]]:
+    """pdfplumber's ``chars``."""
+    return jsonable(page.chars)
+
+
+def crop_texts(page: Page, boxes: list[list[float]], within: bool = True,
+               of_page: bool = False) -> list[str]:
+    """The text of each box (x0, top, x1, bottom in points, or with ``of_page`` in fractions
+    of the page's width and height): of what lies wholly inside it (``within_bbox``), or of
+    what it cuts out (``crop``)."""
+    if of_page:
+        w, h = float(page.width), float(page.height)
+        boxes = [[b[0] * w, b[1] * h, b[2] * w, b[3] * h] for b in boxes]
+    return [(page.within_bbox(tuple(b)) if within else page.crop(tuple(b))).extract_text()
+            or "" for b in boxes]
+
+
+def shapes(page: Page) -> dict[str, list[dict[str, Any]]]:
+    """pdfplumber's ``rects`` and ``lines``."""
+    return jsonable({"rects": page.rects, "lines": page.lines})
+
+
+def furniture_shapes(page: Page) -> dict[str, list[dict[str, Any]]]:
+    """``shapes`` of what is drawn on the page itself, not in a form (a kit page's cut marks
+    and hairlines, not its faces' art)."""
+    return shapes(page)
+
+
+def pypdf_text(page: pypdf.PageObject) -> str:
+    """The text as pypdf extracts it."""
+    return page.extract_text()
