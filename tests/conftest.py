@@ -65,8 +65,10 @@ SLOW_TESTS = {
     "test_svg_memory.py": {
         "test_a_use_fan_out_ends_in_one_line_naming_the_icon_within_500_mb"},
     "test_build_memory.py": {
-        "test_a_template_that_draws_past_the_memory_cap_is_named_in_one_line",
+        "test_a_template_that_draws_900_mb_of_paths_is_refused_at_its_line",
+        "test_paths_within_the_face_limit_are_stopped_by_the_component_limit",
         "test_caching_a_large_component_does_not_double_the_builds_memory",
+        "test_pictures_too_large_for_rgba_export_within_500_mb",
         "test_faces_kept_are_written_a_face_at_a_time_and_come_back",
         "test_a_16_bit_tiff_is_refused_by_its_decoded_size_within_500_mb"},
     "test_blame.py": {"test_mutated_data_never_blames_a_builtin_template",

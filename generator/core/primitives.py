@@ -155,3 +155,27 @@ class Face:
     label: str = ""
     origins: tuple[Origin, ...] = field(default=(), compare=False)
     template: str = field(default="", compare=False)
+
+
+PARTS_PER_PRIMITIVE = 2  # a path segment or a line of text holds about half a primitive's memory
+WEIGHED = ("primitives (shapes, texts, icons and images; a path or text counts one more "
+           "per two of its segments or lines)")  # what the limits count, in messages
+
+
+def weight(prim: Primitive) -> int:
+    """What a primitive counts against the primitive limits (generator/expressions/limits.py):
+    one, plus one per two of the parts it holds (a path's segments; a text's lines, spans and
+    inline icons). Why: a limit on plain counts let a face hold 10,000 paths of 2,400
+    segments each (about 900 MB); weighed, the limits bound memory whatever is drawn."""
+    if isinstance(prim, Path):
+        parts = len(prim.segments)
+    elif isinstance(prim, Text):
+        parts = len(prim.lines) + len(prim.spans) + len(prim.icons)
+    else:
+        return 1
+    return 1 + parts // PARTS_PER_PRIMITIVE
+
+
+def face_weight(face: Face) -> int:
+    """The primitive weight of one face (``weight`` summed)."""
+    return sum(map(weight, face.prims))

@@ -12,7 +12,8 @@ file's ``checks:`` and ``verify:`` list) spends ``MAX_BUILD_WORK`` units in all,
 the build's ``context.Budget`` by who spent them; past it, ``BudgetSpent`` names the template
 element or check that spent the most. A meter opened in a build may spend only what the build
 has left, so it stops at the same unit whatever ran before it. Primitives are capped per
-face, per component and per build (``MAX_*_PRIMITIVES``: what a build keeps in memory).
+face, per component and per build (``MAX_*_PRIMITIVES``: what a build keeps in memory), each
+weighed by what it holds (generator/core/primitives.py ``weight``: a path's segments count).
 
 Wall-clock time is only a backstop (``BACKSTOP_SECONDS``) against a bug of ours that would
 loop where no unit is charged; it never decides whether an input builds.

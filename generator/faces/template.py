@@ -239,6 +239,7 @@ class _Run:
         self.depth = depth  # how many includes deep this template is drawn
         self.known = known  # what loading resolved: read before anything is looked up
         self.origins: list[p.Origin] = []  # parallel to the primitives produced
+        self.weighed = [0]  # the face's primitive weight so far (p.weight), shared with includes
         # Where the translation the text element being built prints is written (catalogue
         # file, line), or None: its failures are reported there (set by ``text``).
         self.site: tuple[str, int | None] | None = None
@@ -256,6 +257,9 @@ class _Run:
 
     def fail(self, path: tuple[Hashable, ...], expected: str) -> DataError:
         return DataError(self.doc.file, self.doc.line_of(path), format_path(path), expected)
+
+    def too_many(self, path: tuple[Hashable, ...]) -> DataError:
+        return self.fail(path, f"more than {MAX_FACE_PRIMITIVES:,} {p.WEIGHED} in one face")
 
     def spender(self, path: tuple[Hashable, ...]) -> Spender:
         """Who spends the work of the value or element at ``path``, for the build's budget."""
@@ -349,14 +353,17 @@ class _Run:
             raise self.fail(path, f"expected exactly one of: {', '.join(PRIMITIVES)}, each, if; "
                                   f"got {', '.join(map(str, raw)) or 'nothing'}")
         kind = kinds[0]
-        if len(out) >= MAX_FACE_PRIMITIVES:
-            raise self.fail(path, f"more than {MAX_FACE_PRIMITIVES} primitives (shapes, texts, "
-                                  "icons and images) in one face")
+        if self.weighed[0] >= MAX_FACE_PRIMITIVES:
+            raise self.too_many(path)
         fields = raw[kind]
         if not isinstance(fields, dict):
             raise self.fail(path + (kind,), "expected a mapping of fields")
         args = self.fields(path + (kind,), kind, fields, scope)
-        out.append(self.build(path + (kind,), kind, args))
+        made = self.build(path + (kind,), kind, args)
+        self.weighed[0] += p.weight(made)
+        if self.weighed[0] > MAX_FACE_PRIMITIVES:  # one path or text past it: named before kept
+            raise self.too_many(path)
+        out.append(made)
         info = args["info"] if args["info"] is not None else kind in INFO_BY_DEFAULT
         self.origins.append(p.Origin(self.doc.line_of(path), bool(info)))
 
@@ -388,6 +395,7 @@ class _Run:
         inner = scope.child(values)
         run = _Run(included.doc, self.depth + 1, self.known)
         run.origins = self.origins  # the included primitives land in the same face
+        run.weighed = self.weighed
         for key, value in included.doc.data.get("vars", {}).items():
             inner.set(key, run.value(("vars", key), value, inner))
         run.elements(("elements",), included.doc.data["elements"], inner, out)

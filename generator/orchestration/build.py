@@ -13,7 +13,7 @@ from generator.core.atomic import atomic_batch, output_lock
 from generator.core.errors import CompositionError, DataError
 from generator.core.findings import Finding
 from generator.core.model import Component, FaceTemplate, Game, Size
-from generator.core.primitives import Face, Primitive
+from generator.core.primitives import WEIGHED, Face, Primitive, face_weight
 from generator.core.sizes import PAGE
 from generator.core.yamlfile import format_path
 from generator.data import i18n, load_game
@@ -193,7 +193,7 @@ def render_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions,
         budget.primitives += _primitives(fronts, backs)
         if budget.primitives > MAX_BUILD_PRIMITIVES:
             raise too_many_primitives(game, comp, f"more than {MAX_BUILD_PRIMITIVES:,} "
-                                      "primitives (shapes, texts, icons and images) in one "
+                                      f"{WEIGHED} in one "
                                       f"build's faces, {budget.primitives:,} with this "
                                       "component's")
     return fronts, backs
@@ -202,7 +202,7 @@ def render_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions,
 def _primitives(fronts: list[Face], backs: list[Face] | None) -> int:
     """The primitives of the distinct faces (a copy is the same face, drawn once)."""
     distinct = {id(face): face for face in [*fronts, *(backs or [])]}
-    return sum(len(face.prims) for face in distinct.values())
+    return sum(map(face_weight, distinct.values()))
 
 
 def faces_key(game: Game, theme: Theme, opts: BuildOptions) -> str | None:
@@ -251,14 +251,14 @@ def _draw_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions, s
         ctx = {**base, "item": item.data, "index": index}
         label = item_label(comp, ctx, index, label_at)
         front = render_face(front_t, size.w, size.h, ctx, label, known)
-        primitives += len(front.prims)
+        primitives += face_weight(front)
         if back_t is not None and (back is None or not shared_back):
             back = render_face(back_t, size.w, size.h, ctx, f"{comp.id}-back" if shared_back
                                else label + "-back", known)
-            primitives += len(back.prims)
+            primitives += face_weight(back)
         if primitives > MAX_COMPONENT_PRIMITIVES:
             raise too_many_primitives(game, comp, f"more than {MAX_COMPONENT_PRIMITIVES:,} "
-                                      "primitives (shapes, texts, icons and images) in one "
+                                      f"{WEIGHED} in one "
                                       f"component's faces: {primitives:,} up to item "
                                       f"{index + 1} ({label!r})")
         for _ in range(item.count):

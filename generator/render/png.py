@@ -26,6 +26,7 @@ from . import png_alpha
 from . import png_glyphs as glyphs
 from . import png_paths as paths
 from . import png_shapes as shapes
+from .png_picture import picture_tile
 
 MM_PER_INCH = 25.4
 
@@ -114,16 +115,14 @@ class PngPainter:
         elif isinstance(prim, p.Vector):
             paths.paint_vector(self, prim)
         elif isinstance(prim, p.Image):
-            with Image.open(prim.path) as src:
-                w, h = self.px(prim.w), self.px(prim.h)
-                tile = src.convert("RGBA").resize((w, h), Image.Resampling.LANCZOS)
             x, y = self.pt(prim.x, prim.y)
+            part = None
             if prim.clip is not None:  # keep only the part inside the box (same as the PDF)
                 cx, cy = self.pt(prim.clip[0], prim.clip[1])
                 left, top = round(cx - x), round(cy - y)
-                tile = tile.crop((left, top, left + self.px(prim.clip[2]),
-                                  top + self.px(prim.clip[3])))
+                part = (left, top, left + self.px(prim.clip[2]), top + self.px(prim.clip[3]))
                 x, y = cx, cy
+            tile = picture_tile(prim.path, (self.px(prim.w), self.px(prim.h)), part)
             self.image.paste(tile, (round(x), round(y)), tile)
 
     def line(self, pts: list[tuple[float, float]], colour: str, width: float,

@@ -234,7 +234,8 @@ def test_a_face_draws_at_most_its_primitives(tmp_path, monkeypatch):
     error = caught.value
     assert (error.file, error.line) == (str(project / "faces" / "card.yaml"), 5)
     assert error.expected.startswith("more than 100 primitives (shapes, texts, icons and "
-                                     "images) in one face")
+                                     "images; a path or text counts one more per two of "
+                                     "its segments or lines) in one face")
     spend(str(starter(tmp_path / "ok", cards=1, face=rects(100))))
 
 

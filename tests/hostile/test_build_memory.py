@@ -47,14 +47,40 @@ def heavy_cards(starter: Path, repeat: int) -> None:
 
 # -- a build past the memory there is: one line --------------------------------------------
 
-def test_a_template_that_draws_past_the_memory_cap_is_named_in_one_line(starter):
-    """The issue's: a template within every other limit, drawn until memory runs out, was a
-    MemoryError traceback. Capped low (the sooner it runs out, the less CPU it costs)."""
-    heavy_cards(starter, 100)  # ~900 MB of faces uncapped
-    result = pnp_limited(["build", starter], limit_mb=160)
+def test_a_template_that_draws_900_mb_of_paths_is_refused_at_its_line(starter):
+    """The issue's: a template within every other limit drew ~900 MB of paths (15 s of CPU
+    to reach a 500 MB cap, then a MemoryError). A path weighs one primitive more per two
+    segments (core/primitives.weight), so the face's primitive limit refuses it at the
+    element, before the memory is spent."""
+    line_no = add_to(starter / "faces" / "card.yaml", "")
+    heavy_cards(starter, 100)  # ~900 MB of faces if the limits counted only primitives
+    result = pnp_limited(["build", starter])
     assert result.returncode == 2
     line = one_error_line(result)
-    assert "faces/card.yaml: drawing '" in line and "ran out of memory" in line, line
+    assert f"faces/card.yaml:{line_no + 2}: " in line, line
+    assert "more than 10,000 primitives" in line and "per two of its segments" in line, line
+    assert "in one face (drawing 'Dawn')" in line, line
+
+
+def test_paths_within_the_face_limit_are_stopped_by_the_component_limit(starter):
+    """Eight such paths a card stay within the face limit (8 x 1,201); eleven cards of them
+    pass the component's 100,000 (about 30 MB of segments), named with the piece."""
+    heavy_cards(starter, 8)
+    result = pnp_limited(["build", starter])
+    assert result.returncode == 2
+    line = one_error_line(result)
+    assert "game.yaml:" in line and "more than 100,000 primitives" in line, line
+    assert "up to item 11 ('Full Moon')" in line, line
+
+
+def test_weight_counts_segments_and_lines():
+    segments = (("M", (0.0, 0.0)),) + (("L", (1.0, 1.0)),) * 9
+    assert p.weight(p.Path(segments)) == 1 + 10 // p.PARTS_PER_PRIMITIVE
+    lines = tuple((0.0, float(i), "word") for i in range(7))
+    assert p.weight(p.Text(lines, "body", 8.0)) == 1 + 7 // p.PARTS_PER_PRIMITIVE
+    assert p.weight(p.Rect(0, 0, 1, 1)) == 1
+    face = p.Face(10, 10, 0, (p.Path(segments), p.Rect(0, 0, 1, 1)))
+    assert p.face_weight(face) == 7
 
 
 def test_out_of_memory_while_drawing_names_the_template_and_piece(starter, capsys,
@@ -86,13 +112,14 @@ def test_out_of_memory_anywhere_else_is_one_line_exit_1(starter, capsys, monkeyp
 def test_caching_a_large_component_does_not_double_the_builds_memory(starter):
     """Cached faces were encoded, decoded and written out with ``repr`` both ways before
     their size was checked: about three copies of a component's faces (the deck's ~40 MB
-    here came to ~200 MB). A token template that fails after the deck is drawn and stored
-    ends the build before the PDF is drawn."""
-    heavy_cards(starter, 6)
+    here came to ~200 MB; this deck of ~30 MB, the most the primitive limits let one
+    component hold, to ~150 MB). A token template that fails after the deck is drawn and
+    stored ends the build before the PDF is drawn."""
+    heavy_cards(starter, 3)
     line = add_to(starter / "faces" / "token.yaml",
                   '  - text: {x: 0, y: 0, w: 5, h: 5, text: "{{ nothing.here }}"}\n')
     cache = starter.parent / "cache"
-    result = pnp_limited(["build", starter], limit_mb=200,
+    result = pnp_limited(["build", starter], limit_mb=120,
                          env={"PNP_CACHE": "1", "PNP_CACHE_DIR": str(cache)})
     assert result.returncode == 2
     assert f"faces/token.yaml:{line}: " in one_error_line(result)
@@ -226,3 +253,24 @@ def test_bytes_per_pixel_are_pillows_own_figures():
     assert [resolve.pixel_bytes(m) for m in ("1", "L", "P", "LA", "RGB", "RGBA", "CMYK",
                                              "I;16", "I", "F")] == [1, 1, 1, 2, 3, 4, 4, 2,
                                                                     4, 4]
+
+
+# -- PNG export of large pictures ------------------------------------------------------------
+
+@pytest.mark.parametrize("w, h", [(10_000, 10_000), (12_000, 8)],
+                         ids=["100-megapixel-grey", "a-sliver-cover-fitted"])
+def test_pictures_too_large_for_rgba_export_within_500_mb(starter, w, h):
+    """An allowed 100-megapixel grey picture was converted to RGBA whole (400 MB more) and a
+    12,000 x 8 one cover-fitted into a 20 mm box was resized whole (a 7-gigapixel tile):
+    ``pnp png`` ran out of memory. Now only the shown part, reduced a band at a time."""
+    (starter / "art").mkdir()
+    Image.new("L", (w, h), 128).save(starter / "art" / "grey.png")
+    add_to(starter / "faces" / "card.yaml",
+           '  - image: {path: art/grey.png, x: 5, y: 30, w: "{{ W - 10 }}", h: 20, '
+           'fit: cover}\n')
+    result = pnp_limited(["png", starter])
+    assert result.returncode == 0, result.stderr[-2000:]
+    with Image.open(next((starter / "output").rglob("*-front.png"))) as card:
+        # a point inside the picture's box prints the picture's grey
+        x, y = (round((mm + 3.175) / 25.4 * 300) for mm in (31.75, 40))
+        assert card.convert("L").getpixel((x, y)) == 128
