@@ -86,6 +86,21 @@ def test_a_changed_board_cell_plays_again(folder, playouts):
     assert len(entries(folder, "movement-verify")) == 2
 
 
+def test_an_edit_the_engine_does_not_play_by_replays_nothing(folder, playouts):
+    """Only settings, boards and the navigation deck are played by (setup.played_data, all
+    the engine's rules are built from): a coverage line or a table it does not read edited
+    keeps the playouts; a navigation card's count plays again."""
+    data = copy.deepcopy(GAME.data)
+    movement_playouts._summaries(data, ["Lattice"])
+    data["rules_coverage"] = {}
+    data["tables"]["tokens"] = [{"note": "a table the engine never reads"}]
+    movement_playouts._summaries(data, ["Lattice"])
+    assert playouts == ["Lattice"]
+    data["tables"]["navigation"][0]["count"] = data["tables"]["navigation"][0].get("count", 1) + 1
+    movement_playouts._summaries(data, ["Lattice"])
+    assert playouts == ["Lattice", "Lattice"]
+
+
 def test_changed_parameters_play_again(folder, playouts, monkeypatch):
     movement_playouts._summaries(GAME.data, ["Saltire"])
     monkeypatch.setattr(movement_playouts, "VERIFY_SEED", movement_playouts.VERIFY_SEED + 1)

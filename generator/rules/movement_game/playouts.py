@@ -17,7 +17,7 @@ from generator.core.findings import Finding
 from ..play import game_seed, play_one, seat_wins
 from ..stats import percent, rate_with_interval, wilson_interval
 from . import engine
-from .setup import variants
+from .setup import played_data, variants
 
 # verify's playouts: the greedy policy, since random play wanders (about half its turns discard
 # the hand) and nearly always hits the turn limit, which says nothing about a board.
@@ -43,13 +43,13 @@ def _playouts(data: Mapping[str, Any]) -> dict[str, Any]:
 
 def _summaries(data: Mapping[str, Any], names: list[str]) -> dict[str, dict[str, Any]]:
     """``_playouts`` of each named board (``variants``), kept in the on-disk cache
-    (generator/core/cache.py) under the game's data, the boards and the playouts' parameters:
-    unchanged data and code replay nothing."""
+    (generator/core/cache.py) under the data the engine plays by (``played_data``), the
+    boards and the playouts' parameters: unchanged play data and code replay nothing."""
     def compute() -> dict[str, dict[str, Any]]:
         setups = dict(variants(data))
         return {name: _playouts(setups[name]) for name in names}
 
-    key = {"data": data, "boards": names, "players": 2, "games": VERIFY_GAMES,
+    key = {"data": played_data(data), "boards": names, "players": 2, "games": VERIFY_GAMES,
            "seed": VERIFY_SEED, "policy": VERIFY_POLICY, "max_turns": VERIFY_TURNS}
     return cache.cached("movement-verify", key, compute,
                         valid=lambda value: _sound_summaries(value, names))

@@ -63,7 +63,21 @@ class Plan:
     seat: int
 
 
+PLAYED_TABLES = ("boards", "navigation")  # the tables the engine plays by
+
+
+def played_data(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The part of a game's data the engine plays by (its settings, boards and navigation
+    deck): all ``_build_rules`` is given, so a result computed from play and keyed by this
+    (verify's playouts, generator/rules/movement_game/playouts.py) is not played again when
+    a rules text, a coverage line or a component's look is edited."""
+    tables = data.get("tables", {})
+    return {"settings": data.get("settings", {}),
+            "tables": {name: tables[name] for name in PLAYED_TABLES if name in tables}}
+
+
 def _build_rules(data: Mapping[str, Any], players: int) -> Rules:
+    data = played_data(data)
     cfg = {**DEFAULTS, **data.get("settings", {})}
     tables = data.get("tables", {})
     boards = tables.get("boards") or []
