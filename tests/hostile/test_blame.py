@@ -15,6 +15,8 @@ a child process under a 500 MB address-space limit (``test_reproductions_fit_in_
 """
 from __future__ import annotations
 
+import functools
+import pickle
 import random
 import re
 import shutil
@@ -54,6 +56,8 @@ BUILTIN_FILE = re.compile(re.escape(str(paths.TEMPLATES)) + r"/\S+\.yaml")
 # -- the fuzz ------------------------------------------------------------------------------
 MUTATIONS = 300
 SEED = 24
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml where PyYAML was built with it
+DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 ODD = ["many", "", "xxx", -5, 3.7, 0, -0.5, 1e9, True, None, [], {}, [1, 2], {"a": 1},
        "\u202e", "a\x00b"]
 
@@ -103,15 +107,25 @@ class Mutation:
     what: str
 
 
-def mutations() -> list[Mutation]:
-    rng = random.Random(SEED)
+@functools.cache
+def parsed(file: str) -> bytes:
+    """A data file's tree, pickled (a fresh copy for each mutation, quicker than a deep
+    copy), parsed once per process."""
+    text = (paths.CARD_DATA / file).read_text(encoding="utf-8")
+    return pickle.dumps(yaml.load(text, Loader=LOADER))
+
+
+def mutations(chunk: int = 0, chunks: int = 1) -> list[Mutation]:
+    """The seeded mutations whose index falls in ``chunk``: each with its own generator
+    (seeded by SEED and its index), so a chunk makes only its own."""
     made = []
-    for index in range(MUTATIONS):
+    for index in range(chunk, MUTATIONS, chunks):
+        rng = random.Random(f"{SEED}-{index}")
         game = GAMES[index % len(GAMES)]
         file = rng.choice([f"{game}.yaml", *INCLUDED.get(game, [])])
-        tree = yaml.safe_load((paths.CARD_DATA / file).read_text(encoding="utf-8"))
+        tree = pickle.loads(parsed(file))
         what = mutate(tree, rng)
-        text = yaml.safe_dump(tree, sort_keys=False, allow_unicode=True)
+        text = yaml.dump(tree, Dumper=DUMPER, sort_keys=False, allow_unicode=True)
         made.append(Mutation(index, game, file, text, what))
     return made
 
@@ -178,7 +192,7 @@ def test_mutated_data_never_blames_a_builtin_template(chunk, tmp_path):
     of the game's own folder; none names a built-in template (every value a template reads
     is typed where it is written), none is a traceback."""
     bad = []
-    for m in mutations()[chunk::CHUNKS]:
+    for m in mutations(chunk, CHUNKS):
         folder = tmp_path / f"m{m.index}"
         data = copy_game(m.game, folder)
         (folder / m.file).write_text(m.text, encoding="utf-8")
