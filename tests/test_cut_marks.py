@@ -32,10 +32,11 @@ def round_components(game: str) -> frozenset[str]:
     return frozenset(c.id for c in load_game(game).components if c.shape == "round")
 
 
-def page_marks(page: Any) -> list[Segment]:
-    """Black axis-aligned lines of the mark's width and at most its length, in mm."""
+def page_marks(lines: list[dict[str, Any]]) -> list[Segment]:
+    """Axis-aligned lines of the mark's width and at most its length, in mm, of those a page
+    draws itself (its furniture: marks are never part of a piece's face)."""
     out = []
-    for ln in page.lines:
+    for ln in lines:
         if abs(ln["linewidth"] / PT - MARK_WIDTH) > 0.01:
             continue
         x1, y1, x2, y2 = (ln[k] / PT for k in ("x0", "top", "x1", "bottom"))
@@ -90,33 +91,34 @@ def marked(cut: Any, end: float, sign: int, marks: list[Segment]) -> bool:
 @pytest.mark.parametrize("layout", ["sheets", "gutterfold"])
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("game", GAMES)
-def test_every_cut_is_marked_at_both_ends_where_a_printer_prints(kits, game, paper, layout):
+def test_every_cut_is_marked_at_both_ends_where_a_printer_prints(kits, page_shapes, game, paper,
+                                                                 layout):
     kit = kits(game, paper, layout=layout)
     rounds = round_components(game)
     problems: list[tuple[Any, ...]] = []
     with pdfplumber.open(kit.pdf) as pdf:
-        for page in kit.manifest["pages"]:
-            pdf_page = pdf.pages[page["page"] - 1]
-            paper_w, paper_h = pdf_page.width / PT, pdf_page.height / PT
-            marks = page_marks(pdf_page)
-            trims = snapped([(pc["x"], pc["y"], pc["w"], pc["h"]) for pc in page["pieces"]
-                             if pc["component"] not in rounds])
-            if page["side"] == "back":
-                assert marks == [], page["page"]  # nothing is drawn over back art
-                continue
-            for m in marks:
-                x0, x1, y0, y1 = min(m[0], m[2]), max(m[0], m[2]), min(m[1], m[3]), max(m[1], m[3])
-                edge = min(x0, y0, paper_w - x1, paper_h - y1)
-                if edge < PRINTABLE - 0.01:
-                    problems.append((page["page"], "edge", round(edge, 2), m))
-                for x, y, w, h in trims:  # on a piece: inside its trim, not on its edge line
-                    if x + TOL < x1 and x0 < x + w - TOL and y + TOL < y1 and y0 < y + h - TOL:
-                        problems.append((page["page"], "on a piece", m))
-            for i, a in enumerate(marks):
-                problems += [(page["page"], "marks meet", a, b) for b in marks[i + 1:]
-                             if meet(a, b)]
-            for cut in cuts(trims):
-                for end, sign in ((cut.lo, -1), (cut.hi, 1)):
-                    if not marked(cut, end, sign, marks):
-                        problems.append((page["page"], "unmarked", cut, end))
+        sizes = [(p.width / PT, p.height / PT) for p in pdf.pages]
+    for page in kit.manifest["pages"]:
+        paper_w, paper_h = sizes[page["page"] - 1]
+        marks = page_marks(page_shapes(kit.pdf, page["page"], furniture=True)["lines"])
+        trims = snapped([(pc["x"], pc["y"], pc["w"], pc["h"]) for pc in page["pieces"]
+                         if pc["component"] not in rounds])
+        if page["side"] == "back":
+            assert marks == [], page["page"]  # nothing is drawn over back art
+            continue
+        for m in marks:
+            x0, x1, y0, y1 = min(m[0], m[2]), max(m[0], m[2]), min(m[1], m[3]), max(m[1], m[3])
+            edge = min(x0, y0, paper_w - x1, paper_h - y1)
+            if edge < PRINTABLE - 0.01:
+                problems.append((page["page"], "edge", round(edge, 2), m))
+            for x, y, w, h in trims:  # on a piece: inside its trim, not on its edge line
+                if x + TOL < x1 and x0 < x + w - TOL and y + TOL < y1 and y0 < y + h - TOL:
+                    problems.append((page["page"], "on a piece", m))
+        for i, a in enumerate(marks):
+            problems += [(page["page"], "marks meet", a, b) for b in marks[i + 1:]
+                         if meet(a, b)]
+        for cut in cuts(trims):
+            for end, sign in ((cut.lo, -1), (cut.hi, 1)):
+                if not marked(cut, end, sign, marks):
+                    problems.append((page["page"], "unmarked", cut, end))
     assert problems == []
