@@ -38,8 +38,9 @@ from .packing import (
 from .page import Box, Page, Placement, origin_for
 from .sheet import LayoutError
 
-FOLD_CLEAR = 3.0  # art to fold line, where the half has room: a cut mark fits between them
+FOLD_CLEAR = 4.0  # art to fold line, where the half has room: a cut mark fits between them
 FOLD_CLEAR_MIN = 1.0  # never closer: a fold a little off still bends paper, not art
+FOLD_MARK_CLEAR = 1.0  # marks stop this far from the fold line, so none reads as a "+" on it
 FOLD_LINE_CLEAR = 1.0  # the dashed fold line stops this far short of the ruler and footer
 BIG = 1 << 20
 
@@ -106,7 +107,7 @@ def pack(streams: Sequence[Sequence[Piece]], sheet: Size, margin: float) -> list
                               f"a {sheet.w:g} x {sheet.h:g} mm gutterfold sheet")
         todo = list(stream)
         while todo:
-            spot = None
+            spot: tuple[int, int, BlockShape | None] | None = None
             if len(todo) < whole.count:
                 spot = first_fit([d.space for d in drafts], geometry, len(todo))
             if spot is None:
@@ -126,13 +127,13 @@ def pack(streams: Sequence[Sequence[Piece]], sheet: Size, margin: float) -> list
 def _settle(blocks: list[_Block], sheet: Size, margin: float) -> list[_Block]:
     """Move a page's blocks towards the fold (``FOLD_CLEAR`` from it where the half has room)
     and centre them between the ruler and the footer."""
-    hx, hy, hw, hh = front_half(sheet, margin)
+    _, top, _, height = front_half(sheet, margin)
     outers = [b.outer for b in blocks]
     right = max(o[0] + o[2] for o in outers)
     y0 = min(o[1] for o in outers)
     y1 = max(o[1] + o[3] for o in outers)
     dx = max(0.0, sheet.w / 2 - FOLD_CLEAR - right)
-    dy = hy + (hh - (y1 - y0)) / 2 - y0
+    dy = top + (height - (y1 - y0)) / 2 - y0
     return [_Block(b.pieces, b.shape, tuple((x + dx, y + dy, w, h) for x, y, w, h in b.trims),
                    b.round) for b in blocks]
 
@@ -166,8 +167,9 @@ def _footer_words(blocks: Sequence[_Block], sheet: int, sheets: int) -> str:
     gluing; round pieces on their circles, or punched."""
     rounds = [b for b in blocks if b.round]
     if not rounds:
-        return message("footer.gutterfold", sheet=sheet, sheets=sheets)
-    mm = number(rounds[0].pieces[0].front.w)
+        key = "footer.gutterfold" if len(blocks) == 1 else "footer.gutterfold_blocks"
+        return message(key, sheet=sheet, sheets=sheets)
+    mm = " / ".join(number(d) for d in sorted({b.pieces[0].front.w for b in rounds}))
     key = "footer.gutterfold_round" if len(rounds) == len(blocks) else "footer.gutterfold_mixed"
     return message(key, sheet=sheet, sheets=sheets, mm=mm)
 
@@ -202,7 +204,8 @@ def _marks(blocks: Sequence[_Block], sheet: Size, margin: float, reserved: list[
     """Marks beyond both ends of every cut of each rectangular block, on each half (fronts,
     backs), inside the band a home printer prints, clear of the fold line, every other
     block's art, the ruler and the footer, and of each other."""
-    fold: Box = (sheet.w / 2, margin, 0.0, sheet.h - 2 * margin)
+    fold: Box = (sheet.w / 2 - FOLD_MARK_CLEAR, margin, 2 * FOLD_MARK_CLEAR,
+                 sheet.h - 2 * margin)
     halves = [[(b.trims, b.round) for b in blocks],
               [(tuple(mirror_box(t, sheet.w, sheet.h, "long") for t in b.trims), b.round)
                for b in blocks]]

@@ -75,7 +75,8 @@ class Geometry:
 
     def fit(self, free: Box, wanted: int) -> BlockShape | None:
         """The block holding the most pieces (up to ``wanted``) in the free rectangle: upright
-        unless turning the pieces fits more."""
+        unless turning the pieces fits more; staggered (if allowed) only where that fits more
+        than a grid, or as many in less room."""
         best: BlockShape | None = None
         for w, h, turned in self.shapes():
             px, py = w + self.spacing, h + self.spacing
@@ -83,14 +84,15 @@ class Geometry:
             if w > room_w + EPS or h > room_h + EPS:
                 continue
             cols = int((room_w - w + EPS) // px) + 1
+            rows = int((room_h - h + EPS) // py) + 1
+            n = min(wanted, cols * rows)
+            across = min(cols, n)
+            shape = BlockShape(w, h, across, -(-n // across), px, py, turned, n)
             if self.stagger:
-                shape = _staggered(w, h, px, room_w, room_h, cols, wanted)
-            else:
-                rows = int((room_h - h + EPS) // py) + 1
-                n = min(wanted, cols * rows)
-                cols = min(cols, n)
-                rows = -(-n // cols)
-                shape = BlockShape(w, h, cols, rows, px, py, turned, n)
+                rows_of = _staggered(w, h, px, room_w, room_h, cols, wanted)
+                if (rows_of.count, -rows_of.outer_w * rows_of.outer_h) > (
+                        shape.count, -shape.outer_w * shape.outer_h):
+                    shape = rows_of
             if best is None or shape.count > best.count:
                 best = shape
         return best
