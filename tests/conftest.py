@@ -344,6 +344,13 @@ def page_shapes(pdf_read) -> Callable[..., dict[str, list[dict[str, Any]]]]:
 
 
 @pytest.fixture(scope="session")
+def page_clips(pdf_read) -> Callable[[Path, int], list[dict[str, Any]]]:
+    """``page_clips(pdf, page)``: the clipping paths page ``page`` (from 1) sets itself
+    (``pdfread.clips``: bounding box in points from the top-left, and whether curved)."""
+    return lambda pdf, page: pdf_read("clips", pdf, [page])[0]
+
+
+@pytest.fixture(scope="session")
 def pypdf_text(pdf_read) -> Callable[[Path, int], str]:
     """``pypdf_text(pdf, page)``: page ``page``'s (from 1) text as pypdf extracts it."""
     return lambda pdf, page: pdf_read("pypdf_text", pdf, [page])[0]

@@ -1,6 +1,6 @@
 """A PDF read back a page at a time, one kind of extraction per function (``text``,
 ``furniture_text``, ``words``, ``chars``, ``crop_texts``, ``shapes``, ``furniture_shapes``:
-pdfplumber; ``pypdf_text``: pypdf), each giving JSON-able values, so conftest's fixtures
+pdfplumber; ``pypdf_text``, ``clips``: pypdf), each giving JSON-able values, so conftest's fixtures
 (``page_texts``, ``furniture_texts``, ``page_words``, ``page_chars``, ``crop_texts``,
 ``page_shapes``, ``pypdf_text``) can run each once per test run for each distinct file
 content, page and arguments, and share it between the run's processes.
@@ -131,7 +131,7 @@ def pages(pdf: Path | bytes, kind: type[Page] = TextPage) -> Iterator[list[Page]
 @contextmanager
 def opened(pdf: Path | bytes, kind: str) -> Iterator[list[Any]]:
     """The file's pages as the extraction ``kind`` reads them."""
-    if kind == "pypdf_text":
+    if kind in ("pypdf_text", "clips"):
         yield list(pypdf.PdfReader(_file(pdf)).pages)
     else:
         page = {"shapes": ShapePage, "furniture_text": FurniturePage,
@@ -194,3 +194,48 @@ def furniture_shapes(page: Page) -> dict[str, list[dict[str, Any]]]:
 def pypdf_text(page: pypdf.PageObject) -> str:
     """The text as pypdf extracts it."""
     return page.extract_text()
+
+
+def clips(page: pypdf.PageObject) -> list[dict[str, Any]]:
+    """The clipping paths the page sets itself (outside any form: a kit clips each face it
+    places to the art it may show), in order: each path's bounding box (x0, top, x1, bottom in
+    points from the top-left, as pdfplumber's) and whether it has curves (a circle) or is a
+    rectangle. pdfplumber reports what is drawn, never what a clip cuts away."""
+    ops = pypdf.generic.ContentStream(page.get_contents(), page.pdf).operations
+    height = float(page.mediabox.height)
+    ctm = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+    stack: list[tuple[float, ...]] = []
+    points: list[tuple[float, float]] = []
+    curved = False
+    found: list[dict[str, Any]] = []
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        a, b, c, d, e, f = ctm
+        return (a * x + c * y + e, b * x + d * y + f)
+    for operands, op in ops:
+        name = op.decode() if isinstance(op, bytes) else str(op)
+        vals = [float(v) for v in operands if isinstance(v, (int, float))]
+        if name == "q":
+            stack.append(ctm)
+        elif name == "Q":
+            ctm = stack.pop() if stack else ctm
+        elif name == "cm":
+            a, b, c, d, e, f = vals
+            A, B, C, D, E, F = ctm
+            ctm = (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D,
+                   e * A + f * C + E, e * B + f * D + F)
+        elif name == "re":
+            x, y, w, h = vals
+            points += [at(x, y), at(x + w, y + h)]
+        elif name in ("m", "l"):
+            points.append(at(*vals[:2]))
+        elif name in ("c", "v", "y"):
+            curved = True
+            points += [at(vals[i], vals[i + 1]) for i in range(0, len(vals) - 1, 2)]
+        elif name in ("W", "W*") and points:
+            xs, ys = [pt[0] for pt in points], [pt[1] for pt in points]
+            found.append({"bbox": [min(xs), height - max(ys), max(xs), height - min(ys)],
+                          "curved": curved})
+        if name in ("n", "S", "s", "f", "F", "f*", "B", "B*", "b", "b*"):
+            points, curved = [], False
+    return found

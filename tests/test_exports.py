@@ -54,7 +54,7 @@ def test_gutterfold_puts_each_back_mirrored_about_the_fold():
     front = p.Face(63.5, 88.9, 3.175, (), "front")
     back = p.Face(63.5, 88.9, 3.175, (), "back")
     pieces = [Piece(front, back, "deck", f"card {i}") for i in range(10)]
-    pages = gutterfold_pages(pieces, PAPER_SIZES["a4"], 5.0, "test")
+    pages = gutterfold_pages([pieces], PAPER_SIZES["a4"], 5.0, "test")
     sheet = pages[0].size
     assert (sheet.w, sheet.h) == (297.0, 210.0)  # turned landscape
     assert len(pages) == 3  # 2 columns x 2 rows per half: 4 cards a sheet

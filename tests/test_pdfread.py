@@ -102,3 +102,27 @@ def test_a_kit_page_reads_as_pdfplumber_reads_it(kit_a4):
     assert chars and set(chars) <= {(c["text"], c["x0"], c["top"]) for c in got["chars"]}
     own = _furniture_shapes(kit_a4.pdf, 3, got)  # cut marks and hairlines, not the cards' art
     assert own["lines"] and own["rects"] and len(own["rects"]) < len(got["rects"])
+
+
+def test_clips_are_read_in_page_coordinates(tmp_path):
+    """``clips``: a rectangle and a circle clipped on the page, under a translation, read back
+    as their bounding boxes from the top-left (points), the circle as curved."""
+    target = tmp_path / "clips.pdf"
+    c = Canvas(str(target), pagesize=(200, 100), invariant=1)
+    c.saveState()
+    c.translate(10, 0)
+    path = c.beginPath()
+    path.rect(10, 20, 30, 40)
+    c.clipPath(path, stroke=0, fill=0)
+    c.restoreState()
+    c.saveState()
+    path = c.beginPath()
+    path.circle(100, 50, 20)
+    c.clipPath(path, stroke=0, fill=0)
+    c.restoreState()
+    c.showPage()
+    c.save()
+    found = pdfread.clips(next(iter(pdfread.pypdf.PdfReader(target).pages)))
+    assert [c["curved"] for c in found] == [False, True]
+    assert found[0]["bbox"] == [20, 40, 50, 80]
+    assert [round(v, 3) for v in found[1]["bbox"]] == [80, 30, 120, 70]

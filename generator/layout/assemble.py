@@ -114,12 +114,13 @@ def assemble(spec: SheetSpec, game_id: str, paper_name: str, title: str, credit:
     for part in parts:
         if part.board is not None:
             plans[part.id] = packer.add_board(part.board)
-    gutter: list[Page] = []
+    folded: list[list[Piece]] = []
     for stream in _streams(parts):
         if duplex or stream[0].back is None:
             packer.add_stream(stream)
         else:  # single-sided by design: pieces with backs fold and glue instead
-            gutter += gutterfold_pages(stream, spec.paper, spec.margin, title)
+            folded.append(stream)
+    gutter: list[Page] = gutterfold_pages(folded, spec.paper, spec.margin, title)
     order = {part.id: index for index, part in enumerate(parts)}
     drafts = [centre_sheet(d, spec) for d in packer.sheets]
     drafts.sort(key=lambda d: min((order[pl.component] for pl in d.front), default=1 << 20))

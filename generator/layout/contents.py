@@ -78,6 +78,9 @@ def assembly(section: Section, touching: bool, simplex: bool = False) -> str:
     if part.board is not None:
         return board_advice(section)
     if simplex and any(pc.back is not None for pc in part.pieces):
+        if section.diameter is not None:  # circles on a gutterfold page: fold, glue, punch
+            return " ".join(filter(None, (message("contents.fold_and_glue_round"),
+                                          punch_advice(section.diameter), part.assembly)))
         return message("contents.fold_and_glue")
     if section.diameter is not None:
         return punch_advice(section.diameter) + (" " + part.assembly if part.assembly else "")

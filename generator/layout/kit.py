@@ -188,7 +188,7 @@ class Packer:
         for k, (piece, trim) in enumerate(zip(taken, trims, strict=True)):
             clip = expand(trim, *(OUTER_BLEED if round_ else inner,) * 4)
             if not round_:
-                clip = self._outer_bleed(clip, trim, _open_sides(k, shape.cols, len(taken)))
+                clip = outer_bleed(clip, trim, open_sides(k, shape.cols, len(taken)))
             x, y = origin_for(piece.front, (0, 0, piece.front.w, piece.front.h), trim[:2],
                               rotate)
             draft.front.append(Placement(piece.front, x, y, clip, rotate, round_,
@@ -196,20 +196,6 @@ class Packer:
             if piece.back is not None:
                 draft.back.append(self._back(piece, trim, clip, rotate, round_))
         draft.blocks.append(Block(outer, trims, round_, shape.pitch_x == shape.w))
-
-    @staticmethod
-    def _outer_bleed(clip: Box, trim: Box, open_sides: tuple[bool, bool, bool, bool]) -> Box:
-        """Stretch a piece's clip 3 mm past its trim on every side with no neighbour in the
-        block (the outside, and beside the empty slots of a short last row): a cut that
-        drifts there shows art, not paper. Shared cuts keep the inner bleed."""
-        x, y, w, h = clip
-        tx, ty, tw, th = trim
-        left, top, right, bottom = open_sides
-        x0 = tx - OUTER_BLEED if left else x
-        y0 = ty - OUTER_BLEED if top else y
-        x1 = tx + tw + OUTER_BLEED if right else x + w
-        y1 = ty + th + OUTER_BLEED if bottom else y + h
-        return (x0, y0, x1 - x0, y1 - y0)
 
     def _back(self, piece: Piece, trim: Box, clip: Box, rotate: int, round_: bool
               ) -> Placement:
@@ -225,7 +211,22 @@ class Packer:
                          brot, round_, piece.component, piece.label, "back")
 
 
-def _open_sides(k: int, cols: int, n: int) -> tuple[bool, bool, bool, bool]:
+def outer_bleed(clip: Box, trim: Box, open_sides: tuple[bool, bool, bool, bool]) -> Box:
+    """Stretch a piece's clip 3 mm past its trim on every side with no neighbour in the
+    block (the outside, and beside the empty slots of a short last row): a cut that drifts
+    there shows art, not paper. Shared cuts keep the inner bleed. One rule for the sheets and
+    the gutterfold layouts."""
+    x, y, w, h = clip
+    tx, ty, tw, th = trim
+    left, top, right, bottom = open_sides
+    x0 = tx - OUTER_BLEED if left else x
+    y0 = ty - OUTER_BLEED if top else y
+    x1 = tx + tw + OUTER_BLEED if right else x + w
+    y1 = ty + th + OUTER_BLEED if bottom else y + h
+    return (x0, y0, x1 - x0, y1 - y0)
+
+
+def open_sides(k: int, cols: int, n: int) -> tuple[bool, bool, bool, bool]:
     """Which sides (left, top, right, bottom) of slot ``k`` have no neighbour in a block of
     ``n`` pieces filled row by row, ``cols`` wide."""
     row, col = divmod(k, cols)
