@@ -42,6 +42,7 @@ class FontUse:
     pdf_name: str
     path: Path
     version: str | None = None
+    scale: float = 1.0  # drawn at this fraction of the text's size (the plain zero's font)
 
 
 @dataclass(frozen=True)

@@ -77,9 +77,55 @@ def font_files() -> dict[str, Path]:
     }
 
 
+# Atkinson Hyperlegible slashes its zero, and has no other ("zero.tf" is the same glyph drawn
+# in the tabular width): "Deal 10", "2008" read as "1Ø", "2ØØ8". Its three styles draw the
+# digit 0 from DejaVu Sans instead (the same style), scaled so its figures' height (1520 of
+# 2048 units) is Atkinson's (680 of 1000): one zero everywhere a number is printed in them.
+# These keys are not offered to themes (``names``); text layout splits a text into runs of the
+# fonts that draw it (``runs``), and every width is measured with the font that draws it.
+PLAIN_ZERO_SCALE = 0.68 / (1520 / 2048)
+_PLAIN_ZERO_FILES = {"plain-zero": "DejaVuSans.ttf", "plain-zero-bold": "DejaVuSans-Bold.ttf",
+                     "plain-zero-italic": "DejaVuSans-Oblique.ttf"}
+_DRAWN_BY = {"sans": ("0", "plain-zero"), "sans-bold": ("0", "plain-zero-bold"),
+             "sans-italic": ("0", "plain-zero-italic")}
+
+
 @memo.memo(code=True)
 def _builtins() -> dict[str, FontFile]:
-    return {key: FontFile(key, path, builtin=True) for key, path in font_files().items()}
+    dejavu = _package_dir("rinoh_typeface_dejavusans")
+    files = {**font_files(), **{key: dejavu / file for key, file in _PLAIN_ZERO_FILES.items()}}
+    return {key: FontFile(key, path, builtin=True) for key, path in files.items()}
+
+
+def _swap(key: str) -> tuple[str, str] | None:
+    """(the characters, the font drawing them) a built-in font draws from another font."""
+    font = resolve(key)
+    return _DRAWN_BY.get(font.name) if font.builtin else None
+
+
+def scale(key: str) -> float:
+    """The size a font is drawn at, as a fraction of its text's size (the plain zero's)."""
+    font = resolve(key)
+    return PLAIN_ZERO_SCALE if font.builtin and font.name in _PLAIN_ZERO_FILES else 1.0
+
+
+def runs(key: str, text: str) -> list[tuple[str, str]]:
+    """``text`` as (piece, font name) runs in the fonts that draw it: ``key``'s, except
+    the characters it takes from another font (the plain zero of ``sans``). Measuring
+    (``text_width_mm``) and drawing (generator/faces/text.py, rich_layout.py) both split a text
+    this way, so a line is as wide on the page as when it was broken."""
+    swap = _swap(key) if text else None
+    if swap is None or not any(ch in swap[0] for ch in text):
+        return [(text, key)] if text else []
+    chars, other = swap
+    out: list[tuple[str, str]] = []
+    for ch in text:
+        font = other if ch in chars else key
+        if out and out[-1][1] == font:
+            out[-1] = (out[-1][0] + ch, font)
+        else:
+            out.append((ch, font))
+    return out
 
 
 def names() -> list[str]:
@@ -265,16 +311,18 @@ memo.register(_WIDTHS.clear, f"{__name__}._WIDTHS")
 
 
 def text_width_mm(key: str, text: str, size_pt: float) -> float:
-    """``text``'s width in mm, measured by the font object ``key`` stands for (never looked
-    up by name in ReportLab's registry). In a face, each character measured is a unit of its
-    work (fitting a text measures its lines again at each size tried): remembered or not, the
-    same count, so a face costs the same whatever this process measured before."""
+    """``text``'s width in mm, measured by the font objects that draw it (``runs``: ``key``'s,
+    and the plain zero's; never looked up by name in ReportLab's registry). In a face, each
+    character measured is a unit of its work (fitting a text measures its lines again at each
+    size tried): remembered or not, the same count, so a face costs the same whatever this
+    process measured before."""
     charge_if_metered(len(text) + 1)
     ttf = register(key)
     name = ttf.fontName
     found = _WIDTHS.get((name, text, size_pt))
     if found is None:
-        found = ttf.stringWidth(text, size_pt) * PT_TO_MM
+        found = sum(register(font).stringWidth(piece, size_pt * scale(font))
+                    for piece, font in runs(key, text)) * PT_TO_MM
         if len(_WIDTHS) >= MAX_WIDTHS:
             _WIDTHS.clear()
         _WIDTHS[(name, text, size_pt)] = found

@@ -36,4 +36,4 @@ def font_use(name: str) -> FontUse:
     """A font as the renderers take it: registered with ReportLab, its file found."""
     registered = fonts.register(name)
     file = fonts.path(name)
-    return FontUse(registered.fontName, file.path, file.version)
+    return FontUse(registered.fontName, file.path, file.version, fonts.scale(name))

@@ -18,13 +18,23 @@ tried, and the text is set with broken words only when that keeps it more than
 than broken words; a much smaller one does not). Where a word may break:
 generator/faces/hyphenate.py. ``hyphenate: false`` turns it off for one element.
 
-Text without markup in one style takes the plain path (generator/faces/text.py) unchanged,
-so the kits' text draws as before unless a word is hyphenated.
+Lists: in a left-aligned text, a paragraph (a line of the text) that starts with a number and
+a full stop or bracket (``1. ``, ``12) ``) or with a bullet (``- ``, ``• ``) is a list item.
+Its marker is set in a gutter at the box's left edge, right-aligned in it (a bullet prints as
+``•`` when the font has one), and its words after it, every line of it indented to where its
+first word starts: a hanging indent. Consecutive items share one gutter, as wide as their
+widest marker and a space, so their words start at one x. A paragraph that is not an item
+ends the list. Lists are laid out here, for text with markup or without (a text with an item
+takes this path).
+
+Text without markup or lists in one style takes the plain path (generator/faces/text.py)
+unchanged, so the kits' text draws as before unless a word is hyphenated.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 from generator.core.primitives import Colour, Icon, Text
@@ -61,7 +71,32 @@ class Piece:
 
 
 Word = tuple[Piece, ...]
-Line = list[Word]
+
+# A list item's marker: a number (1 to 3 digits) and ``.`` or ``)``, or a bullet; then a
+# space, or a no-break space (French sets one after the number: "1.\u00a0Distribuez").
+_MARKER = re.compile(r"(\d{1,3}[.)]|[-\u2022])(?:$|[\u00a0\u202f](?=\S))")
+_BULLETS = "-\u2022"
+BULLET = "\u2022"
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """A paragraph's words; a list item's ``marker`` (its number or bullet) apart, and
+    ``group``, the index of the first item of its list (items of one list share a gutter)."""
+
+    words: tuple[Word, ...]
+    marker: Word | None = None
+    group: int = -1
+
+
+@dataclass
+class Line:
+    """One line set: its words, ``indent`` mm right of the box's left edge (a list item's
+    text), and on an item's first line its ``marker``, at the box's left edge."""
+
+    words: list[Word] = field(default_factory=list)
+    indent: float = 0.0
+    marker: Word | None = None
 
 
 def layout_markup(box: TextBox, hyphenation: bool = True, lang: object = None,
@@ -69,11 +104,12 @@ def layout_markup(box: TextBox, hyphenation: bool = True, lang: object = None,
     """Lay out a template's text element: markup read, glyphs checked, lines fitted."""
     runs = markup.parse(box.text)
     dictionary = hyphenate.language(lang) if hyphenation else None
-    if all(not (r.icon or r.bold or r.italic or r.colour) for r in runs):
+    if all(not (r.icon or r.bold or r.italic or r.colour) for r in runs) and not (
+            box.align == "left" and has_list(markup.plain(runs))):
         words = markup.plain(runs)
         _refuse(box.font, words)
         return _plain(replace(box, text=words), dictionary)
-    paragraphs = _words(runs, box, icon)
+    paragraphs = _items(_words(runs, box, icon), box)
     lines, size = fit(paragraphs, box, dictionary, markup.plain(runs))
     return place(box, lines, size, accent)
 
@@ -95,12 +131,13 @@ def _plain(box: TextBox, dictionary: str | None) -> Text:
         return plain_text.place(box, *whole)
     if dictionary is not None:
         piece = Piece("", box.font, box.fill)
-        paragraphs = [[(replace(piece, text=w),) for w in plain_text.words(paragraph)]
+        paragraphs = [Paragraph(tuple((replace(piece, text=w),)
+                                      for w in plain_text.words(paragraph)))
                       for paragraph in box.text.split("\n")]
         broken = _hyphenated(paragraphs, box, dictionary, whole[1] if whole else None)
         if broken is not None:
             lines, size = broken
-            return plain_text.place(box, [_plain_line(line) for line in lines], size)
+            return plain_text.place(box, [_plain_line(line.words) for line in lines], size)
     if whole is None:
         raise failure
     return plain_text.place(box, *whole)
@@ -145,9 +182,53 @@ def _words(runs: Sequence[markup.Run], box: TextBox, find: IconFinder) -> list[l
     return paragraphs
 
 
+def has_list(text: str) -> bool:
+    """Whether a paragraph of ``text`` is a list item (see the module's rule)."""
+    return any(_marker(words) for words in map(plain_text.words, text.split("\n")))
+
+
+def _marker(words: Sequence[str]) -> int:
+    """The length of the marker a paragraph of ``words`` starts with, or 0 (not an item):
+    a word of its own followed by others, or joined to the next by a no-break space."""
+    found = _MARKER.match(words[0]) if words else None
+    if found is None or (not found.group(0)[len(found.group(1)):] and len(words) < 2):
+        return 0
+    return len(found.group(1))
+
+
+def _items(paragraphs: list[list[Word]], box: TextBox) -> list[Paragraph]:
+    """The paragraphs, each list item's marker taken apart, in a left-aligned box."""
+    out: list[Paragraph] = []
+    for words in paragraphs:
+        length = _marker(["".join(p.text for p in word) for word in words[:2]])
+        if box.align != "left" or not length:
+            out.append(Paragraph(tuple(words)))
+            continue
+        marker, rest = _cut(words[0], length, False)
+        following = [_cut(rest, 1, False)[1]] if rest else []  # after the no-break space
+        if marker[0].text in _BULLETS and not fonts.missing_glyphs(marker[0].font, BULLET):
+            marker = (replace(marker[0], text=BULLET),)
+        previous = out[-1] if out else None
+        group = previous.group if previous is not None and previous.marker else len(out)
+        out.append(Paragraph((*following, *words[1:]), marker, group))
+    return out
+
+
+def _gutters(paragraphs: Sequence[Paragraph], size: float) -> list[float]:
+    """Each paragraph's indent at ``size``: 0, or for a list item its list's gutter (its
+    widest marker and a space in that marker's font)."""
+    widest: dict[int, float] = {}
+    for paragraph in paragraphs:
+        if paragraph.marker:
+            space = _width([replace(paragraph.marker[-1], text=" ")], size)
+            width = _width(paragraph.marker, size) + space
+            widest[paragraph.group] = max(width, widest.get(paragraph.group, 0.0))
+    return [widest[p.group] if p.marker else 0.0 for p in paragraphs]
+
+
 # -- measuring and breaking ----------------------------------------------------------------
 
-def _segments(line: Line) -> list[Piece]:
+def _segments(line: Sequence[Word]) -> list[Piece]:
     """A line as the pieces drawn: a space after each word but the last (in the font the
     word ends in), neighbours of one font and colour merged into one string."""
     out: list[Piece] = []
@@ -175,7 +256,7 @@ def _width(pieces: Sequence[Piece], size: float) -> float:
                for p in pieces)
 
 
-def _measure(line: Line, size: float) -> float:
+def _measure(line: Sequence[Word], size: float) -> float:
     return _width(_segments(line), size)
 
 
@@ -198,7 +279,7 @@ def _cut(word: Word, at: int, hyphen: bool) -> tuple[Word, Word]:
     return tuple(head), tuple(tail)
 
 
-def _split(current: Line, word: Word, size: float, width: float,
+def _split(current: Sequence[Word], word: Word, size: float, width: float,
            dictionary: str) -> tuple[Word, Word] | None:
     """The longest head of ``word`` (broken where hyphenate.py allows) that still fits on
     the line after ``current``, and the rest; None when no break fits."""
@@ -213,42 +294,46 @@ def _split(current: Line, word: Word, size: float, width: float,
     return None
 
 
-def wrap(paragraphs: Sequence[Sequence[Word]], size: float, width: float,
+def wrap(paragraphs: Sequence[Paragraph], size: float, width: float,
          dictionary: str | None, max_lines: int = 10**6) -> list[Line] | None:
     """Greedy wrap, as generator/faces/text.py's; a word wider than the line is broken when
     a ``dictionary`` is given, else the text does not fit at this size (None), nor when it
-    takes more than ``max_lines`` (a long text tried at a large size gives up early)."""
+    takes more than ``max_lines`` (a long text tried at a large size gives up early). A list
+    item's lines are as wide as the box less its gutter, each indented by it."""
     lines: list[Line] = []
-    for paragraph in paragraphs:
-        current: Line = []
-        queue = list(paragraph)
+    for paragraph, indent in zip(paragraphs, _gutters(paragraphs, size), strict=True):
+        room = width - indent
+        first = len(lines)
+        current: list[Word] = []
+        queue = list(paragraph.words)
         index = 0
         while index < len(queue):
             if len(lines) >= max_lines:
                 return None
             word = queue[index]
-            if _measure([*current, word], size) <= width:
+            if _measure([*current, word], size) <= room:
                 current.append(word)
                 index += 1
                 continue
-            if current and _measure([word], size) <= width:
-                lines.append(current)
+            if current and _measure([word], size) <= room:
+                lines.append(Line(current, indent))
                 current = [word]
                 index += 1
                 continue
             if dictionary is None:
                 return None
-            split = _split(current, word, size, width, dictionary)
+            split = _split(current, word, size, room, dictionary)
             if split is None and current:
-                lines.append(current)
+                lines.append(Line(current, indent))
                 current = []
-                split = _split(current, word, size, width, dictionary)
+                split = _split(current, word, size, room, dictionary)
             if split is None:
                 return None
-            lines.append([*current, split[0]])
+            lines.append(Line([*current, split[0]], indent))
             current = []
             queue[index] = split[1]
-        lines.append(current)
+        lines.append(Line(current, indent))
+        lines[first].marker = paragraph.marker  # on the item's first line only
     return lines
 
 
@@ -256,7 +341,7 @@ def _fits(lines: Sequence[Line], box: TextBox, size: float) -> bool:
     return len(lines) * size * PT * box.line_height <= box.h + 1e-6
 
 
-def _search(paragraphs: Sequence[Sequence[Word]], box: TextBox, dictionary: str | None,
+def _search(paragraphs: Sequence[Paragraph], box: TextBox, dictionary: str | None,
             whole: float | None = None) -> tuple[list[Line], float] | None:
     """The lines at the largest size that fits; with a ``dictionary``, only sizes at which
     breaking words beats the size ``whole`` words fit at (see the module's rule)."""
@@ -272,17 +357,19 @@ def _search(paragraphs: Sequence[Sequence[Word]], box: TextBox, dictionary: str 
     return None
 
 
-def _hyphenated(paragraphs: Sequence[Sequence[Word]], box: TextBox, dictionary: str,
+def _hyphenated(paragraphs: Sequence[Paragraph], box: TextBox, dictionary: str,
                 whole: float | None) -> tuple[list[Line], float] | None:
-    """Broken words, when some word is wider than the box at the full size (only such a
+    """Broken words, when some word is wider than its line at the full size (only such a
     word is ever broken) and the rule prefers them to what ``whole`` words give."""
-    if not any(_measure([word], box.size) > box.w + 1e-6 for words in paragraphs
-               for word in words):
+    gutters = _gutters(paragraphs, box.size)
+    if not any(_measure([word], box.size) > box.w - indent + 1e-6
+               for paragraph, indent in zip(paragraphs, gutters, strict=True)
+               for word in paragraph.words):
         return None
     return _search(paragraphs, box, dictionary, whole)
 
 
-def fit(paragraphs: Sequence[Sequence[Word]], box: TextBox, dictionary: str | None,
+def fit(paragraphs: Sequence[Paragraph], box: TextBox, dictionary: str | None,
         words: str) -> tuple[list[Line], float]:
     """Whole words at the largest size, or broken ones when the rule prefers them."""
     whole = _search(paragraphs, box, None)
@@ -302,7 +389,7 @@ def _message(box: TextBox, words: str) -> str:
             f"size {box.min_size:g} pt: shorten it, enlarge the box or lower min_size")
 
 
-def _plain_line(line: Line) -> str:
+def _plain_line(line: Sequence[Word]) -> str:
     return " ".join(t for t in ("".join(p.text for p in word) for word in line) if t)
 
 
@@ -322,12 +409,23 @@ def place(box: TextBox, lines: Sequence[Line], size: float, accent: Colour) -> T
     ox, oy = box.x + box.w / 2, box.y + box.h / 2
     placed, spans, icons = [], [], []
     for index, line in enumerate(lines):
-        segments = _segments(line)
+        segments = _segments(line.words)
         width = _width(segments, size)
-        x = {"left": box.x, "center": box.x + (box.w - width) / 2,
+        x = {"left": box.x + line.indent, "center": box.x + (box.w - width) / 2,
              "right": box.x + box.w - width}[box.align]
         baseline = round(first_baseline + index * line_h, 4)
-        placed.append((round(x, 4), baseline, _plain_line(line)))
+        words = _plain_line(line.words)
+        if line.marker:  # the item's number in the gutter, right-aligned: 9. and 10. end
+            # at one x, and a space before the words
+            start = mx = box.x + line.indent - _width(_segments([line.marker]), size) - _width(
+                [replace(line.marker[-1], text=" ")], size)
+            for piece in _segments([line.marker]):
+                spans += plain_text.drawn(mx, baseline, piece.text, piece.font, piece.fill,
+                                          size)
+                mx += _width([piece], size)
+            placed.append((round(start, 4), baseline, f"{_plain_line([line.marker])} {words}"))
+        else:
+            placed.append((round(x, 4), baseline, words))
         for piece in segments:
             if piece.icon:
                 h = ICON_EM * em
@@ -335,7 +433,7 @@ def place(box: TextBox, lines: Sequence[Line], size: float, accent: Colour) -> T
                             h * piece.aspect, h, piece.fill, accent)
                 icons.append(_turned(icon, box.rotate, ox, oy))
             else:
-                spans.append((round(x, 4), baseline, piece.text, piece.font, piece.fill))
+                spans += plain_text.drawn(x, baseline, piece.text, piece.font, piece.fill, size)
             x += _width([piece], size)
     return Text(tuple(placed), box.font, size, box.fill, box.rotate, ox, oy,
                 tuple(spans), tuple(icons))

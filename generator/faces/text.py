@@ -107,5 +107,30 @@ def place(box: TextBox, lines: list[str], size: float) -> Text:
         x = {"left": box.x, "center": box.x + (box.w - width) / 2,
              "right": box.x + box.w - width}[box.align]
         placed.append((round(x, 4), round(first_baseline + index * line_h, 4), line))
+    # A line with characters another font draws (the plain zero) is drawn as spans.
+    spans: list[Span] = []
+    if any(swapped(box.font, line) for line in lines):
+        for x, baseline, line in placed:
+            spans += drawn(x, baseline, line, box.font, box.fill, size)
     return Text(tuple(placed), box.font, size, box.fill, box.rotate,
-                box.x + box.w / 2, box.y + box.h / 2)
+                box.x + box.w / 2, box.y + box.h / 2, tuple(spans))
+
+
+Span = tuple[float, float, str, str, Colour]
+
+
+def swapped(font: str, text: str) -> bool:
+    """Whether some character of ``text`` is drawn in another font than ``font``."""
+    return any(drawn_by != font for _, drawn_by in fonts.runs(font, text))
+
+
+def drawn(x: float, baseline: float, text: str, font: str, fill: Colour,
+          size: float) -> list[Span]:
+    """Text in ``font`` from ``x`` as the spans drawn: one per run of the fonts that draw it
+    (generator/data/fonts.py:runs), each where the widths before it end."""
+    out: list[Span] = []
+    for piece, drawn_by in fonts.runs(font, text):
+        if out:
+            x += fonts.text_width_mm(out[-1][3], out[-1][2], size)
+        out.append((round(x, 4), baseline, piece, drawn_by, fill))
+    return out

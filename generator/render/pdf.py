@@ -146,7 +146,8 @@ class PdfRenderer:
         for x, baseline, line, font, fill in prim.spans:  # rich text: each in its own style
             if ink := fill or prim.fill:  # a span without a colour has the text's, as in the PNG
                 c.setFillColor(colour(ink))
-            c.setFont(self.resources.font(font).pdf_name, prim.size)
+            use = self.resources.font(font)
+            c.setFont(use.pdf_name, prim.size * use.scale)
             c.drawString(x * mm, -baseline * mm, line)
         if prim.rotate:
             c.restoreState()

@@ -148,22 +148,22 @@ class PngPainter:
                  else (0, 0, 0)) for x, base, line, name, fill in prim.runs()]
         if not prim.rotate:
             for x, baseline, line, font, fill in runs:
-                glyphs.draw_line(self.draw, *self.pt(x, baseline), line, font, prim.size,
-                                 self.scale, fill)
+                glyphs.draw_line(self.draw, *self.pt(x, baseline), line, font,
+                                 prim.size * font.scale, self.scale, fill)
             self.inline_icons(prim)
             return
         # Turned text: draw on a transparent square centred on the pivot, rotate, composite.
         ox, oy = self.pt(prim.ox, prim.oy)
         reach = max(math.hypot(a - ox, b - oy) for x, base, line, font, _ in runs
                     for a, b in (self.pt(x, base), self.pt(x + glyphs.line_width(
-                        font, line, prim.size), base)))
+                        font, line, prim.size * font.scale), base)))
         half = math.ceil(reach + prim.size * PT_TO_MM * self.scale * 1.5)
         layer = Image.new("RGBA", (2 * half, 2 * half), (0, 0, 0, 0))
         ld = ImageDraw.Draw(layer)
         for x, baseline, line, font, fill in runs:
             lx, ly = self.pt(x, baseline)
-            glyphs.draw_line(ld, lx - ox + half, ly - oy + half, line, font, prim.size,
-                             self.scale, fill)
+            glyphs.draw_line(ld, lx - ox + half, ly - oy + half, line, font,
+                             prim.size * font.scale, self.scale, fill)
         layer = layer.rotate(prim.rotate, resample=Image.Resampling.BICUBIC)
         self.image.paste(layer, (round(ox - half), round(oy - half)), layer)
         self.inline_icons(prim)
