@@ -125,9 +125,11 @@ PRIMITIVE_NOTES: dict[str, str] = {
     "radius": "corner radius, mm", "dash": "dash pattern, e.g. [1, 1]",
     "d": "SVG-style path: M, L, C, Q, Z (mm)", "dx": "shift right, mm", "dy": "shift down, mm",
     "scale": "scale factor of the path", "points": "corners, mm", "closed": "join last to first",
-    "text": "the words; several lines wrap to the box; markup: `**bold**`, `*italic*`, "
-            "`[red]colour[/]`, an inline icon `:heart:`, `\\*` a literal `*` (README: Rich "
-            "text)",
+    "text": "the words; several lines wrap to the box; each line (a blank line in a folded "
+            "`>-` block) is a paragraph, and one starting `1. `, `12) ` or `- ` is a list "
+            "item, its number in a gutter and its lines indented after it (left-aligned text); "
+            "markup: `**bold**`, `*italic*`, `[red]colour[/]`, an inline icon `:heart:`, "
+            "`\\*` a literal `*` (README: Rich text)",
     "font": "a font key or a project font (see Themes)",
     "size": "font size, pt", "min_size": "shrink to fit down to this size, pt (default: 6 "
     "or size)", "align": "horizontal alignment", "valign": "vertical alignment",
