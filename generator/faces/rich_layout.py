@@ -416,10 +416,11 @@ def place(box: TextBox, lines: Sequence[Line], size: float, accent: Colour) -> T
         baseline = round(first_baseline + index * line_h, 4)
         words = _plain_line(line.words)
         if line.marker:  # the item's number in the gutter, right-aligned: 9. and 10. end
-            # at one x, and a space before the words
-            start = mx = box.x + line.indent - _width(_segments([line.marker]), size) - _width(
-                [replace(line.marker[-1], text=" ")], size)
-            for piece in _segments([line.marker]):
+            # at one x; then a space (drawn: text read from the page has it) to the words
+            last = line.marker[-1]
+            marker = (*line.marker[:-1], replace(last, text=last.text + " "))
+            start = mx = box.x + line.indent - _width(_segments([marker]), size)
+            for piece in _segments([marker]):
                 spans += plain_text.drawn(mx, baseline, piece.text, piece.font, piece.fill,
                                           size)
                 mx += _width([piece], size)
