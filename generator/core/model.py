@@ -40,6 +40,18 @@ class Item:
 
 
 @dataclass(frozen=True)
+class StartCell:
+    """A board's start space, by name and in mm from its top-left corner: the contents sheet
+    says which seam of a tiled board crosses it."""
+
+    name: str
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+@dataclass(frozen=True)
 class Component:
     """A family of printed pieces sharing size, face template and back (a deck, a token set...)."""
 
@@ -56,6 +68,8 @@ class Component:
     assembly: str = ""  # how to cut, fold or join it (the contents sheet prints this)
     # A board's cell boundaries (x lines, y lines, mm): where a tiled board's seams may go.
     seams: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
+    seam_gap: float = 0.0  # each boundary is the middle of a gap this wide between cells
+    start: StartCell | None = None  # the start space, crossed by as few seams as fit
 
     def expanded(self) -> Iterator[Mapping[str, Any]]:
         """Each copy's data, ``count`` times per item: what ends up on the table."""

@@ -179,3 +179,16 @@ def weight(prim: Primitive) -> int:
 def face_weight(face: Face) -> int:
     """The primitive weight of one face (``weight`` summed)."""
     return sum(map(weight, face.prims))
+
+
+def turn_vector(dx: float, dy: float, rotate: int) -> tuple[float, float]:
+    """A face vector turned ``rotate`` degrees counter-clockwise as seen on the page (y down):
+    the PDF's ``rotate`` and ours agree."""
+    r = rotate % 360
+    if r == 90:
+        return dy, -dx
+    if r == 180:
+        return -dx, -dy
+    if r == 270:
+        return -dy, dx
+    return dx, dy

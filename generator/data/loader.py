@@ -25,7 +25,15 @@ from pydantic import ValidationError
 
 from generator.core import context, memo, paths
 from generator.core.errors import DataError, DataErrors
-from generator.core.model import Component, FaceTemplate, Game, Item, Known, Size
+from generator.core.model import (
+    Component,
+    FaceTemplate,
+    Game,
+    Item,
+    Known,
+    Size,
+    StartCell,
+)
 from generator.core.sizes import CARD_SIZES, PAGE
 from generator.core.vector import IconDef
 from generator.core.yamlfile import YamlDoc, format_path, load_yaml
@@ -422,7 +430,10 @@ def _component(doc: YamlDoc, path: tuple[Hashable, ...], comp: ComponentSpec, sp
     return Component(id=comp.id, kind=comp.kind, name=comp.name, size=size, face=comp.face,
                      items=items, back=comp.back, shape=comp.shape, params=comp.params,
                      label=comp.label, assembly=comp.assembly,
-                     seams=(tuple(comp.seams.x), tuple(comp.seams.y)) if comp.seams else ((), ()))
+                     seams=(tuple(comp.seams.x), tuple(comp.seams.y)) if comp.seams else ((), ()),
+                     seam_gap=comp.seams.gap if comp.seams else 0.0,
+                     start=StartCell(**comp.seams.start.model_dump())
+                     if comp.seams and comp.seams.start else None)
 
 
 def _named_face(name: str) -> list[FaceTemplate] | str:

@@ -73,9 +73,23 @@ class Generate(Strict):
         return self
 
 
+class StartSpace(Strict):
+    name: str = Field(min_length=1, max_length=20)
+    x: float = Field(ge=0, le=10000)
+    y: float = Field(ge=0, le=10000)
+    w: float = Field(gt=0, le=10000)
+    h: float = Field(gt=0, le=10000)
+
+
 class Seams(Strict):
     x: list[Annotated[float, Field(ge=0, le=10000)]] = Field(default_factory=list, max_length=200)
     y: list[Annotated[float, Field(ge=0, le=10000)]] = Field(default_factory=list, max_length=200)
+    # Each boundary is the middle of a gap this wide between cells: a seam anywhere in it
+    # crosses no cell.
+    gap: float = Field(default=0.0, ge=0, le=100)
+    # The start space: as few seams as the paper allows cross it, and the contents sheet
+    # says which do.
+    start: StartSpace | None = None
 
 
 class ComponentSpec(Strict):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from generator.core import primitives as p
+from generator.core.model import StartCell
 from generator.core.sizes import PAPER_LABELS
 from generator.data.i18n import message, number
 
@@ -18,6 +19,7 @@ from ..faces.text import PT, TextBox, layout, wrap
 from .assemble import Section, Summary
 from .frame import Frame
 from .furniture import BOLD_FONT, TEXT_FONT
+from .tiling import TilePlan, start_crossings
 
 INCH_PUNCHES = {"3/4": 19.05, "7/8": 22.2, "1": 25.4, "1 1/8": 28.6, "1 1/4": 31.75,
                 "1 1/2": 38.1, "2": 50.8}
@@ -68,9 +70,30 @@ def board_advice(section: Section) -> str:
                   for t in plan.tiles if t.glue_below]
         joiner = message("contents.glue_steps_joiner")
         lines.append(message("contents.glue_order", steps=joiner.join(steps)))
+        start = section.part.board.start if section.part.board else None
+        if start is not None:
+            lines.append(start_advice(plan, start))
     if section.part.assembly:
         lines.append(section.part.assembly)
     return " ".join(lines)
+
+
+def start_advice(plan: TilePlan, start: StartCell) -> str:
+    """Which seams cross the board's start space, between which tiles, how far in: the
+    player lays the first card there, so the contents sheet says so."""
+    crossings = start_crossings(plan, start.x, start.y, start.w, start.h)
+    if not crossings:
+        return message("contents.start_none", cell=start.name)
+    joiner = message("contents.glue_steps_joiner")
+    seams = joiner.join(
+        message("contents.start_seam_x" if c.vertical else "contents.start_seam_y",
+                pairs=message("contents.and").join(
+                    message("contents.start_pair", a=a.name, b=b.name) for a, b in c.pairs),
+                mm=number(round(c.offset, 1)))
+        for c in crossings)
+    if len(crossings) == 1:
+        return message("contents.start_one", cell=start.name, seam=seams)
+    return message("contents.start_many", cell=start.name, count=len(crossings), seams=seams)
 
 
 def assembly(section: Section, touching: bool, simplex: bool = False) -> str:

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from generator.core.model import Size
-from generator.core.primitives import Face
+from generator.core.model import Size, StartCell
+from generator.core.primitives import Face, Text
 from generator.data.i18n import message
+from generator.faces.ink import SAFE_MM, text_box
 
 from .frame import OUTER_BLEED, Frame, best_frame, frames
 from .packing import (
@@ -26,7 +27,7 @@ from .packing import (
 )
 from .page import Box, Placement, origin_for
 from .sheet import LayoutError, SheetSpec
-from .tiling import TilePlan, plan_board
+from .tiling import Keep, TilePlan, plan_board
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,21 @@ class Board:
     name: str
     seams_x: tuple[float, ...] = ()  # cell boundaries a seam may follow (board mm)
     seams_y: tuple[float, ...] = ()
+    gap: float = 0.0  # each boundary is the middle of a gap this wide between cells
+    start: StartCell | None = None  # the start space, crossed by as few seams as the paper allows
+
+    def keeps(self) -> tuple[Keep, Keep]:
+        """What a vertical and a horizontal seam keep clear of: the cell boundaries, the start
+        space, and every word the board prints (its ink widened by the cutting tolerance, so a
+        drifting cut leaves it whole)."""
+        words = [box for prim in self.face.prims if isinstance(prim, Text)
+                 if (box := text_box(prim)) is not None]
+        s = self.start
+        keep_x = Keep(self.seams_x, self.gap, None if s is None else (s.x, s.x + s.w),
+                      [(x0 - SAFE_MM, x1 + SAFE_MM) for x0, _, x1, _ in words])
+        keep_y = Keep(self.seams_y, self.gap, None if s is None else (s.y, s.y + s.h),
+                      [(y0 - SAFE_MM, y1 + SAFE_MM) for _, y0, _, y1 in words])
+        return keep_x, keep_y
 
 
 @dataclass
@@ -103,17 +119,20 @@ class Packer:
     def add_board(self, board: Board) -> TilePlan:
         """Each tile on a sheet of its own; the rest of that sheet stays free for pieces."""
         size = Size(board.face.w, board.face.h)
+        keep_x, keep_y = board.keeps()
         options = []
         for rank, frame in enumerate(frames(self.spec.paper, self.spec.margin)):
             _, _, aw, ah = frame.area
             try:
-                plan = plan_board(size, Size(aw, ah), board.seams_x, board.seams_y)
+                plan = plan_board(size, Size(aw, ah), keep_x=keep_x, keep_y=keep_y)
             except LayoutError:
                 continue
-            options.append((plan.count, rank, plan, frame))
+            options.append((plan.count, plan.cost, rank, plan, frame))
         if not options:
             raise LayoutError(f"board {board.name!r} cannot be tiled on this paper")
-        _, _, plan, frame = min(options, key=lambda o: (o[0], o[1]))
+        # The fewest tiles; then the seams that cross least (another frame's window may let
+        # them pass the start space, or between cells); then the preferred frame.
+        *_, plan, frame = min(options, key=lambda o: (o[0], o[1], o[2]))
         rotate = 90 if plan.turned else 0
         for index, tile in enumerate(plan.tiles):
             draft = SheetDraft(SheetSpace.empty(frame), content="tile")

@@ -11,24 +11,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from generator.core.model import Size
-from generator.core.primitives import Face, Primitive
+from generator.core.primitives import Face, Primitive, turn_vector
 
 Box = tuple[float, float, float, float]  # x, y, w, h (page coordinates, y downwards)
 
 CONTENTS = ("contents", "rules", "aid", "pieces", "tile", "blank", "calibration")
-
-
-def turn_vector(dx: float, dy: float, rotate: int) -> tuple[float, float]:
-    """A face vector turned ``rotate`` degrees counter-clockwise as seen on the page (y down):
-    the PDF's ``rotate`` and ours agree."""
-    r = rotate % 360
-    if r == 90:
-        return dy, -dx
-    if r == 180:
-        return -dx, -dy
-    if r == 270:
-        return -dy, dx
-    return dx, dy
 
 
 @dataclass(frozen=True)

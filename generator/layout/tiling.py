@@ -15,7 +15,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
 
 from generator.core.model import Size
 from generator.data.i18n import message
@@ -63,6 +62,18 @@ class TilePlan:
     rows: int
     turned: bool  # tiles lie landscape on the page (turned 90 degrees)
     tiles: tuple[Tile, ...]
+    # What the seams cross, summed over both axes: (the start space, cells, printed words).
+    cost: tuple[int, int, int] = (0, 0, 0)
+
+    @property
+    def seams_x(self) -> tuple[float, ...]:
+        """Where the vertical seams lie, board mm from the left edge."""
+        return tuple(t.x0 for t in self.tiles if t.row == 0 and t.col > 0)
+
+    @property
+    def seams_y(self) -> tuple[float, ...]:
+        """Where the horizontal seams lie, board mm from the top edge."""
+        return tuple(t.y0 for t in self.tiles if t.col == 0 and t.row > 0)
 
     @property
     def count(self) -> int:
@@ -85,44 +96,160 @@ def _pieces(length: float, window: float) -> int:
     return max(2, math.ceil(length / (window - GLUE) - 1e-9))
 
 
-def seam_split(length: float, window: float, pieces: int, lines: Sequence[float] = ()
-               ) -> list[float]:
-    """Where ``pieces`` shares of ``length`` begin: on the board's allowed seam ``lines``
-    (cell boundaries, so no seam cuts a play cell) when some choice of them gives shares that
-    each fit the window with their glue strip (none on the last), the most even such choice;
-    otherwise equal shares. The count of shares never changes, so neither do the sheets."""
+Span = tuple[float, float]  # an interval along one axis of the board, in board mm
+# A seam's cost, worst first (``Keep.cost``); a route: summed cost, largest share, starts.
+Cost = tuple[int, int, int, float]
+_Route = tuple[Cost, float, list[float]]
+
+
+@dataclass(frozen=True)
+class Keep:
+    """What a seam along one axis should keep clear of, in board mm along that axis.
+
+    ``lines``: where a seam crosses no cell (cell boundaries), each the middle of a ``gap``
+    mm wide (0: the cells touch) inside which a seam still crosses none. ``start``: the
+    start space's extent, never to be crossed where the sheets allow. ``words``: each
+    printed word's extent, widened by the cutting tolerance."""
+
+    lines: Sequence[float] = ()
+    gap: float = 0.0
+    start: Span | None = None
+    words: Sequence[Span] = ()
+
+    def cost(self, at: float) -> Cost:
+        """What a seam at ``at`` costs, worst first: crossing the start space, crossing a
+        cell, crossing words (how many), and how far it is from the middle of its gap."""
+        half = self.gap / 2
+        away = min((abs(at - v) for v in self.lines), default=math.inf)
+        in_gap = away <= half + 1e-6
+        start = self.start is not None and self.start[0] + 1e-6 < at < self.start[1] - 1e-6
+        words = sum(lo + 1e-6 < at < hi - 1e-6 for lo, hi in self.words)
+        return (int(start), int(not in_gap), words, away if in_gap else 0.0)
+
+
+def _add(a: Cost, b: Cost) -> Cost:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
+
+
+def seam_split(length: float, window: float, pieces: int, lines: Sequence[float] = (),
+               keep: Keep | None = None) -> list[float]:
+    """Where ``pieces`` shares of ``length`` begin (see ``best_split``)."""
+    return best_split(length, window, pieces, keep or Keep(lines))[1]
+
+
+def best_split(length: float, window: float, pieces: int, keep: Keep
+               ) -> tuple[tuple[int, int, int], list[float]]:
+    """Where ``pieces`` shares of ``length`` begin, each share fitting the window with its glue
+    strip (none on the last), and what the seams cost (start crossings, cell crossings, words
+    crossed). Seams are chosen by ``Keep.cost``, summed: clear of the start space, then on cell
+    boundaries (the middle of a gap), then clear of words, then the most even shares (the
+    smallest largest share). The count of shares never changes, so neither do the sheets: the
+    even split always fits, so one is always found."""
+    if pieces <= 1:
+        return (0, 0, 0), [0.0]
+    room = window - GLUE  # a share with its glue strip
     even = [length * k / pieces for k in range(pieces)]
-    inner = sorted({v for v in lines if 1e-6 < v < length - 1e-6})
-    best: tuple[float, list[float]] | None = None
-    for seams in combinations(inner, pieces - 1):
-        starts = [0.0, *seams]
-        shares = [b - a for a, b in zip(starts, [*seams, length], strict=True)]
-        if any(s + (GLUE if k < pieces - 1 else 0.0) > window + 1e-9
-               for k, s in enumerate(shares)):
-            continue
-        spread = max(shares) - min(shares)
-        if best is None or spread < best[0] - 1e-9:
-            best = (spread, starts)
-    return even if best is None else best[1]
+    # Seam k (1..pieces-1) lies where the k shares before it and the ones after it can fit.
+    bounds = [(max(0.0, length - (pieces - k - 1) * room - window), min(length, k * room))
+              for k in range(1, pieces)]
+    half = keep.gap / 2
+    marks = {*even, *(b for span in bounds for b in span)}
+    marks |= {e for lo, hi in keep.words for e in (lo, hi)}
+    if keep.start is not None:
+        marks |= set(keep.start)
+    candidates = []
+    for lo, hi in bounds:
+        here = {min(max(v, lo), hi) for v in keep.lines
+                if lo - half - 1e-6 <= v <= hi + half + 1e-6}
+        here |= {m for m in marks if lo - 1e-9 <= m <= hi + 1e-9}
+        candidates.append(sorted(here))
+    # The best way to reach each candidate of seam k: its summed cost, its largest share so
+    # far, its starts. A lexicographic sum then a maximum: the best prefix stays best.
+    previous: list[tuple[float, _Route]] = [(0.0, ((0, 0, 0, 0.0), 0.0, [0.0]))]
+    for k in range(pieces - 1):
+        current: list[tuple[float, _Route]] = []
+        for at in candidates[k]:
+            cost = keep.cost(at)
+            best: _Route | None = None
+            for before, (summed, largest, starts) in previous:
+                share = at - before
+                if share <= 1e-6 or share > room + 1e-9:
+                    continue
+                option: _Route = (_add(summed, cost), max(largest, share), [*starts, at])
+                if best is None or option[:2] < best[:2]:
+                    best = option
+            if best is not None:
+                current.append((at, best))
+        previous = current
+    finals = [(summed, max(largest, length - before), starts)
+              for before, (summed, largest, starts) in previous
+              if 1e-6 < length - before <= window + 1e-9]
+    summed, _, starts = min(finals, key=lambda f: f[:2])
+    return (summed[0], summed[1], summed[2]), starts
 
 
 def plan_tiles(board: Size, window: Size, turned: bool = False,
-               lines_x: Sequence[float] = (), lines_y: Sequence[float] = ()) -> TilePlan:
+               lines_x: Sequence[float] = (), lines_y: Sequence[float] = (),
+               keep_x: Keep | None = None, keep_y: Keep | None = None) -> TilePlan:
     """Tiles of ``board`` whose outer size (share plus strips) fits ``window``, given in the
-    tile's own orientation; seams on ``lines_x`` / ``lines_y`` (board coordinates) where the
-    shares still fit (``seam_split``)."""
+    tile's own orientation; seams chosen by ``best_split`` against what each axis keeps clear
+    of (``keep_x``, ``keep_y``; by default only the cell boundaries ``lines_x`` / ``lines_y``,
+    board coordinates)."""
     cols, rows = _pieces(board.w, window.w), _pieces(board.h, window.h)
-    xs = [*seam_split(board.w, window.w, cols, lines_x), board.w]
-    ys = [*seam_split(board.h, window.h, rows, lines_y), board.h]
+    cost_x, xs = best_split(board.w, window.w, cols, keep_x or Keep(lines_x))
+    cost_y, ys = best_split(board.h, window.h, rows, keep_y or Keep(lines_y))
+    xs.append(board.w)
+    ys.append(board.h)
     tiles = tuple(Tile(c, r, xs[c], ys[r], xs[c + 1] - xs[c], ys[r + 1] - ys[r],
                        c < cols - 1, r < rows - 1, cols)
                   for r in range(rows) for c in range(cols))
-    return TilePlan(board, cols, rows, turned, tiles)
+    cost = (cost_x[0] + cost_y[0], cost_x[1] + cost_y[1], cost_x[2] + cost_y[2])
+    return TilePlan(board, cols, rows, turned, tiles, cost)
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """A seam through a board's start space: the tiles either side (one pair per row or
+    column of tiles the space spans), whether it runs down (vertical) and how far into
+    the space it lies, mm from its left (or top) edge."""
+
+    pairs: tuple[tuple[Tile, Tile], ...]
+    vertical: bool
+    offset: float
+
+
+def start_crossings(plan: TilePlan, x: float, y: float, w: float, h: float
+                    ) -> list[Crossing]:
+    """Every seam of ``plan`` that crosses the start space (x, y, w, h), board mm. A seam
+    on the space's edge does not cross it."""
+    def inside(at: float, lo: float, size: float) -> bool:
+        return lo + 1e-6 < at < lo + size - 1e-6
+
+    def spans(t: Tile) -> bool:
+        return (t.x0 < x + w - 1e-6 and x + 1e-6 < t.x0 + t.w
+                and t.y0 < y + h - 1e-6 and y + 1e-6 < t.y0 + t.h)
+
+    at = {(t.col, t.row): t for t in plan.tiles}
+    found = []
+    for col, sx in enumerate(plan.seams_x, start=1):
+        if inside(sx, x, w):
+            pairs = tuple((at[col - 1, r], at[col, r]) for r in range(plan.rows)
+                          if spans(at[col, r]))
+            found.append(Crossing(pairs, True, sx - x))
+    for row, sy in enumerate(plan.seams_y, start=1):
+        if inside(sy, y, h):
+            pairs = tuple((at[c, row - 1], at[c, row]) for c in range(plan.cols)
+                          if spans(at[c, row]))
+            found.append(Crossing(pairs, False, sy - y))
+    return found
 
 
 def plan_board(board: Size, window: Size, lines_x: Sequence[float] = (),
-               lines_y: Sequence[float] = ()) -> TilePlan:
-    """The fewer tiles of upright and turned; upright on a tie. ``window`` is upright."""
-    upright = plan_tiles(board, window, False, lines_x, lines_y)
-    turned = plan_tiles(board, Size(window.h, window.w), True, lines_x, lines_y)
-    return turned if turned.count < upright.count else upright
+               lines_y: Sequence[float] = (), keep_x: Keep | None = None,
+               keep_y: Keep | None = None) -> TilePlan:
+    """The fewer tiles of upright and turned, then the seams that cross less; upright on a
+    tie. ``window`` is upright."""
+    upright = plan_tiles(board, window, False, lines_x, lines_y, keep_x, keep_y)
+    turned = plan_tiles(board, Size(window.h, window.w), True, lines_x, lines_y, keep_x,
+                        keep_y)
+    return min((upright, turned), key=lambda plan: (plan.count, plan.cost))

@@ -290,7 +290,8 @@ def component_part(game: Game, comp: Component, theme: Theme, opts: BuildOptions
     assembly = i18n.data_text(comp.assembly, lambda: at(game, "components", comp.id,
                                                         "assembly"))
     if comp.kind == "board":
-        return Part(comp.id, name, comp.kind, board=Board(fronts[0], comp.id, name, *comp.seams),
+        return Part(comp.id, name, comp.kind, board=Board(fronts[0], comp.id, name, *comp.seams,
+                                                       comp.seam_gap, comp.start),
                     assembly=assembly)
     labels = copy_labels([front.label for front in fronts])
     pieces = tuple(Piece(front, backs[i] if backs else None, comp.id, labels[i],

@@ -63,6 +63,15 @@ NOTES: dict[str, str] = {
                            "board's seams follow them where the tiles still fit",
     "Seams.x": "vertical cell boundaries, mm from the board's left edge",
     "Seams.y": "horizontal cell boundaries, mm from the board's top edge",
+    "Seams.gap": "each boundary is the middle of a gap this wide between cells (mm; 0: the "
+                 "cells touch): a seam anywhere inside it crosses no cell",
+    "Seams.start": "the start space `{name, x, y, w, h}` (mm): as few seams as the paper "
+                   "allows cross it, and the contents sheet says which",
+    "StartSpace.name": "the start space's name as the board prints it (`C3`)",
+    "StartSpace.x": "its left edge, mm from the board's left edge",
+    "StartSpace.y": "its top edge, mm from the board's top edge",
+    "StartSpace.w": "its width (mm)",
+    "StartSpace.h": "its height (mm)",
     "Generate.product": "`{name: table}`: one item per combination of rows",
     "Generate.table": "one item per row of this table",
     "Generate.where": "keep rows whose field has this value (or one of these values)",

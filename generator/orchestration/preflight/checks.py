@@ -21,15 +21,12 @@ from PIL import Image as PILImage
 
 from generator.core import primitives as p
 from generator.data import fonts
-from generator.layout.page import turn_vector
+from generator.faces.ink import SAFE_MM, Box, bounds
 
-SAFE_MM = 3.0
 MIN_FACE_PT = 6.0
 MIN_FURNITURE_PT = 5.0
 MIN_DPI = 300.0
 CUT_KINDS = ("card", "tile", "token", "aid")  # pieces cut out on their trim
-
-Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 
 
 @dataclass(frozen=True)
@@ -46,57 +43,12 @@ class Issue:
         return (self.check, self.where)
 
 
-def text_box(prim: p.Text) -> Box | None:
-    if not prim.lines:
-        return None
-    ascent, descent = fonts.vertical_metrics(prim.font)
-    size_mm = prim.size * fonts.PT_TO_MM
-    xs, ys = [], []
-    for x, baseline, line, font, _ in prim.runs():  # each run in its own font (rich text)
-        width = fonts.text_width_mm(font, line, prim.size)
-        for cx in (x, x + width):
-            for cy in (baseline - ascent * size_mm, baseline - descent * size_mm):
-                dx, dy = turn_vector(cx - prim.ox, cy - prim.oy, prim.rotate)
-                xs.append(prim.ox + dx if prim.rotate else cx)
-                ys.append(prim.oy + dy if prim.rotate else cy)
-    for icon in prim.icons:  # inline icons, placed on the face already
-        x0, y0, x1, y1 = bounds(icon) or (xs[0], ys[0], xs[0], ys[0])
-        xs += [x0, x1]
-        ys += [y0, y1]
-    return (min(xs), min(ys), max(xs), max(ys))
-
-
 def missing_by_font(prim: p.Text) -> list[tuple[str, str]]:
     """(font, characters it has no glyph for) of each font the text is drawn in."""
     found: dict[str, set[str]] = {}
     for _, _, line, font, _ in prim.runs():
         found.setdefault(font, set()).update(fonts.missing_glyphs(font, line))
     return [(font, "".join(sorted(chars))) for font, chars in found.items() if chars]
-
-
-def bounds(prim: p.Primitive) -> Box | None:
-    """The extent of a primitive's ink in face millimetres."""
-    if isinstance(prim, p.Text):
-        return text_box(prim)
-    if isinstance(prim, (p.Icon, p.Rect, p.Image, p.Vector)):
-        x, y, w, h = prim.x, prim.y, prim.w, prim.h
-        if isinstance(prim, (p.Image, p.Vector)) and prim.clip is not None:
-            x, y, w, h = prim.clip  # a cropped picture shows only its box
-        if isinstance(prim, p.Icon) and prim.rotate in (90, 270):
-            x, y, w, h = x + w / 2 - h / 2, y + h / 2 - w / 2, h, w
-        pad = prim.width / 2 if isinstance(prim, p.Rect) and prim.stroke else 0.0
-        return (x - pad, y - pad, x + w + pad, y + h + pad)
-    if isinstance(prim, p.Circle):
-        r = prim.r + (prim.width / 2 if prim.stroke else 0.0)
-        return (prim.cx - r, prim.cy - r, prim.cx + r, prim.cy + r)
-    if isinstance(prim, p.Line):
-        return (min(prim.x1, prim.x2), min(prim.y1, prim.y2), max(prim.x1, prim.x2),
-                max(prim.y1, prim.y2))
-    coords = [c for _, args in prim.segments for c in args]
-    if not coords:
-        return None
-    xs, ys = coords[0::2], coords[1::2]
-    return (min(xs), min(ys), max(xs), max(ys))
 
 
 def edge_distance(box: Box, w: float, h: float, round_: bool) -> float:
