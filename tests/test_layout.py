@@ -304,7 +304,9 @@ def test_seams_follow_cell_boundaries_where_the_shares_fit(board, window, lines,
 
 @given(st.floats(100, 600), st.floats(60, 300), st.lists(st.floats(0, 600), max_size=12))
 def test_seams_never_change_the_tile_count_and_every_tile_fits(length, window, lines):
-    from generator.layout.tiling import plan_tiles
+    from itertools import combinations
+
+    from generator.layout.tiling import GLUE, plan_tiles
 
     try:
         even = plan_tiles(Size(length, 50), Size(window, 300))
@@ -317,9 +319,41 @@ def test_seams_never_change_the_tile_count_and_every_tile_fits(length, window, l
         assert t.outer[2] <= window + 1e-6 or len(plan.tiles) == 1
         assert t.w > 0 and (t.glue_right or t.x0 + t.w == pytest.approx(length))
     inner = [t.x0 for t in plan.tiles[1:]]
-    on_lines = all(any(abs(x - v) < 1e-9 for v in lines) for x in inner)
-    even_starts = [length * k / plan.cols for k in range(1, plan.cols)]
-    assert on_lines or inner == pytest.approx(even_starts)
+    off = sum(all(abs(x - v) > 1e-6 for v in lines) for x in inner)
+    assert plan.cost[1] == off  # the plan's own count of seams through cells is true
+    # As few seams off the lines as any split of this many tiles allows: none when some choice
+    # of lines fits every share (brute force over the lines).
+    def fits(starts):
+        ends = [*starts[1:], length]
+        return all(b - a > 0 and b - a + (GLUE if k < len(starts) - 1 else 0) <= window + 1e-9
+                   for k, (a, b) in enumerate(zip(starts, ends, strict=True)))
+    inside = sorted({v for v in lines if 1e-6 < v < length - 1e-6})
+    if any(fits([0.0, *c]) for c in combinations(inside, plan.cols - 1)):
+        assert off == 0, (inner, lines)
+
+
+def test_a_seam_keeps_clear_of_the_start_space_then_cells_then_words():
+    """Moving Target's 345.5 mm grid row on a 186 mm window (A4, sideways, tight): no gap
+    between cells fits, so the seam must cross column C (141-204.5); it passes C3's words
+    (widened by the cutting tolerance) on the side that keeps the shares most even."""
+    from generator.layout.tiling import Keep, best_split
+
+    gaps = [73, 139.5, 206, 272.5]
+    cost, starts = best_split(345.5, 186, 2, Keep(gaps, 3, (141, 204.5), [(170.1, 199.4)]))
+    assert starts == pytest.approx([0, 170.1]) and cost == (1, 1, 0)
+    # Letter's upright tight window (205.9 mm): the gap between B and C (138-141) fits, the
+    # seam as near its middle as the shares allow, crossing no cell and not C3.
+    cost, starts = best_split(345.5, 205.9, 2, Keep(gaps, 3, (141, 204.5)))
+    assert starts == pytest.approx([0, 139.6]) and cost == (0, 0, 0)
+    # Without the gap's width only its middle counts (139.5 leaves 206 mm > 205.9): the seam
+    # is off the lines, still clear of C3.
+    cost, starts = best_split(345.5, 205.9, 2, Keep(gaps, 0, (141, 204.5)))
+    assert cost == (0, 1, 0) and 139.6 - 1e-6 <= starts[1] <= 141
+    # Rows (472.5 mm) on A4's sideways tight window (287 mm): 2 + 3 rows, in the gap above
+    # row 3 (188.8-191.8), clear of its labels from 193.2 mm.
+    cost, starts = best_split(472.5, 287, 2, Keep([98.4, 190.3, 282.2, 374.1], 3,
+                                                  (191.8, 280.7), [(190.22, 199.71)]))
+    assert starts == pytest.approx([0, 190.22]) and cost == (0, 0, 0)
 
 
 @pytest.mark.parametrize("paper", PAPERS)

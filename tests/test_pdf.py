@@ -45,11 +45,27 @@ def text(kit, reader, pypdf_text):
     return lambda index: pypdf_text(kit.path, index % len(reader.pages) + 1)
 
 
+# What each paper's kit holds, sheet by sheet (front footers after "sheet k of n, front · ").
+# A4: the grid's tiles lie on the sideways frame whose rows split above row 3 (so one seam,
+# not two, crosses the start cell C3); tiles 1 and 2 each leave room for 2 cards below them,
+# and the last 3 cards share a sheet with the 3 player aids. Letter: 9 cards a sheet, the
+# last 7 on a sheet of their own, the 4 tiles, the aids.
+GRID, CARDS, AIDS = "Play grid (5 x 5)", "Playing cards", "Player aids"
+SHEETS = {
+    "a4": [f"{GRID} tile 1, {CARDS}", f"{GRID} tile 2, {CARDS}", *[CARDS] * 5,
+           f"{CARDS}, {AIDS}", f"{GRID} tile 3", f"{GRID} tile 4"],
+    "letter": [*[CARDS] * 6, *(f"{GRID} tile {k}" for k in range(1, 5)), AIDS],
+}
+
+
+def _sheets(kit) -> list[str]:
+    return SHEETS[kit.opts.paper]
+
+
 def test_page_count_matches_build_report(kit, reader):
     assert kit.pages == len(reader.pages)
-    # sheets: contents with the rules on its back, 6 of cards (52, 9 a sheet), 4 grid tiles,
-    # 1 of player aids
-    assert kit.pages == 2 * (1 + 6 + 4 + 1)
+    # the contents sheet (the rules on its back), then each sheet above
+    assert kit.pages == 2 * (1 + len(_sheets(kit)))
 
 
 def test_page_sizes(kit, reader):
@@ -103,33 +119,47 @@ def test_all_fonts_embedded(reader):
     assert all(re.match(r"/[A-Z]{6}\+", name) for name in names)
 
 
-def test_every_card_name_printed_once(text, card_names):
+def test_every_card_name_printed_once(kit, text, card_names):
     assert len(card_names) == 52 and len(set(card_names)) == 52
-    printed = "\n".join(text(i) for i in range(2, 14))
+    printed = "\n".join(text(i) for i in range(2, kit.pages))
     for name in card_names:
         assert printed.count(name) == 1, name
 
 
-def test_bookmarks_point_at_each_component(reader):
-    """A top entry per component at its first page; one spanning pages lists each of them."""
+def test_bookmarks_point_at_each_component(kit, reader):
+    """A top entry per component at its first page; one spanning pages lists each of them,
+    fronts and backs (cards have backs; tiles and aids blank ones, not listed)."""
+    sheets = _sheets(kit)
+
+    def fronts(name: str) -> list[int]:  # the sheets (from 2) whose fronts carry ``name``
+        return [k for k, front in enumerate(sheets, start=2) if name in front]
+
     top = [(e.title, reader.get_destination_page_number(e)) for e in reader.outline
            if not isinstance(e, list)]
-    assert top == [("Contents", 0), ("Rules", 1), ("Playing cards", 2),
-                   ("Play grid (5 x 5)", 14), ("Player aids", 22)]
+    assert top == [("Contents", 0), ("Rules", 1), (CARDS, 2),
+                   (GRID, 2 * fronts(GRID)[0] - 2), (AIDS, 2 * fronts(AIDS)[0] - 2)]
     cards = reader.outline[3]
-    assert isinstance(cards, list) and len(cards) == 12  # 6 sheets of cards, fronts and backs
-    assert cards[0].title == "page 3 (sheet 2, front)" and cards[-1].title == \
-        "page 14 (sheet 7, back)"
+    assert isinstance(cards, list)
+    assert [e.title for e in cards] == [
+        f"page {2 * k - 1 + side} (sheet {k}, {('front', 'back')[side]})"
+        for k in fronts(CARDS) for side in (0, 1)]
+    tiles = reader.outline[5]
+    assert [e.title for e in tiles] == [f"page {2 * k - 1} (sheet {k}, front)"
+                                        for k in fronts(GRID)]
 
 
-def test_fronts_and_backs_alternate_with_one_shared_back_form(reader, text):
-    footers = [text(i) for i in range(2, 14)]
-    for n in range(6):
-        assert f"sheet {n + 2} of 12, front · Playing cards" in footers[2 * n]
-        assert f"sheet {n + 2} of 12, back · backs of Playing cards, flip on the long edge" in \
-            footers[2 * n + 1]
+def test_fronts_and_backs_alternate_with_one_shared_back_form(kit, reader, text):
+    sheets = _sheets(kit)
+    n = 1 + len(sheets)
+    card_backs = []
+    for k, front in enumerate(sheets, start=2):
+        assert f"sheet {k} of {n}, front · {front}" in text(2 * k - 2)
+        if CARDS in front:
+            assert f"sheet {k} of {n}, back · backs of {CARDS}, flip on the long edge" in \
+                text(2 * k - 1)
+            card_backs.append(2 * k - 1)
     # The back is the same for every card: drawn once as a form, reused on every back page.
-    back_forms = {tuple(reader.pages[i]["/Resources"]["/XObject"]) for i in range(3, 14, 2)}
+    back_forms = {tuple(reader.pages[i]["/Resources"]["/XObject"]) for i in card_backs}
     assert len(back_forms) == 1 and len(next(iter(back_forms))) == 1
 
 
@@ -139,13 +169,22 @@ def test_rules_summary_is_on_the_back_of_the_contents(text):
     assert "Never more than 12" in rules and "· rules ·" in rules
 
 
-def test_contents_page_describes_the_kit(text):
-    contents = text(0)
-    assert "24 pages = 12 sheets" in contents
-    assert "Playing cards: 52 pieces, sheets 2-7 (pages 3-14; fronts and backs)" in contents
-    assert "Play grid (5 x 5): 1 piece, sheets 8-11 (pages 15, 17, 19, 21; single-sided" in \
-        contents
-    assert "Player aids: 3 pieces, sheet 12 (page 23; single-sided" in contents
+CONTENTS = {
+    "a4": ["22 pages = 11 sheets",
+           "Playing cards: 52 pieces, sheets 2-9 (pages 3-18; fronts and backs)",
+           "Play grid (5 x 5): 1 piece, sheets 2-3, 10-11 (pages 3, 5, 19, 21; single-sided",
+           "Player aids: 3 pieces, sheet 9 (page 17; single-sided"],
+    "letter": ["24 pages = 12 sheets",
+               "Playing cards: 52 pieces, sheets 2-7 (pages 3-14; fronts and backs)",
+               "Play grid (5 x 5): 1 piece, sheets 8-11 (pages 15, 17, 19, 21; single-sided",
+               "Player aids: 3 pieces, sheet 12 (page 23; single-sided"],
+}
+
+
+def test_contents_page_describes_the_kit(kit, text):
+    contents = " ".join(text(0).split())
+    for claim in CONTENTS[kit.opts.paper]:
+        assert claim in contents
     assert "make " not in contents  # no developer commands on paper
 
 
