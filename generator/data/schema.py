@@ -86,7 +86,7 @@ class Seams(Strict):
     y: list[Annotated[float, Field(ge=0, le=10000)]] = Field(default_factory=list, max_length=200)
     # Each boundary is the middle of a gap this wide between cells: a seam anywhere in it
     # crosses no cell.
-    gap: float = Field(default=0.0, ge=0, le=100)
+    gap: float = Field(default=0, ge=0, le=100)
     # The start space: as few seams as the paper allows cross it, and the contents sheet
     # says which do.
     start: StartSpace | None = None

@@ -59,8 +59,9 @@ NOTES: dict[str, str] = {
     "ComponentSpec.params": "values every face of the component sees as `params`",
     "ComponentSpec.label": "an expression naming each piece, e.g. `{{ item.name }}`",
     "ComponentSpec.assembly": "how to cut, fold or join it (required for die and board)",
-    "ComponentSpec.seams": "a board's cell boundaries `{x: [mm...], y: [mm...]}`: a tiled "
-                           "board's seams follow them where the tiles still fit",
+    "ComponentSpec.seams": "a board's cell boundaries `{x: [mm...], y: [mm...]}` and start "
+                           "space: a tiled board's seams follow them, clear of the start "
+                           "space and of printed words, where the tiles still fit",
     "Seams.x": "vertical cell boundaries, mm from the board's left edge",
     "Seams.y": "horizontal cell boundaries, mm from the board's top edge",
     "Seams.gap": "each boundary is the middle of a gap this wide between cells (mm; 0: the "
