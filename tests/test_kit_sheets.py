@@ -274,8 +274,10 @@ def test_back_art_bleeds_past_every_outer_edge(kits, raster, game, flip):
 
 def test_back_art_bleeds_into_the_gap_of_a_short_last_row(kits, raster):
     """Edges with no neighbour inside a block's bounding box (beside the empty slots of a
-    short last row) bleed too: every A4 kit, long flip."""
-    probes = [p for g in GAMES for p in bleed_probes(kits(g), raster, g) if p[0]]
+    short last row) bleed too: every A4 kit, long flip, and Moving Target on Letter (its last
+    7 cards; on A4 they now fill the free space beside the grid's tiles and the aids)."""
+    built = [(g, kits(g)) for g in GAMES] + [("moving-target", kits("moving-target", "letter"))]
+    probes = [p for g, kit in built for p in bleed_probes(kit, raster, g) if p[0]]
     bare = [where for _, bled, where in probes if not bled]
     assert probes and not bare, f"{len(bare)} of {len(probes)} probes bare, e.g. {bare[:4]}"
 

@@ -87,7 +87,7 @@ def start_advice(plan: TilePlan, start: StartCell) -> str:
     joiner = message("contents.glue_steps_joiner")
     seams = joiner.join(
         message("contents.start_seam_x" if c.vertical else "contents.start_seam_y",
-                pairs=message("contents.and").join(
+                pairs=message("contents.start_pairs_joiner").join(
                     message("contents.start_pair", a=a.name, b=b.name) for a, b in c.pairs),
                 mm=number(round(c.offset, 1)))
         for c in crossings)

@@ -15,6 +15,7 @@ from generator.data.i18n import message
 from generator.faces.ink import SAFE_MM, text_box
 
 from .frame import OUTER_BLEED, Frame, best_frame, frames
+from .marks import MARK_ROOM
 from .packing import (
     BlockShape,
     Geometry,
@@ -101,6 +102,15 @@ class SheetDraft:
         return self.space.frame
 
 
+def tile_room(frame: Frame) -> tuple[float, float]:
+    """How far a tile keeps inside the frame's area across and down: on a tight frame its
+    trim could reach the printable band on the two sides without furniture, leaving the cuts
+    that meet it no mark at that end; ``MARK_ROOM`` keeps one, across the tile's bleed."""
+    if not frame.tight:
+        return (0.0, 0.0)
+    return (0.0, MARK_ROOM) if frame.sideways else (MARK_ROOM, 0.0)
+
+
 def expand(box: Box, left: float, top: float, right: float, bottom: float) -> Box:
     x, y, w, h = box
     return (x - left, y - top, w + left + right, h + top + bottom)
@@ -122,23 +132,30 @@ class Packer:
         keep_x, keep_y = board.keeps()
         options = []
         for rank, frame in enumerate(frames(self.spec.paper, self.spec.margin)):
+            room_x, room_y = tile_room(frame)
             _, _, aw, ah = frame.area
             try:
-                plan = plan_board(size, Size(aw, ah), keep_x=keep_x, keep_y=keep_y)
+                plan = plan_board(size, Size(aw - 2 * room_x, ah - 2 * room_y),
+                                  keep_x=keep_x, keep_y=keep_y)
             except LayoutError:
                 continue
             options.append((plan.count, plan.cost, rank, plan, frame))
         if not options:
             raise LayoutError(f"board {board.name!r} cannot be tiled on this paper")
-        # The fewest tiles; then the seams that cross least (another frame's window may let
-        # them pass the start space, or between cells); then the preferred frame.
+        # The fewest tiles (a row or column more costs sheets: 13 Letter sheets for Moving
+        # Target's grid instead of 12); then the seams that cross least (another frame's
+        # window may let them pass the start space, or between cells); then the preferred
+        # frame.
         *_, plan, frame = min(options, key=lambda o: (o[0], o[1], o[2]))
         rotate = 90 if plan.turned else 0
+        room_x, room_y = tile_room(frame)
         for index, tile in enumerate(plan.tiles):
             draft = SheetDraft(SheetSpace.empty(frame), content="tile")
             _, _, ow, oh = tile.outer
             page_w, page_h = (oh, ow) if plan.turned else (ow, oh)
-            outer = draft.space.take(0, page_w + 2 * OUTER_BLEED, page_h + 2 * OUTER_BLEED)
+            outer = expand(draft.space.take(0, page_w + 2 * (OUTER_BLEED + room_x),
+                                            page_h + 2 * (OUTER_BLEED + room_y)),
+                           -room_x, -room_y, -room_x, -room_y)
             target = (outer[0] + OUTER_BLEED, outer[1] + OUTER_BLEED)
             x, y = origin_for(board.face, tile.outer, target, rotate)
             probe = Placement(board.face, x, y, (0, 0, 0, 0), rotate)

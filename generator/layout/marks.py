@@ -25,6 +25,9 @@ MARK_LENGTH = 3.5
 MARK_MIN = 1.5  # an outside mark shorter than this is drawn across the bleed instead
 BLEED_MARK_STOP = 0.5  # a mark drawn across the bleed stops this far from the trim
 BLEED_MARK_MIN = 0.8  # shorter than this, a mark is not worth drawing
+# A trim on the printable band has no mark beyond the ends of the cuts that meet it (the
+# bleed beyond it lies in the margin): this much room keeps one across its bleed.
+MARK_ROOM = BLEED_MARK_STOP + BLEED_MARK_MIN
 SPARE = 0.3  # room left between a mark and whatever stops it
 
 Segment = tuple[float, float, float, float]
