@@ -457,6 +457,12 @@ def test_every_component_is_bookmarked_on_every_page_it_appears(kits, game):
             assert page["page"] in found[names[component]], (component, page["page"])
 
 
+def _forward(text: str, expected: str) -> str:
+    """A page's footer text read forwards: a sideways page's footer (turned with the page, as
+    on A4 Moving Target's last two grid tiles) reads back reversed."""
+    return text if expected in text or expected[::-1] not in text else text[::-1]
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_every_blank_back_names_its_sheet(kits, furniture_texts, game):
     """A blank back carries its sheet number: page 1's two-pass recipe asks the player to
@@ -467,7 +473,7 @@ def test_every_blank_back_names_its_sheet(kits, furniture_texts, game):
     blanks = [page for page in m["pages"] if page["content"] == "blank"]
     assert blanks
     for page in blanks:
-        text = " ".join(texts[page["page"] - 1].split())
+        text = _forward(" ".join(texts[page["page"] - 1].split()), f"sheet {page['sheet']} of ")
         assert f"sheet {page['sheet']} of {m['sheets']}, back · left blank on purpose" in text
 
 
@@ -482,7 +488,7 @@ def test_each_front_footer_names_what_is_on_its_page(kits, furniture_texts, game
     for page in kit.manifest["pages"]:
         if page["side"] != "front" or not page["pieces"]:
             continue
-        text = " ".join(texts[page["page"] - 1].split())
+        text = _forward(" ".join(texts[page["page"] - 1].split()), f"sheet {page['sheet']} of ")
         footer = text[text.index(f"sheet {page['sheet']} of "):]
         what = footer.split(" · ")[1]
         for component in {pc["component"] for pc in page["pieces"]}:

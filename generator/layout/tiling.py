@@ -4,7 +4,9 @@ Each tile carries its share of the board; a tile with a neighbour to its right (
 carries a blank glue strip of ``GLUE`` mm on that side. Assembly: glue the strip under the
 neighbour, the neighbour's edge on the strip's inner edge and its corners on the strip's end
 marks. A board that names its cell boundaries is split on them where the shares still fit
-(never through a play cell or a start space, same number of tiles); otherwise evenly. No board
+(never through a play cell or a start space, same number of tiles). Where they do not (three
+63.5 mm card columns on an A4 tile), a seam keeps off the board's start space if another can
+cross it instead, and 3 mm clear of the board's words; otherwise the shares are even. No board
 content is printed twice and no mark falls inside the board (so never inside a play cell).
 
 Tiles may be laid on the paper upright (portrait) or turned (landscape); ``plan_board`` picks
@@ -22,6 +24,11 @@ from generator.data.i18n import message
 from .sheet import LayoutError
 
 GLUE = 10.0
+
+Span = tuple[float, float]  # an interval along one axis of the board, in board mm
+# A seam's cost, worst first (``Keep.cost``); a route: summed cost, largest share, starts.
+Cost = tuple[int, int, int, float]
+_Route = tuple[Cost, float, list[float]]
 
 
 @dataclass(frozen=True)
@@ -62,8 +69,9 @@ class TilePlan:
     rows: int
     turned: bool  # tiles lie landscape on the page (turned 90 degrees)
     tiles: tuple[Tile, ...]
-    # What the seams cross, summed over both axes: (the start space, cells, printed words).
-    cost: tuple[int, int, int] = (0, 0, 0)
+    # What the seams cost, summed over both axes (``Keep.cost``): the start space, cells and
+    # printed words they cross, and how far seams between cells are from their gaps' middles.
+    cost: Cost = (0, 0, 0, 0.0)
 
     @property
     def seams_x(self) -> tuple[float, ...]:
@@ -96,12 +104,6 @@ def _pieces(length: float, window: float) -> int:
     return max(2, math.ceil(length / (window - GLUE) - 1e-9))
 
 
-Span = tuple[float, float]  # an interval along one axis of the board, in board mm
-# A seam's cost, worst first (``Keep.cost``); a route: summed cost, largest share, starts.
-Cost = tuple[int, int, int, float]
-_Route = tuple[Cost, float, list[float]]
-
-
 @dataclass(frozen=True)
 class Keep:
     """What a seam along one axis should keep clear of, in board mm along that axis.
@@ -109,7 +111,8 @@ class Keep:
     ``lines``: where a seam crosses no cell (cell boundaries), each the middle of a ``gap``
     mm wide (0: the cells touch) inside which a seam still crosses none. ``start``: the
     start space's extent, never to be crossed where the sheets allow. ``words``: each
-    printed word's extent, widened by the cutting tolerance."""
+    printed word's extent, widened by the cutting tolerance: a seam forced through cells
+    passes clear of them where it can."""
 
     lines: Sequence[float] = ()
     gap: float = 0.0
@@ -118,13 +121,19 @@ class Keep:
 
     def cost(self, at: float) -> Cost:
         """What a seam at ``at`` costs, worst first: crossing the start space, crossing a
-        cell, crossing words (how many), and how far it is from the middle of its gap."""
+        cell, crossing words (how many), and how far it is from the middle of its gap.
+
+        Words count only for a seam through cells: the board's own lines are where its
+        designer expects a cut, and its words are laid out around them (the movement boards'
+        side names end 0.9 mm from the 137 mm line that splits Lattice on the fewest
+        sheets)."""
         half = self.gap / 2
         away = min((abs(at - v) for v in self.lines), default=math.inf)
         in_gap = away <= half + 1e-6
         start = self.start is not None and self.start[0] + 1e-6 < at < self.start[1] - 1e-6
-        words = sum(lo + 1e-6 < at < hi - 1e-6 for lo, hi in self.words)
-        return (int(start), int(not in_gap), words, away if in_gap else 0.0)
+        if in_gap:
+            return (int(start), 0, 0, away)
+        return (int(start), 1, sum(lo + 1e-6 < at < hi - 1e-6 for lo, hi in self.words), 0.0)
 
 
 def _add(a: Cost, b: Cost) -> Cost:
@@ -138,15 +147,15 @@ def seam_split(length: float, window: float, pieces: int, lines: Sequence[float]
 
 
 def best_split(length: float, window: float, pieces: int, keep: Keep
-               ) -> tuple[tuple[int, int, int], list[float]]:
+               ) -> tuple[Cost, list[float]]:
     """Where ``pieces`` shares of ``length`` begin, each share fitting the window with its glue
-    strip (none on the last), and what the seams cost (start crossings, cell crossings, words
-    crossed). Seams are chosen by ``Keep.cost``, summed: clear of the start space, then on cell
-    boundaries (the middle of a gap), then clear of words, then the most even shares (the
-    smallest largest share). The count of shares never changes, so neither do the sheets: the
-    even split always fits, so one is always found."""
+    strip (none on the last), and what the seams cost. Seams are chosen by ``Keep.cost``,
+    summed: clear of the start space, then on cell boundaries (the middle of a gap), then
+    clear of words, then the most even shares (the smallest largest share). The count of
+    shares never changes, so neither do the sheets: the even split always fits, so one is
+    always found."""
     if pieces <= 1:
-        return (0, 0, 0), [0.0]
+        return (0, 0, 0, 0.0), [0.0]
     room = window - GLUE  # a share with its glue strip
     even = [length * k / pieces for k in range(pieces)]
     # Seam k (1..pieces-1) lies where the k shares before it and the ones after it can fit.
@@ -185,7 +194,7 @@ def best_split(length: float, window: float, pieces: int, keep: Keep
               for before, (summed, largest, starts) in previous
               if 1e-6 < length - before <= window + 1e-9]
     summed, _, starts = min(finals, key=lambda f: f[:2])
-    return (summed[0], summed[1], summed[2]), starts
+    return summed, starts
 
 
 def plan_tiles(board: Size, window: Size, turned: bool = False,
@@ -203,8 +212,7 @@ def plan_tiles(board: Size, window: Size, turned: bool = False,
     tiles = tuple(Tile(c, r, xs[c], ys[r], xs[c + 1] - xs[c], ys[r + 1] - ys[r],
                        c < cols - 1, r < rows - 1, cols)
                   for r in range(rows) for c in range(cols))
-    cost = (cost_x[0] + cost_y[0], cost_x[1] + cost_y[1], cost_x[2] + cost_y[2])
-    return TilePlan(board, cols, rows, turned, tiles, cost)
+    return TilePlan(board, cols, rows, turned, tiles, _add(cost_x, cost_y))
 
 
 @dataclass(frozen=True)
