@@ -190,11 +190,11 @@ def test_moving_target_in_french_has_french_furniture(french_kit, pypdf_text):
     assert (french_kit.parent / f"{GAME}.fr.kit.json").is_file()
     contents = pypdf_text(french_kit, 1)
     for words in ("Moving Target : kit print & play", "Impression", "Contenu du kit",
-                  "recto verso", "Retourner sur les bords longs", "planche 1/12, recto",
+                  "recto verso", "Retourner sur les bords longs", "planche 1/11, recto",
                   "sommaire", "Découpez", f"{GAME}-calibration.fr.pdf"):
         assert words in contents, words
     assert "How to print" not in contents and "sheet 1 of" not in contents
-    assert "planche 2/12, recto" in pypdf_text(french_kit, 3)
+    assert "planche 2/11, recto" in pypdf_text(french_kit, 3)
     calibration = pypdf_text(french_kit.parent / f"{GAME}-calibration.fr.pdf", 1)
     assert "Étalonnage recto verso" in calibration
     outline = [item.title for item in PdfReader(str(french_kit)).outline
@@ -206,7 +206,7 @@ def test_the_english_kit_is_the_same_with_or_without_lang(tmp_path, pypdf_text):
     default, _ = build_pdf(GAME, BuildOptions(out_dir=tmp_path / "a"))
     english, _ = build_pdf(GAME, BuildOptions(out_dir=tmp_path / "b", lang="en"))
     assert default.name == f"{GAME}.pdf" and default.read_bytes() == english.read_bytes()
-    assert "sheet 1 of 12, front" in pypdf_text(default, 1)
+    assert "sheet 1 of 11, front" in pypdf_text(default, 1)
 
 
 def test_output_names_keep_both_languages_apart(tmp_path):
