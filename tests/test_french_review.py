@@ -80,7 +80,7 @@ def test_french_footers_name_the_backs_with_an_article_and_cut_nothing(boxes_fr)
 
 def test_a_board_tile_keeps_the_footer_separator():
     french = furniture_text("moving-target", "fr")
-    assert any("· grille de jeu (5 × 5) · tuile 2 ·" in page for page in french)
+    assert any("· grille de jeu (5 × 5) · tuile 3 ·" in page for page in french)  # A4: alone
     assert any("versos des cartes à jouer" in page for page in french)
     # English keeps its words (its kit stays byte-identical): "Play grid (5 x 5) tile 2".
     assert any("Play grid (5 x 5) tile 2" in page for page in furniture_text("moving-target",

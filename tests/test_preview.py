@@ -40,7 +40,7 @@ def test_preview_lists_every_component_and_report(preview):
     html = preview.read_text(encoding="utf-8")
     for text in ("Moving Target", "Starter", "Playing cards", "52 pieces",
                  "verified", "seat win rate", "Score tokens", "<table class=\"report\">",
-                 "moving-target.pdf", "(sheets, 24 pages)", "starter.pdf"):
+                 "moving-target.pdf", "(sheets, 22 pages)", "starter.pdf"):
         assert text in html
     assert "moving-target-sim-2p.png" in {p.name for p in preview.parent.glob("*.png")}
 
