@@ -206,6 +206,22 @@ def test_mutated_data_never_blames_a_builtin_template(chunk, tmp_path):
     assert not bad, "\n".join(bad)
 
 
+@pytest.mark.parametrize("edit", [
+    ("            col: 1\n", ""),  # a section's col left out: column 1
+    ("            col: 1\n", "            col: null\n"),
+    ("            col: 2\n            h: 185\n", "            col: 2\n            h: null\n"),
+], ids=["col-left-out", "col-null", "h-null"])
+def test_optional_rules_page_fields_left_out_or_null_build(edit, tmp_path):
+    """A rules page's optional fields (col, h: "?" in rules-page.yaml's fields) may
+    be left out or null, as their declaration says: the page builds instead of failing in
+    the built-in template (what the fuzz found when its mutations shifted)."""
+    data = copy_game("moving-target", tmp_path)
+    text = data.read_text(encoding="utf-8")
+    assert edit[0] in text
+    data.write_text(text.replace(edit[0], edit[1], 1), encoding="utf-8")
+    assert outcome(data) is None
+
+
 # -- what the templates declare ------------------------------------------------------------
 READS = re.compile(r"\b(item|params|tables|settings)(?:\.get\('([a-z_]+)'"
                    r"|\.([a-z_][a-z0-9_]*)|\[)")
