@@ -149,8 +149,22 @@ class ColourGroup(Strict):
     second_cue: str = Field(default="", max_length=200)
 
 
+Paper = Literal["a3", "a4", "letter"]
+
+
 class PreflightSpec(Strict):
     colour_groups: list[ColourGroup] = Field(default_factory=list, max_length=20)
+    # The most sheets the kit may take on each paper (a design target, not a lower bound):
+    # verify prints it beside the sheets used and fails ``--strict`` when the kit is over it.
+    sheets: dict[Paper, int] = Field(default_factory=dict)
+
+    @field_validator("sheets")
+    @classmethod
+    def sheets_in_range(cls, sheets: dict[str, int]) -> dict[str, int]:
+        for paper, target in sheets.items():
+            if not 1 <= target <= 1000:
+                raise ValueError(f"expected a sheet target 1-1000 for {paper}, got {target}")
+        return sheets
 
 
 class RowCheck(Strict):

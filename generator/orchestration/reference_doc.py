@@ -96,6 +96,8 @@ NOTES: dict[str, str] = {
     "CompositionCheck.product": "`{field: table}`: every combination of rows is present",
     "PreflightSpec.colour_groups": "colours that carry information, checked for colour-blind "
                                    "and greyscale readers",
+    "PreflightSpec.sheets": "paper (a3, a4, letter) -> the most sheets the kit may take; "
+                            "verify --strict fails a kit over it",
     "ColourGroup.name": "what the colours tell apart, e.g. suits",
     "ColourGroup.colours": "value -> colour or theme expression",
     "ColourGroup.second_cue": "the symbol or word that tells them apart without colour",

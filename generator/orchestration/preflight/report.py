@@ -57,6 +57,20 @@ def sheet_lower_bound(game: Game, opts: BuildOptions, rules_pages: int) -> int:
     return math.ceil((1 + rules_pages) / 2) + math.ceil(area / page_area - 1e-9)
 
 
+def sheet_finding(game: Game, opts: BuildOptions, sheets: int, bound: int) -> Finding:
+    """The sheets the kit takes, beside what no packing can beat and what the data declares
+    it should take on this paper (``preflight: sheets:``): over the target is a warning (a
+    failure under ``--strict``); no target declared, only the figures."""
+    target = game.data.get("preflight", {}).get("sheets", {}).get(opts.paper)
+    figures = f"{sheets} of {opts.paper.upper()} (lower bound {bound}"
+    if target is None:
+        return Finding("sheets", True, f"{figures}, no target declared for {opts.paper})")
+    if sheets > target:
+        return Finding("sheets", False, f"{figures}, target {target}): {sheets - target} over "
+                       f"the target the data declares", warn=True)
+    return Finding("sheets", True, f"{figures}, target {target})")
+
+
 def colour_findings(game: Game, opts: BuildOptions) -> list[Finding]:
     """Each declared colour group, simulated (Machado et al. 2009; greyscale) and compared
     with CIEDE2000: figures always, a warning when a pair is too close and no second cue."""
@@ -113,8 +127,7 @@ def preflight(game: Game, opts: BuildOptions) -> list[Finding]:
     findings += colour_findings(game, opts)
     findings += coverage_findings([pl.face.prims for page in kit.pages for pl in page.placements]
                                   + [page.furniture for page in kit.pages])
-    bound = sheet_lower_bound(game, opts, len(rules))
-    findings.append(Finding("sheets", True, f"{len(kit.sheets)} sheets of "
-                            f"{opts.paper.upper()} (lower bound {bound})"))
+    findings.append(sheet_finding(game, opts, len(kit.sheets),
+                                  sheet_lower_bound(game, opts, len(rules))))
     # Every pre-flight target is ours (legibility, cutting tolerance, paper), not the rulebook's.
     return [replace(f, basis=DESIGN) for f in findings]
