@@ -31,8 +31,12 @@ PT = 72 / 25.4  # points per mm
 PX = 75 / 25.4  # pixels per mm at 75 dpi
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 DUPLEX = {"long": "/DuplexFlipLongEdge", "short": "/DuplexFlipShortEdge"}
-A4_SHEETS = {"moving-target": 12, "monster-day": 11, "moving-day": 11, "moving-day-boxes": 12,
-             "movement-game": 17}  # issue 9 targets, plus at most one sheet for aids
+# Sheets each kit takes (A4, Letter), rules and aids included. Issue 25's targets: A4 at most
+# moving-target 11 (met once its grid is re-tiled into 3 tiles), monster-day and moving-day
+# 10 (11 is the least their pieces take: card_data/monster-day.yaml says why),
+# moving-day-boxes 12, movement-game 16; Letter at most one more.
+SHEETS = {"moving-target": (12, 12), "monster-day": (11, 11), "moving-day": (11, 12),
+          "moving-day-boxes": (12, 12), "movement-game": (16, 16)}
 NORMALS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # left, right, top, bottom (page y runs down)
 
 Box = tuple[float, float, float, float]
@@ -325,10 +329,15 @@ def test_no_hairline_is_drawn_across_back_art(kits, raster, game):
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("game", GAMES)
-def test_kit_fits_its_sheet_target(kits, game, paper):
-    """A4 kits stay within their sheet targets; Letter within two sheets more."""
-    limit = A4_SHEETS[game] + (2 if paper == "letter" else 0)
-    assert kits(game, paper).manifest["sheets"] <= limit
+def test_kit_takes_its_sheets_within_the_declared_target(kits, game, paper):
+    """Each kit takes exactly the sheets it is known to take (a packing change that costs or
+    saves a sheet shows here), no more than the target its data file declares for the paper
+    (what ``verify --strict`` holds it to), and Letter at most one sheet more than A4."""
+    sheets = kits(game, paper).manifest["sheets"]
+    assert sheets == SHEETS[game][paper == "letter"]
+    targets = load_game(game).data["preflight"]["sheets"]
+    assert sheets <= targets[paper]
+    assert targets["letter"] <= targets["a4"] + 1
 
 
 @pytest.mark.parametrize(("game", "paper", "flip"), KITS)

@@ -19,6 +19,7 @@ from dataclasses import replace
 from generator.core.colours import parse_colour
 from generator.core.errors import DataError
 from generator.core.findings import DESIGN, Finding
+from generator.core.sizes import PAPER_LABELS
 from generator.core.model import Game
 from generator.data import fonts
 from generator.expressions import ExpressionError, evaluate
@@ -62,7 +63,8 @@ def sheet_finding(game: Game, opts: BuildOptions, sheets: int, bound: int) -> Fi
     it should take on this paper (``preflight: sheets:``): over the target is a warning (a
     failure under ``--strict``); no target declared, only the figures."""
     target = game.data.get("preflight", {}).get("sheets", {}).get(opts.paper)
-    figures = f"{sheets} of {opts.paper.upper()} (lower bound {bound}"
+    paper = PAPER_LABELS.get(opts.paper, opts.paper.upper())
+    figures = f"{sheets} of {paper} (lower bound {bound}"
     if target is None:
         return Finding("sheets", True, f"{figures}, no target declared for {opts.paper})")
     if sheets > target:
