@@ -103,7 +103,7 @@ def test_a_bad_sheet_target_is_one_clear_line(game_file, capsys, value, expected
     file, lines = game_file(("sheets: {a4: 12, letter: 12}", f"sheets: {value}"))
     assert cli.main(["verify", str(file)]) == 2
     err = capsys.readouterr().err
-    assert expected in err and str(file.name) in err and "Traceback" not in err
+    assert f"{file}:{lines[0]}:" in err and expected in err and "Traceback" not in err
 
 
 def test_verify_strict_fails_on_a_broken_template(tmp_path, game_file, capsys):

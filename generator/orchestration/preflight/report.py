@@ -19,8 +19,8 @@ from dataclasses import replace
 from generator.core.colours import parse_colour
 from generator.core.errors import DataError
 from generator.core.findings import DESIGN, Finding
-from generator.core.sizes import PAPER_LABELS
 from generator.core.model import Game
+from generator.core.sizes import PAPER_LABELS
 from generator.data import fonts
 from generator.expressions import ExpressionError, evaluate
 from generator.layout.frame import frames
