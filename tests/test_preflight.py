@@ -96,7 +96,7 @@ def test_a_kit_without_a_target_says_so(game_file, capsys):
 
 @pytest.mark.parametrize(("value", "expected"), [
     ("{a4: 0}", "a sheet target 1-1000 for a4, got 0"),
-    ("{a5: 10}", "preflight.sheets.a5"),
+    ("{a5: 10}", "expected a paper the build offers (a4, letter, a3) as a key, got 'a5'"),
     ("{a4: ten}", "preflight.sheets.a4"),
 ])
 def test_a_bad_sheet_target_is_one_clear_line(game_file, capsys, value, expected):

@@ -14,6 +14,8 @@ from pydantic import (
     model_validator,
 )
 
+from generator.core.sizes import PAPER_SIZES
+
 from .columns import ColumnType, parse_type
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}$"
@@ -149,19 +151,19 @@ class ColourGroup(Strict):
     second_cue: str = Field(default="", max_length=200)
 
 
-Paper = Literal["a3", "a4", "letter"]
-
-
 class PreflightSpec(Strict):
     colour_groups: list[ColourGroup] = Field(default_factory=list, max_length=20)
     # The most sheets the kit may take on each paper (a design target, not a lower bound):
     # verify prints it beside the sheets used and fails ``--strict`` when the kit is over it.
-    sheets: dict[Paper, int] = Field(default_factory=dict)
+    sheets: dict[str, int] = Field(default_factory=dict)
 
     @field_validator("sheets")
     @classmethod
     def sheets_in_range(cls, sheets: dict[str, int]) -> dict[str, int]:
         for paper, target in sheets.items():
+            if paper not in PAPER_SIZES:
+                raise ValueError(f"expected a paper the build offers ({', '.join(PAPER_SIZES)})"
+                                 f" as a key, got {paper[:40]!r}")
             if not 1 <= target <= 1000:
                 raise ValueError(f"expected a sheet target 1-1000 for {paper}, got {target}")
         return sheets
