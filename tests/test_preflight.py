@@ -76,21 +76,21 @@ def test_verify_reports_sheets_beside_bound_and_target(game_file, capsys):
     """The sheets line names the kit's sheets, the area bound and the data's target; a kit
     over its target (here a target lowered to 9) is a warning, a failure under --strict."""
     assert cli.main(["verify", "moving-target"]) == 0
-    assert "sheets: 12 of A4 (lower bound 10, target 12)" in capsys.readouterr().out
-    file, _ = game_file(("sheets: {a4: 12, letter: 12}", "sheets: {a4: 9, letter: 12}"))
+    assert "sheets: 11 of A4 (lower bound 10, target 11)" in capsys.readouterr().out
+    file, _ = game_file(("sheets: {a4: 11, letter: 12}", "sheets: {a4: 9, letter: 12}"))
     assert cli.main(["verify", str(file)]) == 0
     out = capsys.readouterr().out
-    assert "[WARN] [design] sheets: 12 of A4 (lower bound 10, target 9): 3 over the target" in out
+    assert "[WARN] [design] sheets: 11 of A4 (lower bound 10, target 9): 2 over the target" in out
     assert cli.main(["verify", "--strict", str(file)]) == 1
-    assert "sheets: 12 of A4" in capsys.readouterr().out
+    assert "sheets: 11 of A4" in capsys.readouterr().out
     assert cli.main(["verify", "--strict", "--paper", "letter", str(file)]) == 0
     assert "sheets: 12 of Letter (lower bound 11, target 12)" in capsys.readouterr().out
 
 
 def test_a_kit_without_a_target_says_so(game_file, capsys):
-    file, _ = game_file(("sheets: {a4: 12, letter: 12}", "sheets: {letter: 12}"))
+    file, _ = game_file(("sheets: {a4: 11, letter: 12}", "sheets: {letter: 12}"))
     assert cli.main(["verify", "--strict", str(file)]) == 0
-    assert "sheets: 12 of A4 (lower bound 10, no target declared for a4)" in (
+    assert "sheets: 11 of A4 (lower bound 10, no target declared for a4)" in (
         capsys.readouterr().out)
 
 
@@ -100,7 +100,7 @@ def test_a_kit_without_a_target_says_so(game_file, capsys):
     ("{a4: ten}", "preflight.sheets.a4"),
 ])
 def test_a_bad_sheet_target_is_one_clear_line(game_file, capsys, value, expected):
-    file, lines = game_file(("sheets: {a4: 12, letter: 12}", f"sheets: {value}"))
+    file, lines = game_file(("sheets: {a4: 11, letter: 12}", f"sheets: {value}"))
     assert cli.main(["verify", str(file)]) == 2
     err = capsys.readouterr().err
     assert f"{file}:{lines[0]}:" in err and expected in err and "Traceback" not in err
