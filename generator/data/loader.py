@@ -21,7 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from generator.core import context, memo, paths
 from generator.core.errors import DataError, DataErrors
@@ -93,7 +93,7 @@ def validation_errors(doc: YamlDoc, exc: ValidationError,
     """Turn pydantic's errors into DataErrors that point at lines of the YAML file."""
     errors = []
     for err in exc.errors():
-        loc = prefix + tuple(part for part in err["loc"] if not _is_union_tag(part))
+        loc = prefix + _fields(doc.data, prefix, err["loc"])
         msg = err["msg"].removeprefix("Value error, ")
         if err["type"] == "missing":
             msg = "required field is missing"
@@ -108,6 +108,49 @@ def validation_errors(doc: YamlDoc, exc: ValidationError,
     for error in errors:
         unique.setdefault((error.line, error.field), error)
     return DataErrors(list(unique.values()))
+
+
+def load_shaped(file: Path, shape: type[BaseModel]) -> YamlDoc:
+    """A file a rules engine reads for itself (not a game file, so not loaded here), checked
+    against the shape it declares (a ``schema.Strict`` model) before the engine reads a value
+    of it: a hostile edit is one line naming the file, line and field, never a traceback."""
+    doc = load_yaml(file)
+    try:
+        shape.model_validate(doc.data)
+    except ValidationError as exc:
+        raise validation_errors(doc, exc) from None
+    return doc
+
+
+def _fields(data: Any, prefix: tuple[Hashable, ...], loc: tuple[Hashable, ...]
+            ) -> tuple[Hashable, ...]:
+    """``loc`` without pydantic's union tags: a part that is a key (or index) of the value
+    reached so far is a field even when it looks like a tag (a board named ``Saltire``, a
+    side ``N``); past a part the data does not hold, the tags are guessed by their look."""
+    node: Any = data
+    for part in prefix:
+        node = _child(node, part)
+    out: list[Hashable] = []
+    for part in loc:
+        child = _child(node, part)
+        if child is not _ABSENT:
+            out.append(part)
+            node = child
+        elif not _is_union_tag(part):
+            out.append(part)
+            node = _ABSENT
+    return tuple(out)
+
+
+_ABSENT = object()
+
+
+def _child(node: Any, part: Hashable) -> Any:
+    if isinstance(node, dict) and part in node:
+        return node[part]
+    if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+        return node[part]
+    return _ABSENT
 
 
 def _is_union_tag(part: Hashable) -> bool:

@@ -12,9 +12,10 @@ from generator.core.findings import DESIGN, RULEBOOK, Finding
 from generator.core.model import Game
 
 from ..base import PrintedKit, at
-from .boards import ACROSS, board_findings, parse_board
-from .playouts import playout_findings
+from .boards import board_findings, parse_board
+from .playouts import PLAYOUT_PLAYERS, playout_findings
 from .reference import content_findings, load_reference
+from .setup import seating, seating_problem
 
 
 def verify(game: Game, printed: PrintedKit) -> list[Finding]:
@@ -54,11 +55,13 @@ def seat_findings(game: Game) -> list[Finding]:
     the side across (where its tokens head), so the engine can seat every player."""
     out = []
     for players, sides in (game.data["settings"].get("seats") or {}).items():
-        ok = (len(sides) == int(players) and len(set(sides)) == len(sides)
-              and all(ACROSS[side] in sides for side in sides))
-        out.append(Finding(f"seats for {players} players", ok,
-                           f"{', '.join(sides) or 'none'}" + ("" if ok else
-                           f": expected {players} different sides, each with the side "
-                           "across"), where=at(game, "settings", "seats", players),
-                           basis=RULEBOOK))
+        problem = seating_problem(int(players), tuple(sides))
+        out.append(Finding(f"seats for {players} players", problem is None,
+                           f"{', '.join(sides) or 'none'}" + (f": {problem}" if problem
+                                                              else ""),
+                           where=at(game, "settings", "seats", players), basis=RULEBOOK))
+    if PLAYOUT_PLAYERS not in seating(game.data):  # the playouts would seat no one
+        out.append(Finding(f"seats for {PLAYOUT_PLAYERS} players", False,
+                           f"none: expected a seating for {PLAYOUT_PLAYERS} players, the game "
+                           "verify plays", where=at(game, "settings", "seats"), basis=RULEBOOK))
     return out

@@ -22,6 +22,7 @@ from .setup import played_data, variants
 # verify's playouts: the greedy policy, since random play wanders (about half its turns discard
 # the hand) and nearly always hits the turn limit, which says nothing about a board.
 VERIFY_GAMES, VERIFY_TURNS, VERIFY_POLICY, VERIFY_SEED = 200, 300, "greedy", 2
+PLAYOUT_PLAYERS = 2  # the players of verify's playouts: the game must seat them
 
 
 def playout_findings(data: Mapping[str, Any], sound: Iterable[str]) -> list[Finding]:
@@ -35,10 +36,11 @@ def playout_findings(data: Mapping[str, Any], sound: Iterable[str]) -> list[Find
 def _playouts(data: Mapping[str, Any]) -> dict[str, Any]:
     """What verify reads from one board's playouts: wins per seat, stalls, games. The games
     are those ``simulate`` plays for the same seed and policy (one loop: ``play.play_one``)."""
-    results = [play_one(engine, 2, game_seed(VERIFY_SEED, i), VERIFY_POLICY, VERIFY_TURNS, data)
-               for i in range(VERIFY_GAMES)]
-    return {"wins": seat_wins(results, 2), "stalls": sum(r.outcome == "stall" for r in results),
-            "n": VERIFY_GAMES}
+    players = PLAYOUT_PLAYERS
+    results = [play_one(engine, players, game_seed(VERIFY_SEED, i), VERIFY_POLICY, VERIFY_TURNS,
+                        data) for i in range(VERIFY_GAMES)]
+    return {"wins": seat_wins(results, players),
+            "stalls": sum(r.outcome == "stall" for r in results), "n": VERIFY_GAMES}
 
 
 def _summaries(data: Mapping[str, Any], names: list[str]) -> dict[str, dict[str, Any]]:

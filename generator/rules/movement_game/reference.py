@@ -23,17 +23,20 @@ from typing import Any
 from generator.core.findings import RULEBOOK, Finding
 from generator.core.model import Game
 from generator.core.primitives import Circle, Face, Rect
-from generator.core.yamlfile import YamlDoc, load_yaml
+from generator.core.yamlfile import YamlDoc
+from generator.data.loader import load_shaped
 
 from ..base import PrintedKit, at, expect_equal
 from .boards import SIDES
+from .files import Reference
 
 REFERENCE_FILE = "movement-reference.yaml"
 Cell = tuple[int, int]
 
 
 def load_reference(game: Any) -> YamlDoc:
-    return load_yaml(Path(game.source).parent / REFERENCE_FILE)
+    """The reference beside the game's data file, checked against its shape (``files``)."""
+    return load_shaped(Path(game.source).parent / REFERENCE_FILE, Reference)
 
 
 def _ref_where(doc: YamlDoc, *path: Any) -> str:

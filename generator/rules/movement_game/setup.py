@@ -76,12 +76,27 @@ def played_data(data: Mapping[str, Any]) -> dict[str, Any]:
             "tables": {name: tables[name] for name in PLAYED_TABLES if name in tables}}
 
 
+def seating(data: Mapping[str, Any]) -> dict[int, tuple[str, ...]]:
+    """The sides seated per player count: the ``seats`` setting, else the defaults."""
+    seats = {**DEFAULTS, **data.get("settings", {})}["seats"]
+    return {int(k): tuple(str(s) for s in v) for k, v in seats.items()}
+
+
+def seating_problem(players: int, sides: tuple[str, ...]) -> str | None:
+    """Why ``sides`` cannot seat ``players`` (that many different sides, each with the side
+    across, where its tokens head), or None: the engine seats no one otherwise."""
+    if (len(sides) == players and len(set(sides)) == len(sides)
+            and all(ACROSS[side] in sides for side in sides)):
+        return None
+    return f"expected {players} different sides, each with the side across"
+
+
 def _build_rules(data: Mapping[str, Any], players: int) -> Rules:
     data = played_data(data)
     cfg = {**DEFAULTS, **data.get("settings", {})}
     tables = data.get("tables", {})
     boards = tables.get("boards") or []
-    seats_by_count = {int(k): tuple(v) for k, v in cfg["seats"].items()}
+    seats_by_count = seating(data)
     if players not in seats_by_count:
         raise ValueError(f"the movement game is for {sorted(seats_by_count)} players")
     if not boards:

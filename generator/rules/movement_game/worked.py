@@ -22,11 +22,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from generator.core.yamlfile import load_yaml
+from generator.core.errors import DataError
+from generator.core.yamlfile import YamlDoc, format_path
+from generator.data.loader import load_shaped
 
 from . import engine as mg
 from .boards import ACROSS, parse_board, world_step
-from .setup import variants
+from .files import Examples
+from .setup import rules_for, seating, seating_problem, variants
 
 EXAMPLES_FILE = "movement-examples.yaml"
 SIDE_NAMES = {"S": "South", "W": "West", "N": "North", "E": "East"}
@@ -54,9 +57,102 @@ def square(board: Any, cell: int) -> str:
     return f"{'abcdefghijklmnopqrstuvwxyz'[col]}{board.height - row}"
 
 
-def load_setup(game: Any) -> Mapping[str, Any]:
-    """The examples' set-up, from the data file beside the game's."""
-    return load_yaml(Path(game.source).parent / EXAMPLES_FILE).data
+def load_setup(game: Any) -> YamlDoc:
+    """The examples' set-up, from the file beside the game's data file: its shape checked on
+    load (``files.Examples``), then what only the game can tell (``_check_setup``), each
+    problem naming the file and line."""
+    doc = load_shaped(Path(game.source).parent / EXAMPLES_FILE, Examples)
+    _check_setup(game, doc)
+    return doc
+
+
+def _check_setup(game: Any, doc: YamlDoc) -> None:
+    """The set-up's names and numbers against the game: its board is one of the game's, its
+    player count one the game seats, each side seated, each token on an open square of that
+    board (one a square), each card a navigation card, each roll one the die shows, each
+    play's token one the side has on the board."""
+    setup = doc.data
+    boards = dict(variants(game.data))
+    if setup["board"] not in boards:
+        raise doc.error(("board",), f"expected the name of a board of the game's tables.boards "
+                        f"({', '.join(boards) or 'none'}), got {setup['board']!r}")
+    data = boards[setup["board"]]
+    seated, players = seating(data), setup["players"]
+    if players not in seated:
+        raise doc.error(("players",), f"expected a player count the game seats "
+                        f"({', '.join(map(str, seated))}), got {players}")
+    seats = seated[players]
+    problem = seating_problem(players, seats)
+    if problem:  # verify says so too: here when --force printed past it
+        raise _game_error(game, ("settings", "seats", players),
+                          f"{', '.join(seats) or 'none'}: {problem}")
+    rules = rules_for(data, players)
+    board, taken = rules.board, set[int]()
+    for side, cells in setup["tokens"].items():
+        if side not in seats:
+            raise doc.error(("tokens", side), f"no {side} seat with {players} players "
+                            f"({', '.join(seats)})")
+        if len(cells) > rules.tokens:
+            raise doc.error(("tokens", side), f"expected at most {rules.tokens} tokens a "
+                            f"side, got {len(cells)}")
+        for index, (r, c) in enumerate(cells):
+            cell = r * board.width + c
+            if r >= board.height or c >= board.width or not board.open[cell]:
+                raise doc.error(("tokens", side, index), f"({r}, {c}) is no open square of "
+                                f"board {board.name} ({board.height} rows of {board.width})")
+            if cell in taken:
+                raise doc.error(("tokens", side, index), f"({r}, {c}) holds another token")
+            taken.add(cell)
+    for t, turn in enumerate(setup["turns"]):
+        at = ("turns", t)
+        if turn["side"] not in seats:
+            raise doc.error((*at, "side"), f"no {turn['side']} seat with {players} players "
+                            f"({', '.join(seats)})")
+        if turn["roll"] > rules.die_sides:
+            raise doc.error((*at, "roll"), f"expected a roll of the game's die, 1 to "
+                            f"{rules.die_sides}, got {turn['roll']}")
+        cards: list[tuple[tuple[Any, ...], str]] = [
+            ((*at, key, i), name) for key in ("hand", "deck") for i, name in enumerate(turn[key])]
+        cards += [((*at, "plays", p, "card"), play["card"])
+                  for p, play in enumerate(turn["plays"])]
+        for path, name in cards:
+            if name not in rules.names:
+                raise doc.error(path, f"expected a navigation card ({', '.join(rules.names)}), "
+                                f"got {name!r}")
+        on_board = len(setup["tokens"].get(turn["side"], []))
+        for p, play in enumerate(turn["plays"]):
+            if play["token"] >= on_board:
+                raise doc.error((*at, "plays", p, "token"), f"expected the index of one of "
+                                f"{turn['side']}'s {on_board} tokens on the board (from 0), got "
+                                f"{play['token']}")
+
+
+def _check_game(game: Any) -> None:
+    """What the examples and the seat compass read of the game beyond what the loader types:
+    a token row for every seated side, and each navigation card a step somewhere. Verify
+    fails without them too; here when --force printed past it."""
+    tables = game.data["tables"]
+    sides = {str(row["side"]) for row in tables["tokens"]}
+    for players, seats in seating(game.data).items():
+        missing = [side for side in seats if side not in sides]
+        if missing:
+            raise _game_error(game, ("tables", "tokens"), f"no row for side "
+                              f"{', '.join(missing)}, seated with {players} players")
+    for index, row in enumerate(tables["navigation"]):
+        if (int(row["dx"]), int(row["dy"])) == (0, 0):
+            raise _game_error(game, ("tables", "navigation", index),
+                              "dx 0 and dy 0: a card must point somewhere")
+
+
+def _game_error(game: Any, path: tuple[Any, ...], expected: str) -> DataError:
+    """A problem of the game's own data file, at the line the loader read ``path`` from."""
+    docs = getattr(game, "docs", None) or {}
+    doc = docs.get("game")
+    if path[:1] == ("tables",) and len(path) > 1:  # in whichever file holds the table
+        doc = (docs.get("tables") or {}).get(path[1], doc)
+    if doc is None:
+        return DataError(game.source, None, format_path(path), expected)
+    return doc.error(path, expected)
 
 
 def _token_list(state: mg.State, tokens: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -74,7 +170,7 @@ def seats_info(game: Any, players: int = 4) -> list[dict[str, Any]]:
     """Per seat (clockwise from South): name, colour, symbol, the sides across, to the left and
     to the right, the next player, and every card direction as a board heading."""
     data = game.data
-    seats = [str(s) for s in {int(k): v for k, v in data["settings"]["seats"].items()}[players]]
+    seats = seating(data).get(players, ())
     tokens = {row["side"]: row for row in data["tables"]["tokens"]}
     out = []
     for seat, side in enumerate(seats):
@@ -92,11 +188,13 @@ def seats_info(game: Any, players: int = 4) -> list[dict[str, Any]]:
     return out
 
 
-def play_turn(game: Any, setup: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
-    """One example turn played by the engine: the states before and after and every move."""
+def play_turn(game: Any, doc: YamlDoc, t: int) -> dict[str, Any]:
+    """Turn ``t`` of the set-up (``doc``, checked by ``load_setup``) played by the engine: the
+    states before and after and every move; a play the rules forbid names its line."""
+    setup, turn = doc.data, doc.data["turns"][t]
     players = int(setup["players"])
     data = dict(variants(game.data))[setup["board"]]
-    seats = [str(s) for s in {int(k): v for k, v in data["settings"]["seats"].items()}[players]]
+    seats = seating(data)[players]
     seat = seats.index(turn["side"])
     placed = [[tuple(p) for p in setup["tokens"].get(side, [])] for side in seats]
     hands = [list(turn["hand"]) if s == seat else [] for s in range(players)]
@@ -109,11 +207,13 @@ def play_turn(game: Any, setup: Mapping[str, Any], turn: Mapping[str, Any]) -> d
     mg.apply(state, mg.ROLL)
     roll = state.roll
     moves = []
-    for play in turn["plays"]:
+    for p, play in enumerate(turn["plays"]):
         d, token, steps = rules.names.index(play["card"]), int(play["token"]), int(play["steps"])
         action = d << 8 | token << 4 | steps
         if action not in mg.legal_actions(state):
-            raise ValueError(f"{EXAMPLES_FILE}: {turn['side']} may not play {play}")
+            raise doc.error(("turns", t, "plays", p), f"{turn['side']} may not play this "
+                            f"({play['card']}, token {token}, {steps} steps): the rules "
+                            "forbid it from the position before it")
         start = state.tokens[seat][token]
         path = rules.rays[seat][d][start][:steps]
         left_before = state.moves_left
@@ -133,7 +233,8 @@ def play_turn(game: Any, setup: Mapping[str, Any], turn: Mapping[str, Any]) -> d
     if turn.get("stop"):
         mg.apply(state, mg.STOP)
     if state.player == seat:
-        raise ValueError(f"{EXAMPLES_FILE}: {turn['side']}'s turn did not end")
+        raise doc.error(("turns", t), f"{turn['side']}'s turn does not end after its "
+                        "plays: play every move of the roll, or stop")
     hand_after = state.hands[seat]
     drawn = len(hand_after) - (len(turn["hand"]) - len(moves))
     return {"side": turn["side"], "name": SIDE_NAMES[turn["side"]], "who": turn["who"],
@@ -170,10 +271,11 @@ def caption(turn: Mapping[str, Any]) -> list[str]:
 
 def examples(game: Any) -> dict[str, Any]:
     """The three example turns, the board they are played on, and the seat compass."""
-    setup = load_setup(game)
+    doc = load_setup(game)
+    _check_game(game)
     board = parse_board(next(b for b in game.data["tables"]["boards"]
-                                if b["name"] == setup["board"]))
-    turns = [play_turn(game, setup, turn) for turn in setup["turns"]]
+                                if b["name"] == doc.data["board"]))
+    turns = [play_turn(game, doc, t) for t in range(len(doc.data["turns"]))]
     for turn in turns:
         turn["caption"] = caption(turn)
     two = {seat["side"]: seat["next"] for seat in seats_info(game, 2)}
