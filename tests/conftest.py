@@ -74,6 +74,7 @@ SLOW_TESTS = {
     "test_blame.py": {"test_mutated_data_never_blames_a_builtin_template",
                       "test_builtin_templates_draw_at_the_smallest_size_they_declare",
                       "test_reproductions_fit_in_500_mb"},
+    "test_engine_files.py": {"test_reproductions_fit_in_500_mb"},
     "test_errors.py": {"test_cli_unknown_game_and_composition_failure_exit_2",
                        "test_cli_bad_file_exits_2_without_traceback"},
     "test_output_safety.py": {"test_options_out_of_range_through_the_real_cli",

@@ -425,7 +425,7 @@ def test_huge_and_binary_cells_are_refused(tmp_path):
     assert _error(_mini(tmp_path, columns=False)).startswith(
         f"{tmp_path}/cards.csv: row 2: is not valid CSV (field larger than field limit")
     (tmp_path / "cards.csv").write_bytes(b"name\nO\x00wl\n")
-    assert "row 2, column name: the cell holds a control character (U+0000)" in _error(
+    assert "row 2, column name: the cell holds a NUL (U+0000) at character 2" in _error(
         _mini(tmp_path, columns=False))
 
 

@@ -38,14 +38,14 @@ shows it (the header is row 1) and the column (by its name in row 1, else its le
 
 The files come from strangers, so reading is bounded: ``MAX_SHEET_BYTES`` on disk,
 ``MAX_ROWS`` rows, ``MAX_COLUMNS`` columns and ``MAX_CELL_CHARS`` characters a cell, a value
-past the last row or column refused (CSV and XLSX alike, never dropped); an XLSX file (a zip
+past the last row or column refused (CSV and XLSX alike, never dropped), and so is a cell
+holding a control character or a bidirectional override, as in a YAML text; an XLSX file (a zip
 archive of XML) is bounded by generator/data/xlsx_scan.py before openpyxl opens it.
 """
 from __future__ import annotations
 
 import csv
 import io
-import re
 import warnings
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
@@ -56,7 +56,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from generator.core.errors import DataError, DataErrors
-from generator.core.yamlfile import YamlDoc, format_path
+from generator.core.yamlfile import YamlDoc, format_path, unseen
 from generator.data import resolve, xlsx_scan
 
 from .columns import CellError, ColumnType, cell_text, parse_cell, parse_type
@@ -70,7 +70,6 @@ MAX_COLUMNS = 200
 MAX_CELL_CHARS = 10_000
 MAX_ERRORS = 25  # bad cells reported at once
 COUNT = ColumnType("int", optional=True)  # `count` is a number of copies even when undeclared
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 @dataclass(frozen=True)
@@ -250,11 +249,11 @@ def _checked_text(sheet: Sheet, number: int, index: int, text: str) -> str:
     if len(text) > MAX_CELL_CHARS:
         raise sheet.error(number, _column(sheet, number, index),
                           f"the cell holds {len(text)} characters; at most {MAX_CELL_CHARS}")
-    bad = _CONTROL.search(text)
-    if bad:
-        raise sheet.error(number, _column(sheet, number, index),
-                          f"the cell holds a control character (U+{ord(bad.group()):04X}); is "
-                          "the file text?")
+    # As in a YAML text (the one check, generator/core/yamlfile.py): no control character
+    # or bidirectional override; a line break inside a quoted CSV cell may be CRLF.
+    problem = unseen(text.replace("\r\n", "\n") if "\r" in text else text)
+    if problem:
+        raise sheet.error(number, _column(sheet, number, index), f"the cell holds {problem}")
     return text
 
 

@@ -73,15 +73,21 @@ def test_captions_are_the_engines_facts_and_the_rules_page_prints_them(made):
     assert "Draws 2 cards" in text
 
 
-def test_an_example_the_rules_forbid_fails_the_build(monkeypatch):
-    from generator.rules.movement_game import worked as me
+def test_an_example_the_rules_forbid_fails_the_build(tmp_path):
+    """Named at the play's line of movement-examples.yaml."""
+    from generator.core.errors import DataError
 
-    setup = me.load_setup(GAME)
-    bad = {**setup, "turns": [{**setup["turns"][0],
-                               "plays": [{"card": "left", "token": 0, "steps": 3}]}]}
-    monkeypatch.setattr(me, "load_setup", lambda game: bad)
-    with pytest.raises(ValueError, match="may not play"):
-        me.examples(GAME)
+    game = broken(tmp_path, "", "")
+    examples_file = tmp_path / "movement-examples.yaml"
+    text = examples_file.read_text(encoding="utf-8")
+    old = "plays: [{card: left, token: 0, steps: 1}]"
+    examples_file.write_text(text.replace(old, old.replace("steps: 1", "steps: 3")),
+                             encoding="utf-8")
+    with pytest.raises(DataError, match="may not play") as raised:
+        examples(game)
+    assert (raised.value.file, raised.value.line) == (str(examples_file),
+                                                      text[:text.index(old)].count("\n") + 1)
+    assert raised.value.field == "turns[0].plays[0]"
 
 
 def test_seat_compass_matches_the_engine(made):
