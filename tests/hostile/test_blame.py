@@ -38,7 +38,7 @@ from generator.data.templates import load_template
 from generator.frontends import cli
 from generator.orchestration import build
 from generator.orchestration.options import BuildOptions
-from tests.hostile.limits import pnp_limited
+from tests.hostile.limits import pnp_limited_each
 
 GAMES = ["moving-target", "monster-day", "moving-day", "moving-day-boxes", "movement-game"]
 # The files the loader reads for each game (its data file and its ``include:`` list): the
@@ -503,28 +503,34 @@ def test_a_bad_ink_saver_value_names_the_user_theme(ink_saver, field, ink, tmp_p
 REPRODUCTIONS = [case.name for case in CASES] + ["ink_saver", "french"]
 
 
-@pytest.mark.parametrize("name", REPRODUCTIONS)
-def test_reproductions_fit_in_500_mb(name, tmp_path):
-    """Every reproduction above, built by the command line in a child process limited to
-    500 MB of address space (tests/hostile/limits.py): each still fails with its line (one
-    per problem), exit 2; a MemoryError would be a traceback or exit 1."""
-    out = str(tmp_path / "out")
-    if name == "ink_saver":
-        theme = _user_theme(tmp_path / "theme", "  palette:\n    back_pattern: nope\n")
-        args = ["build", "moving-target", "--theme", str(theme), "--ink-saver", "--out", out]
-    elif name == "french":
-        data = _french_project(tmp_path / "game", TRANSLATIONS[0][1])
-        args = ["build", str(data), "--lang", "fr", "--out", out]
-    else:
-        case = next(c for c in CASES if c.name == name)
-        data, _, _ = _setup(case, tmp_path / "game")
-        args = ["build", str(data), "--out", out, *case.args]
-    result = pnp_limited(args)
-    lines = result.stderr.splitlines()
-    assert result.returncode == 2, result.stderr[-2000:]
-    assert "Traceback" not in result.stderr and lines[0].startswith(f"error: {tmp_path}"), lines
-    assert all(line.startswith(f"{tmp_path}") for line in lines[1:]), lines  # one per problem
-    assert not BUILTIN_FILE.search(result.stderr)
+def test_reproductions_fit_in_500_mb(tmp_path):
+    """Every reproduction above, built by the command line in a child limited to 500 MB of
+    address space (all in one child, one after another: tests/hostile/limits.py): each
+    still fails with its line (one per problem), exit 2; a MemoryError would be a
+    traceback or exit 1."""
+    runs = []
+    for index, name in enumerate(REPRODUCTIONS):
+        folder = tmp_path / f"r{index}"
+        out = str(folder / "out")
+        if name == "ink_saver":
+            theme = _user_theme(folder / "theme", "  palette:\n    back_pattern: nope\n")
+            args = ["build", "moving-target", "--theme", str(theme), "--ink-saver", "--out", out]
+        elif name == "french":
+            data = _french_project(folder / "game", TRANSLATIONS[0][1])
+            args = ["build", str(data), "--lang", "fr", "--out", out]
+        else:
+            case = next(c for c in CASES if c.name == name)
+            data, _, _ = _setup(case, folder / "game")
+            args = ["build", str(data), "--out", out, *case.args]
+        runs.append((name, folder, args))
+    done = pnp_limited_each([r[2] for r in runs], env={"PNP_CACHE": "1"})  # the run's cache
+    for (name, folder, _), result in zip(runs, done, strict=True):
+        lines = result.stderr.splitlines()
+        assert result.returncode == 2, (name, result.stderr[-2000:])
+        assert "Traceback" not in result.stderr and lines[0].startswith(f"error: {folder}"), \
+            (name, lines)
+        assert all(line.startswith(f"{folder}") for line in lines[1:]), (name, lines)
+        assert not BUILTIN_FILE.search(result.stderr), name
 
 
 # -- a project's own templates -------------------------------------------------------------

@@ -29,7 +29,7 @@ import pytest
 from generator.core.errors import DataError
 from generator.data import load_game
 from generator.frontends import cli
-from tests.hostile.limits import pnp_limited
+from tests.hostile.limits import pnp_limited_each
 from tests.hostile.test_blame import BUILTIN_FILE, copy_game
 
 EXAMPLES, REFERENCE, GAME = "movement-examples.yaml", "movement-reference.yaml", \
@@ -237,27 +237,32 @@ def test_a_line_break_in_a_quoted_csv_cell_may_be_crlf(tmp_path):
 REPRODUCTIONS = [c.name for c in CASES] + ["no seating for 2", "csv RLO", "xlsx RLO"]
 
 
-@pytest.mark.parametrize("name", REPRODUCTIONS)
-def test_reproductions_fit_in_500_mb(name, tmp_path):
-    """Each reproduction, built by the command line in a child process limited to 500 MB
-    of address space: the same one line, exit 2."""
-    out = tmp_path / "out"
-    if name == "csv RLO":
-        args = ["build", str(_csv(tmp_path / "game", "\u202e")), "--out", str(out)]
-    elif name == "xlsx RLO":
-        args = ["build", str(_xlsx(tmp_path / "game", "\u202e")), "--out", str(out)]
-    elif name == "no seating for 2":
-        data = copy_game("movement-game", tmp_path / "game")
-        data.write_text(data.read_text(encoding="utf-8").replace(SEATS, "seats: {4: [S, W, "
-                                                                 "N, E]}"), encoding="utf-8")
-        args = ["build", str(data), "--out", str(out)]
-    else:
-        case = next(c for c in CASES if c.name == name)
-        data, _, _ = _setup(case, tmp_path / "game")
-        args = _args(case, data, out)
-    result = pnp_limited(args)
-    assert result.returncode == 2, result.stderr[-2000:]
-    assert "Traceback" not in result.stderr, result.stderr[-2000:]
-    assert result.stderr.startswith(f"error: {tmp_path}/game/"), result.stderr[-2000:]
-    if name != "no seating for 2":  # a failing verify prints its findings below
-        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+def test_reproductions_fit_in_500_mb(tmp_path):
+    """Each reproduction, built by the command line in a child limited to 500 MB of address
+    space (all in one child, one after another: tests/hostile/limits.py): the same one
+    line, exit 2."""
+    runs = []
+    for index, name in enumerate(REPRODUCTIONS):
+        folder = tmp_path / f"r{index}"
+        out = folder / "out"
+        if name == "csv RLO":
+            args = ["build", str(_csv(folder / "game", "\u202e")), "--out", str(out)]
+        elif name == "xlsx RLO":
+            args = ["build", str(_xlsx(folder / "game", "\u202e")), "--out", str(out)]
+        elif name == "no seating for 2":
+            data = copy_game("movement-game", folder / "game")
+            data.write_text(data.read_text(encoding="utf-8").replace(
+                SEATS, "seats: {4: [S, W, N, E]}"), encoding="utf-8")
+            args = ["build", str(data), "--out", str(out)]
+        else:
+            case = next(c for c in CASES if c.name == name)
+            data, _, _ = _setup(case, folder / "game")
+            args = _args(case, data, out)
+        runs.append((name, folder, args))
+    done = pnp_limited_each([r[2] for r in runs], env={"PNP_CACHE": "1"})  # the run's cache
+    for (name, folder, _), result in zip(runs, done, strict=True):
+        assert result.returncode == 2, (name, result.stderr[-2000:])
+        assert "Traceback" not in result.stderr, (name, result.stderr[-2000:])
+        assert result.stderr.startswith(f"error: {folder}/game/"), (name, result.stderr[-2000:])
+        if name != "no seating for 2":  # a failing verify prints its findings below
+            assert len(result.stderr.strip().splitlines()) == 1, (name, result.stderr)
