@@ -247,10 +247,21 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Version(argparse.Action):
+    """``--version``, its version read only when asked for: reading it (the checkout's
+    pyproject.toml, or the installed metadata) was a tenth of ``pnp list``'s time."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        sys.stdout.write(f"{parser.prog} {app.version()}\n")  # as argparse's own, on stdout
+        parser.exit()
+
+
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="pnp",
                                  description="Print-and-play kits from game data files.")
-    ap.add_argument("--version", action="version", version=f"%(prog)s {app.version()}")
+    ap.add_argument("--version", action=_Version, nargs=0,
+                    help="show the program's version number and exit")
     sub = ap.add_subparsers(dest="command", required=True)
 
     def lang_arg(p: argparse.ArgumentParser) -> None:
