@@ -135,7 +135,7 @@ components:
 """
 
 
-def _mini(folder: Path, ref: str = "{file: cards.csv}", columns: bool = True) -> Path:
+def sheet_game(folder: Path, ref: str = "{file: cards.csv}", columns: bool = True) -> Path:
     text = MINI % (COLUMNS if columns else "", ref)
     data_file = folder / "game.yaml"
     data_file.write_text(text, encoding="utf-8")
@@ -202,7 +202,7 @@ def test_a_failing_row_check_names_the_csv_row(tmp_path):
 def test_untyped_tables_keep_text_and_native_values(tmp_path):
     _write_csv(tmp_path / "cards.csv", [["name", "points", "count"], ["Owl", "3", "2"],
                                          ["", "", ""], ["Fox", "", ""]])
-    game = load_game(str(_mini(tmp_path, columns=False)))
+    game = load_game(str(sheet_game(tmp_path, columns=False)))
     assert game.data["tables"]["cards"] == [{"name": "Owl", "points": "3", "count": 2},
                                             {"name": "Fox"}]
     assert [item.count for item in game.components[0].items] == [2, 1]
@@ -210,13 +210,13 @@ def test_untyped_tables_keep_text_and_native_values(tmp_path):
     book.active.append(["name", "points", "wild"])
     book.active.append(["Owl", 3, True])
     book.save(tmp_path / "cards.xlsx")
-    game = load_game(str(_mini(tmp_path, "{file: cards.xlsx}", columns=False)))
+    game = load_game(str(sheet_game(tmp_path, "{file: cards.xlsx}", columns=False)))
     assert game.data["tables"]["cards"] == [{"name": "Owl", "points": 3, "wild": True}]
 
 
 def test_declared_columns_type_the_csv(tmp_path):
     _write_csv(tmp_path / "cards.csv", CARDS, bom=False)
-    rows = load_game(str(_mini(tmp_path))).data["tables"]["cards"]
+    rows = load_game(str(sheet_game(tmp_path))).data["tables"]["cards"]
     assert rows == [{"name": "Owl", "points": 3, "wild": False, "tags": ["bird", "night"],
                      "kind": "a"},
                     {"name": "Fox", "points": 7, "tags": [], "kind": "b"}]
@@ -254,7 +254,7 @@ def test_a_bad_csv_cell_names_file_row_and_column(tmp_path, row, column, value, 
     rows = [list(r) for r in CARDS]
     rows[row][CARDS[0].index(column)] = value
     _write_csv(tmp_path / "cards.csv", rows)
-    assert _error(_mini(tmp_path)) == f"{tmp_path}/cards.csv: row {row + 1}, {expected}"
+    assert _error(sheet_game(tmp_path)) == f"{tmp_path}/cards.csv: row {row + 1}, {expected}"
 
 
 @pytest.mark.parametrize(("row", "column", "value", "expected"), BAD_CELLS)
@@ -269,7 +269,7 @@ def test_a_bad_xlsx_cell_names_file_sheet_row_and_column(tmp_path, row, column, 
             cells[CARDS[0].index(column)] = value or None
         sheet.append(cells)
     book.save(tmp_path / "cards.xlsx")
-    message = _error(_mini(tmp_path, "{file: cards.xlsx, sheet: Cards}"))
+    message = _error(sheet_game(tmp_path, "{file: cards.xlsx, sheet: Cards}"))
     assert message == f"{tmp_path}/cards.xlsx: sheet Cards, row {row + 1}, {expected}"
 
 
@@ -279,7 +279,7 @@ def test_xlsx_native_values_are_checked_too(tmp_path):
     book.active.append(["Owl", 12, 2, None, "a"])
     book.active.append([True, 3.5, 1, 2.5, "b"])
     book.save(tmp_path / "cards.xlsx")
-    message = _error(_mini(tmp_path, "{file: cards.xlsx}"))
+    message = _error(sheet_game(tmp_path, "{file: cards.xlsx}"))
     shown = f"{tmp_path}/cards.xlsx: sheet Sheet"
     assert message.splitlines() == [
         f"{shown}, row 2, column points: expected a whole number from 0 to 10, got 12",
@@ -293,7 +293,7 @@ def test_xlsx_native_values_are_checked_too(tmp_path):
 def test_header_problems_are_named(tmp_path):
     _write_csv(tmp_path / "cards.csv", [["name", "points", "Tags", "kind", "name"],
                                          ["Owl", "3", "x", "a", "Owl", "stray"]])
-    lines = _error(_mini(tmp_path)).splitlines()
+    lines = _error(sheet_game(tmp_path)).splitlines()
     shown = f"{tmp_path}/cards.csv"
     assert lines == [
         f"{shown}: row 1, column C: unknown column 'Tags'; cards has: name, points, wild, "
@@ -305,17 +305,17 @@ def test_header_problems_are_named(tmp_path):
 
 def test_a_value_under_no_column_name_is_an_error(tmp_path):
     _write_csv(tmp_path / "cards.csv", [CARDS[0], CARDS[1] + ["stray"]])
-    assert _error(_mini(tmp_path)) == (f"{tmp_path}/cards.csv: row 2, column F: a value in a "
+    assert _error(sheet_game(tmp_path)) == (f"{tmp_path}/cards.csv: row 2, column F: a value in a "
                                        "column with no name (row 1 names the columns)")
 
 
 def test_a_bad_count_names_the_row(tmp_path):
     _write_csv(tmp_path / "cards.csv", [["name", "count"], ["Owl", "many"], ["Fox", "5000"]])
-    lines = _error(_mini(tmp_path, columns=False)).splitlines()
+    lines = _error(sheet_game(tmp_path, columns=False)).splitlines()
     assert lines == [
         f"{tmp_path}/cards.csv: row 2, column count: expected a whole number, got 'many'"]
     _write_csv(tmp_path / "cards.csv", [["name", "count"], ["Owl", "2"], ["Fox", "5000"]])
-    assert _error(_mini(tmp_path, columns=False)) == (
+    assert _error(sheet_game(tmp_path, columns=False)) == (
         f"{tmp_path}/cards.csv: row 3, column count: expected a whole number of copies from 0 "
         "to 1000, got 5000")
 
@@ -327,7 +327,7 @@ def test_formula_without_a_saved_value_and_error_cells_name_the_cell(tmp_path):
     book.active.append(["Owl", "=1+1", None, None, "a"])
     book.active.append(["Fox", "#DIV/0!", None, None, "b"])
     book.save(tmp_path / "cards.xlsx")
-    lines = _error(_mini(tmp_path, "{file: cards.xlsx}")).splitlines()
+    lines = _error(sheet_game(tmp_path, "{file: cards.xlsx}")).splitlines()
     shown = f"{tmp_path}/cards.xlsx: sheet Cards"
     assert lines == [
         f"{shown}, row 2, column points: cell B2 holds a formula with no saved value (a "
@@ -341,7 +341,7 @@ def test_formula_without_a_saved_value_and_error_cells_name_the_cell(tmp_path):
 
 def test_a_missing_sheet_lists_the_sheets(tmp_path):
     _deck_workbook(tmp_path / "deck.xlsx")
-    assert _error(_mini(tmp_path, "{file: deck.xlsx, sheet: Cards}")) == (
+    assert _error(sheet_game(tmp_path, "{file: deck.xlsx, sheet: Cards}")) == (
         f"{tmp_path}/deck.xlsx: sheet: no sheet 'Cards'; the workbook has: Suits, Ranks")
 
 
@@ -354,7 +354,7 @@ def test_a_missing_sheet_lists_the_sheets(tmp_path):
 ])
 def test_a_bad_table_reference_names_the_yaml_line(tmp_path, ref, expected):
     _write_csv(tmp_path / "cards.csv", CARDS)
-    message = _error(_mini(tmp_path, ref))
+    message = _error(sheet_game(tmp_path, ref))
     assert message.startswith(f"{tmp_path}/game.yaml:10: tables.cards")
     assert expected in message
 
@@ -363,7 +363,7 @@ def test_cli_reports_a_bad_cell_with_exit_2_and_no_traceback(tmp_path):
     rows = [list(r) for r in CARDS]
     rows[2][1] = "ten"
     _write_csv(tmp_path / "cards.csv", rows)
-    data_file = _mini(tmp_path)
+    data_file = sheet_game(tmp_path)
     result = subprocess.run([sys.executable, "-m", "generator", "build", str(data_file),
                              "--out", str(tmp_path / "out")], capture_output=True, text=True,
                             cwd=paths.ROOT, timeout=120)
@@ -386,7 +386,7 @@ def test_table_files_stay_in_the_game_folder(tmp_path, name, expected):
     game.mkdir()
     _write_csv(tmp_path / "cards.csv", CARDS)
     os.symlink(tmp_path / "cards.csv", game / "link.csv")
-    message = _error(_mini(game, f"{{file: '{name}'}}"))
+    message = _error(sheet_game(game, f"{{file: '{name}'}}"))
     assert message.startswith(f"{game}/game.yaml:10: tables.cards.file: table file")
     assert expected in message
 
@@ -394,14 +394,14 @@ def test_table_files_stay_in_the_game_folder(tmp_path, name, expected):
 def test_oversize_files_are_refused(tmp_path):
     big = tmp_path / "cards.csv"
     big.write_bytes(b"name\n" + b"x" * (spreadsheet.MAX_SHEET_BYTES + 1))
-    assert _error(_mini(tmp_path)) == (f"{big}: is larger than 5 MB, the limit for a table "
+    assert _error(sheet_game(tmp_path)) == (f"{big}: is larger than 5 MB, the limit for a table "
                                        "file")
 
 
 def test_too_many_rows_or_columns_are_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(spreadsheet, "MAX_ROWS", 5)
     _write_csv(tmp_path / "cards.csv", [["name"]] + [[f"c{i}"] for i in range(6)])
-    assert _error(_mini(tmp_path, columns=False)) == (
+    assert _error(sheet_game(tmp_path, columns=False)) == (
         f"{tmp_path}/cards.csv: row 7: the table has more than 5 rows below the header; a "
         "table file may have at most that many")
     book = openpyxl.Workbook()
@@ -409,36 +409,36 @@ def test_too_many_rows_or_columns_are_refused(tmp_path, monkeypatch):
         book.active.append([f"c{i}"])
     book.save(tmp_path / "cards.xlsx")
     assert "sheet Sheet, row 7: the table has more than 5 rows" in _error(
-        _mini(tmp_path, "{file: cards.xlsx}", columns=False))
+        sheet_game(tmp_path, "{file: cards.xlsx}", columns=False))
     _write_csv(tmp_path / "cards.csv", [[f"c{i}" for i in range(201)]])
-    assert _error(_mini(tmp_path, columns=False)) == (
+    assert _error(sheet_game(tmp_path, columns=False)) == (
         f"{tmp_path}/cards.csv: row 1: has more than 200 columns (a value in column GS); a "
         "table file may have at most that many")
 
 
 def test_huge_and_binary_cells_are_refused(tmp_path):
     _write_csv(tmp_path / "cards.csv", [["name"], ["x" * 20_000]])
-    assert _error(_mini(tmp_path, columns=False)) == (
+    assert _error(sheet_game(tmp_path, columns=False)) == (
         f"{tmp_path}/cards.csv: row 2, column name: the cell holds 20000 characters; at most "
         "10000")
     _write_csv(tmp_path / "cards.csv", [["name"], ["x" * 200_000]])
-    assert _error(_mini(tmp_path, columns=False)).startswith(
+    assert _error(sheet_game(tmp_path, columns=False)).startswith(
         f"{tmp_path}/cards.csv: row 2: is not valid CSV (field larger than field limit")
     (tmp_path / "cards.csv").write_bytes(b"name\nO\x00wl\n")
     assert "row 2, column name: the cell holds a NUL (U+0000) at character 2" in _error(
-        _mini(tmp_path, columns=False))
+        sheet_game(tmp_path, columns=False))
 
 
 def test_encodings_other_than_utf8_are_refused(tmp_path):
     (tmp_path / "cards.csv").write_bytes("name\nOwl\nCaf\u00e9\n".encode("latin-1"))
-    assert _error(_mini(tmp_path, columns=False)) == (
+    assert _error(sheet_game(tmp_path, columns=False)) == (
         f"{tmp_path}/cards.csv:3: is not UTF-8 text (byte 0xe9); save it as 'CSV UTF-8' "
         "(Excel: File > Save As; LibreOffice: character set Unicode (UTF-8))")
     (tmp_path / "cards.csv").write_bytes("name\nOwl\n".encode("utf-16"))
     assert "cards.csv: is UTF-16 text; save it as 'CSV UTF-8'" in _error(
-        _mini(tmp_path, columns=False))
+        sheet_game(tmp_path, columns=False))
     (tmp_path / "cards.csv").write_bytes("\ufeffname;points\nCaf\u00e9;3\n".encode())
-    rows = load_game(str(_mini(tmp_path, "{file: cards.csv, delimiter: ';'}", columns=False))
+    rows = load_game(str(sheet_game(tmp_path, "{file: cards.csv, delimiter: ';'}", columns=False))
                      ).data["tables"]["cards"]
     assert rows == [{"name": "Caf\u00e9", "points": "3"}]
 
@@ -448,7 +448,7 @@ def test_an_xlsx_zip_bomb_is_refused_before_parsing(tmp_path):
     with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("xl/worksheets/sheet1.xml", b"\0" * (30 * 1024 * 1024))
     assert bomb.stat().st_size < 100_000
-    assert _error(_mini(tmp_path, "{file: cards.xlsx}")) == (
+    assert _error(sheet_game(tmp_path, "{file: cards.xlsx}")) == (
         f"{bomb}: unpacks to 30 MB; at most 25 MB (a zip bomb?)")
 
 
@@ -462,11 +462,11 @@ def test_an_xlsx_with_a_dtd_or_that_is_no_zip_is_refused(tmp_path):
     with zipfile.ZipFile(book, "w") as archive:
         for name, data in parts.items():
             archive.writestr(name, data)
-    assert _error(_mini(tmp_path, "{file: cards.xlsx}")) == (
+    assert _error(sheet_game(tmp_path, "{file: cards.xlsx}")) == (
         f"{book}: part 'xl/sharedStrings.xml' declares a DTD (<!DOCTYPE or <!ENTITY), which "
         "no spreadsheet program writes; refused")
     book.write_text("name,points\n", encoding="utf-8")
-    assert _error(_mini(tmp_path, "{file: cards.xlsx}")).startswith(
+    assert _error(sheet_game(tmp_path, "{file: cards.xlsx}")).startswith(
         f"{book}: is not a readable XLSX file (File is not a zip file)")
 
 

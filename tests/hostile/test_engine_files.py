@@ -31,6 +31,7 @@ from generator.data import load_game
 from generator.frontends import cli
 from tests.hostile.limits import pnp_limited_each
 from tests.hostile.test_blame import BUILTIN_FILE, copy_game
+from tests.test_spreadsheets import sheet_game
 
 EXAMPLES, REFERENCE, GAME = "movement-examples.yaml", "movement-reference.yaml", \
     "movement-game.yaml"
@@ -155,23 +156,6 @@ def test_a_game_verify_cannot_play_fails_verify(tmp_path, capsys):
 
 
 # -- spreadsheet cells ---------------------------------------------------------------------
-SHEET_GAME = """\
-id: sheet-game
-title: Sheet game
-credit: made for a test
-rules: moving_target
-theme: standard
-players: [2, 3]
-tables:
-  cards: {file: %s}
-components:
-  - id: deck
-    kind: card
-    name: Cards
-    size: poker
-    face: playing-card-back
-    generate: {table: cards}
-"""
 UNSEEN_CELLS = [
     ("\u202e", "a bidirectional override (U+202E) at character 2 of the text"),
     ("\u2067", "a bidirectional override (U+2067) at character 2 of the text"),
@@ -180,19 +164,12 @@ UNSEEN_CELLS = [
 ]
 
 
-def _sheet_game(folder: Path, file: str) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    data = folder / "game.yaml"
-    data.write_text(SHEET_GAME % file, encoding="utf-8")
-    return data
-
-
 def _csv(folder: Path, cell: str) -> Path:
     buffer = io.StringIO(newline="")
     csv.writer(buffer).writerows([["name", "kind"], ["Owl", "a"], ["Fox", f"b{cell}xy"]])
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "cards.csv").write_text(buffer.getvalue(), encoding="utf-8", newline="")
-    return _sheet_game(folder, "cards.csv")
+    return sheet_game(folder, "{file: cards.csv}", columns=False)
 
 
 def _xlsx(folder: Path, cell: str) -> Path:
@@ -202,7 +179,7 @@ def _xlsx(folder: Path, cell: str) -> Path:
     for row in [["name", "kind"], ["Owl", "a"], ["Fox", f"b{cell}xy"]]:
         book.active.append(row)
     book.save(folder / "cards.xlsx")
-    return _sheet_game(folder, "cards.xlsx")
+    return sheet_game(folder, "{file: cards.xlsx}", columns=False)
 
 
 @pytest.mark.parametrize(("cell", "says"), UNSEEN_CELLS, ids=["RLO", "RLI", "ESC", "CR"])
