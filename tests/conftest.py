@@ -259,20 +259,35 @@ def fresh_cache(tmp_path, monkeypatch) -> Path:
 
 
 @pytest.fixture(scope="session")
-def pdf_read(run_once) -> Callable[..., list[Any]]:
+def pdf_read(run_once) -> Iterator[Callable[..., list[Any]]]:
     """``pdf_read(kind, pdf, pages, *args, **options)``: ``tests/pdfread.py``'s extraction
     ``kind`` of each page of ``pages`` (numbers from 1; None: every page), once per test run
     for each distinct file content, page and arguments, whichever xdist worker asks first
     (reading a kit back, not building it, is the slow part: pdfminer interprets every
-    operator of every form). The file is opened only for pages not read yet; each call gets
-    its own copy. Tests use the fixtures below, one per kind."""
+    operator of every form). The file is opened only for pages not read yet, and the last
+    two documents are kept open (a test reading a kit page by page opens it once); each call
+    gets its own copy. Tests use the fixtures below, one per kind."""
     from tests import pdfread
 
     read_before: dict[tuple[str, int], str] = {}
+    # The documents last opened, kept open: a test reads a kit a page at a time, and opening
+    # one again parses its fonts again (most of the cost of reading a page's furniture).
+    open_docs: dict[tuple[str, str], list[Any]] = {}
+    KEEP_OPEN = 2
 
     @cache
     def count(digest: str, data: bytes) -> int:
         return pdfread.page_count(data)
+
+    def document(digest: str, data: bytes, kind: str) -> list[Any]:
+        key = (digest, kind)
+        if key not in open_docs:
+            while len(open_docs) >= KEEP_OPEN:
+                open_docs.pop(next(iter(open_docs)))[1].close()
+            stack = ExitStack()
+            open_docs[key] = [stack.enter_context(pdfread.opened(data, kind)), stack]
+        open_docs[key] = open_docs.pop(key)  # the most recent last
+        return open_docs[key][0]
 
     def read(kind: str, pdf: Path, pages: Iterable[int] | None, *args: Any,
              **options: Any) -> list[Any]:
@@ -280,22 +295,24 @@ def pdf_read(run_once) -> Callable[..., list[Any]]:
         digest = hashlib.sha256(data).hexdigest()
         arguments = json.dumps([args, options], sort_keys=True)
         name = f"pdf/{digest}/{kind}-{hashlib.sha256(arguments.encode()).hexdigest()[:16]}"
-        with ExitStack() as stack:
-            doc: list[Any] = []
 
-            def extract(n: int) -> Any:
-                if not doc:
-                    doc.extend(stack.enter_context(pdfread.opened(data, kind)))
-                return getattr(pdfread, kind)(doc[n - 1], *args, **options)
+        def extract(n: int) -> Any:
+            page = document(digest, data, kind)[n - 1]
+            try:
+                return getattr(pdfread, kind)(page, *args, **options)
+            finally:
+                pdfread.done(page)
 
-            found = []
-            for n in range(1, count(digest, data) + 1) if pages is None else pages:
-                if (name, n) not in read_before:
-                    value = run_once(f"{name}/{n}", lambda folder, n=n: extract(n))[1]
-                    read_before[name, n] = json.dumps(value)
-                found.append(json.loads(read_before[name, n]))
+        found = []
+        for n in range(1, count(digest, data) + 1) if pages is None else pages:
+            if (name, n) not in read_before:
+                value = run_once(f"{name}/{n}", lambda folder, n=n: extract(n))[1]
+                read_before[name, n] = json.dumps(value)
+            found.append(json.loads(read_before[name, n]))
         return found
-    return read
+    yield read
+    for _, stack in open_docs.values():
+        stack.close()
 
 
 @pytest.fixture(scope="session")

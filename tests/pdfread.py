@@ -27,7 +27,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pdfplumber
 import pypdf
@@ -103,6 +103,8 @@ class _PageInterpreter(PDFPageInterpreter):
 
 def _page_class(device: type, interpreter: type) -> type[Page]:
     class Partial(Page):
+        cached_properties: ClassVar[list[str]] = [*Page.cached_properties, "_partial_layout"]
+
         @property
         def layout(self) -> Any:
             if not hasattr(self, "_partial_layout"):
@@ -149,6 +151,13 @@ def page_count(pdf: Path | bytes) -> int:
 def text(page: Page, **options: Any) -> str:
     """``extract_text(**options)``."""
     return page.extract_text(**options) or ""
+
+
+def done(page: Any) -> None:
+    """Forget what reading ``page`` kept (its interpreted layout), keeping the open file:
+    a kit's pages are read one at a time from one open document (its fonts parsed once)."""
+    if isinstance(page, Page):
+        page.close()
 
 
 def furniture_text(page: Page) -> str:
