@@ -188,21 +188,29 @@ def run_tmp(tmp_path_factory) -> Path:
     return folder
 
 
+def _once(run_tmp: Path, name: str, make: Callable[[Path], Any]) -> tuple[Path, str]:
+    """The folder ``name`` of the run, filled by ``make(folder)`` once per test run by
+    whichever xdist worker asks first (the others wait, then reuse it), and the JSON text that
+    ``make``'s result was saved as."""
+    folder, done = run_tmp / name, run_tmp / f"{name}.done.json"
+    done.parent.mkdir(parents=True, exist_ok=True)
+    with _locked(run_tmp / f"{name}.lock"):
+        if not done.exists():
+            if folder.exists():  # left half-made by a build that failed
+                shutil.rmtree(folder)
+            folder.mkdir(parents=True)
+            done.write_text(json.dumps(make(folder)), encoding="utf-8")
+        return folder, done.read_text(encoding="utf-8")
+
+
 @pytest.fixture(scope="session")
 def run_once(run_tmp) -> Callable[[str, Callable[[Path], Any]], tuple[Path, Any]]:
     """``run_once(name, make)``: a folder of the run filled by ``make(folder)`` once per test
     run, by whichever xdist worker asks first (the others wait, then reuse it); returns the
     folder and what ``make`` returned (JSON). For outputs that tests only read or copy."""
     def get(name: str, make: Callable[[Path], Any]) -> tuple[Path, Any]:
-        folder, done = run_tmp / name, run_tmp / f"{name}.done.json"
-        done.parent.mkdir(parents=True, exist_ok=True)
-        with _locked(run_tmp / f"{name}.lock"):
-            if not done.exists():
-                if folder.exists():  # left half-made by a build that failed
-                    shutil.rmtree(folder)
-                folder.mkdir(parents=True)
-                done.write_text(json.dumps(make(folder)), encoding="utf-8")
-            return folder, json.loads(done.read_text(encoding="utf-8"))
+        folder, text = _once(run_tmp, name, make)
+        return folder, json.loads(text)
     return get
 
 
@@ -259,7 +267,7 @@ def fresh_cache(tmp_path, monkeypatch) -> Path:
 
 
 @pytest.fixture(scope="session")
-def pdf_read(run_once) -> Iterator[Callable[..., list[Any]]]:
+def pdf_read(run_tmp) -> Iterator[Callable[..., list[Any]]]:
     """``pdf_read(kind, pdf, pages, *args, **options)``: ``tests/pdfread.py``'s extraction
     ``kind`` of each page of ``pages`` (numbers from 1; None: every page), once per test run
     for each distinct file content, page and arguments, whichever xdist worker asks first
@@ -306,8 +314,8 @@ def pdf_read(run_once) -> Iterator[Callable[..., list[Any]]]:
         found = []
         for n in range(1, count(digest, data) + 1) if pages is None else pages:
             if (name, n) not in read_before:
-                value = run_once(f"{name}/{n}", lambda folder, n=n: extract(n))[1]
-                read_before[name, n] = json.dumps(value)
+                read_before[name, n] = _once(run_tmp, f"{name}/{n}",
+                                             lambda folder, n=n: extract(n))[1]
             found.append(json.loads(read_before[name, n]))
         return found
     yield read

@@ -172,9 +172,17 @@ def words(page: Page, **options: Any) -> list[dict[str, Any]]:
     return jsonable(page.extract_words(**options))
 
 
+# What tests read of a character: its text, font, size, position and direction (its colours
+# and marked-content tags are left out: a kit page has thousands of characters, and carrying
+# every attribute through JSON was most of the cost of reading them).
+CHAR_KEYS = ("text", "fontname", "size", "upright", "x0", "x1", "top", "bottom", "y0", "y1",
+             "doctop")
+
+
 def chars(page: Page) -> list[dict[str, Any]]:
-    """pdfplumber's ``chars``."""
-    return jsonable(page.chars)
+    """pdfplumber's ``chars``, each with the ``CHAR_KEYS`` and its ``matrix``."""
+    return [{**{key: char[key] for key in CHAR_KEYS}, "matrix": list(char["matrix"])}
+            for char in page.chars]
 
 
 def crop_texts(page: Page, boxes: list[list[float]], within: bool = True,

@@ -52,12 +52,16 @@ def _read(pdf: Path, page: int) -> tuple[dict, dict]:
         want = pdfread.jsonable(want)
     with pdfread.pages(pdf) as texts, pdfread.pages(pdf, pdfread.ShapePage) as shapes:
         text, shape = texts[page - 1], shapes[page - 1]
+        slim = pdfread.chars(text)
         got = {"chars": text.chars, "text": text.extract_text(),
                "flow": text.extract_text(use_text_flow=True),
                "words": text.extract_words(extra_attrs=["size", "fontname"]),
                "rects": shape.rects, "lines": shape.lines, "curves": shape.curves}
         assert not (text.rects or text.lines or text.curves) and not shape.chars
         got = pdfread.jsonable(got)
+    # The ``chars`` kind: each character's CHAR_KEYS and matrix, as pdfplumber gives them.
+    assert slim == [{key: c[key] for key in (*pdfread.CHAR_KEYS, "matrix")}
+                    for c in want["chars"]]
     return got, want
 
 
