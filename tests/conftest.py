@@ -45,7 +45,8 @@ settings.load_profile("ci" if IN_CI else "dev")
 # built (it asks for one of these fixtures, directly or through another), when its module is
 # listed (every test in it builds or exports kits, or starts processes, a server or a
 # browser), or when it is named below (it runs the command line in a child process, exports
-# PNG sets, or draws thousands of hypothesis cases). A name that no longer exists only makes
+# PNG sets, builds or verifies whole games in-process, plays recorded games again, or draws
+# thousands of hypothesis cases). A name that no longer exists only makes
 # the fast lane slower; nothing is ever left out of `make test`.
 WHOLE_KIT_FIXTURES = {"kits", "kit", "kit_a4", "kit_letter", "build_kit", "previous_kits",
                       "previous", "built", "french_kit", "pdfs"}
@@ -74,7 +75,8 @@ SLOW_TESTS = {
     "test_blame.py": {"test_mutated_data_never_blames_a_builtin_template",
                       "test_builtin_templates_draw_at_the_smallest_size_they_declare",
                       "test_reproductions_fit_in_500_mb"},
-    "test_engine_files.py": {"test_reproductions_fit_in_500_mb"},
+    "test_engine_files.py": {"test_reproductions_fit_in_500_mb",
+                             "test_a_bad_engine_file_is_blamed_at_its_line"},
     "test_errors.py": {"test_cli_unknown_game_and_composition_failure_exit_2",
                        "test_cli_bad_file_exits_2_without_traceback"},
     "test_output_safety.py": {"test_options_out_of_range_through_the_real_cli",
@@ -92,8 +94,16 @@ SLOW_TESTS = {
     "test_face_cache.py": {"test_faces_come_back_exactly_as_written",
                            "test_an_edited_template_is_drawn_again_even_at_the_same_size_and_time",
                            "test_an_edited_card_and_theme_are_drawn_again",
-                           "test_a_built_in_kit_warm_is_byte_identical"},
+                           "test_a_built_in_kit_warm_is_byte_identical",
+                           "test_a_rewrite_with_the_same_size_and_time_is_seen_in_a_new_process",
+                           "test_an_edit_to_one_game_leaves_every_other_games_entries_alone"},
     "test_moving_target_content.py": {"test_the_example_follows_the_engine"},
+    "test_movement_replay.py": {"test_greedy_games_are_unchanged"},
+    "test_build_context.py": {"test_two_projects_on_two_threads_print_what_each_prints_alone"},
+    "test_boxes_french.py": {"test_verify_in_french_finds_no_missing_text_and_every_rule_printed",
+                             "test_every_catalogue_entry_is_used_by_the_kit"},
+    "test_french_review.py": {"test_the_kits_say_where_their_rules_are",
+                              "test_every_kit_has_french_names_notes_and_credit"},
     "test_movement_examples.py": {"test_a_turned_arrow_and_a_swapped_symbol_fail",
                                   "test_a_wrong_card_count_fails_naming_the_direction",
                                   "test_a_lost_starting_ring_fails_on_the_printed_board",
