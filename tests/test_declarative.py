@@ -439,3 +439,125 @@ def test_the_expressions_of_a_verify_list_are_bounded(tmp_path, monkeypatch):
     with pytest.raises(DataError, match="evaluates more than 5 expressions") as caught:
         verify(load_game(str(file)))
     assert caught.value.line == line_of(file, "no two cards share a name")
+
+
+# -- complete: every combination, not only those that occur ---------------------------------
+
+def _complete(complete: Any, game: dict[str, Any] | None = None) -> dict[str, Any]:
+    game = game or _without("M", 4)
+    check: dict[str, Any] = {"name": "each suit and rank once", "component": "deck",
+                             "per": ["suit", "rank"], "count": 1}
+    if complete is not None:
+        check["complete"] = complete
+    game["verify"] = [check]
+    return game
+
+
+def test_a_per_check_missing_a_combination_warns_and_complete_fails(tmp_path, capsys):
+    """`per: [suit, rank]`, `count: 1` holds for the 17 combinations that occur, so with a
+    card missing it warns (verify exits 0, --strict 1, a build goes on); with `complete:
+    true` the Four of Moons is missing and the build stops."""
+    file = write(tmp_path, _complete(None))
+    found = report(file)["each suit and rank once"]
+    assert (found.ok, found.warn) == (False, True)
+    assert found.detail == (
+        "17 values of (suit, rank), 1 piece each, but only 17 of the 3 x 6 = 18 combinations "
+        "of (suit, rank) occur, missing (M, 4): add 'complete: true' to require them all, or "
+        "'complete: false' if the gaps are meant")
+    assert found.line().startswith("  [WARN] [design] each suit and rank once: ")
+    assert main(["verify", str(file)]) == 0
+    assert main(["verify", str(file), "--strict"]) == 1
+    capsys.readouterr()
+    assert main(["build", str(file), "--out", str(tmp_path / "out")]) == 0
+    assert (tmp_path / "out" / "three-suits" / "three-suits.pdf").is_file()
+
+    file = write(tmp_path, _complete(True))
+    found = report(file)["each suit and rank once"]
+    assert (found.ok, found.warn) == (False, False)
+    assert found.detail == ("expected 1 piece per (suit, rank), for each of the 3 x 6 = 18 "
+                            "combinations of (suit, rank), missing (M, 4)")
+    assert main(["build", str(file), "--out", str(tmp_path / "out2")]) == 2
+    assert "missing (M, 4)" in capsys.readouterr().err
+
+    found = report(write(tmp_path, _complete(False)))["each suit and rank once"]
+    assert found.ok and found.detail == "17 values of (suit, rank), 1 piece each"
+    found = report(write(tmp_path, _complete(True, hand_deck())))["each suit and rank once"]
+    assert found.ok and found.detail == (
+        "all the 3 x 6 = 18 combinations of (suit, rank), 1 piece each")
+
+
+def test_complete_takes_a_fields_values_from_a_table_or_a_range(tmp_path):
+    """Values that never occur are missed only when declared: a suit of the table with no
+    card at all, ranks 1-7 where the deck stops at 6; a value outside the declared ones fails
+    too."""
+    game = hand_deck()
+    game["components"][0]["items"] = [i for i in game["components"][0]["items"]
+                                      if i["suit"] != "K"]  # no Knots at all
+    found = report(write(tmp_path, _complete({"suit": "suits"}, game)))
+    assert found["each suit and rank once"].detail == (
+        "expected 1 piece per (suit, rank), for each of the 3 x 6 = 18 combinations of "
+        "(suit, rank), missing (K, 1), (K, 2), (K, 3), (K, 4), (K, 5), (K, 6)")
+    found = report(write(tmp_path, _complete({"rank": {"min": 1, "max": 7}}, hand_deck())))
+    assert found["each suit and rank once"].detail == (
+        "expected 1 piece per (suit, rank), for each of the 3 x 7 = 21 combinations of "
+        "(suit, rank), missing (M, 7), (S, 7), (K, 7)")
+    found = report(write(tmp_path, _complete({"rank": {"min": 1, "max": 5}}, hand_deck())))
+    assert found["each suit and rank once"].detail.endswith(
+        "found values outside it: (M, 6), (S, 6), (K, 6)")
+    many = _complete({"suit": {"min": 0, "max": 9999}, "rank": {"min": 0, "max": 9999}},
+                     hand_deck())
+    detail = report(write(tmp_path, many))["each suit and rank once"].detail
+    assert "100000000 combinations" in detail and "and 99999990 more" in detail
+
+
+COMPLETE_SPECS = [
+    ({"name": "x", "component": "deck", "count": 18, "complete": True}, "verify[0]",
+     "'complete' goes with 'per' and 'count'"),
+    ({"name": "x", "component": "deck", "per": ["suit", "rank"], "count": 1,
+      "complete": {"colour": "suits"}}, "verify[0]",
+     "'complete' names 'colour', which is not one of 'per' (suit, rank)"),
+    ({"name": "x", "component": "deck", "per": ["suit", "rank"], "count": 1,
+      "complete": {"suit": "suitz"}}, "verify[0].complete.suit", "unknown table 'suitz'"),
+    ({"name": "x", "component": "deck", "per": ["suit", "rank"], "count": 1,
+      "complete": {"rank": {"min": 0, "max": 10**5}}}, "verify[0].complete",
+     "a range of at most 10000 values"),
+]
+
+
+@pytest.mark.parametrize(("spec", "field", "expected"), COMPLETE_SPECS,
+                         ids=[e[:30] for _, _, e in COMPLETE_SPECS])
+def test_a_bad_complete_is_a_data_error_at_its_line(tmp_path, spec, field, expected):
+    game = copy.deepcopy(GAME)
+    game["verify"] = [spec]
+    file = write(tmp_path, game)
+    with pytest.raises(DataError) as caught:
+        load_game(str(file))
+    assert caught.value.field.startswith(field) and expected in caught.value.expected, \
+        (caught.value.field, caught.value.expected)
+    assert caught.value.line is not None
+
+
+@settings(max_examples=60, deadline=None)
+@given(values=PIECES, complete=st.sampled_from([None, True, False]))
+def test_complete_fails_exactly_when_a_combination_of_the_values_seen_is_missing(values,
+                                                                                 complete):
+    """Against the plain definition: the combinations of the suits seen and the points
+    seen, each printed at least once."""
+    per: Counter[tuple[str, int]] = Counter()
+    for suit, points, count in values:
+        per[suit, points] += count
+    suits, points = {s for s, _ in per}, {p for _, p in per}
+    missing = [(s, p) for s in suits for p in points if (s, p) not in per]
+    check = {"name": "c", "component": "deck", "per": ["suit", "points"],
+             "count": {"min": 1}}
+    if complete is not None:
+        check["complete"] = complete
+    finding = findings(_game(values, [check]))[0]
+    assert finding.ok == (not missing or complete is False)
+    assert finding.warn == bool(missing and complete is None)
+    if missing and complete is not False:
+        if len(missing) > 10:  # the first ten named, and how many more
+            assert f" and {len(missing) - 10} more" in finding.detail
+        else:
+            assert all(f"({s}, {p})" in finding.detail for s, p in missing)
+        assert f"{len(suits)} x {len(points)} = {len(suits) * len(points)}" in finding.detail

@@ -190,6 +190,21 @@ class RowCheck(Strict):
 
 
 MAX_VERIFY_CHECKS = 100
+class ValueRange(Strict):
+    """The whole numbers a field of a ``complete:`` check takes: ``{min: 1, max: 9}``."""
+
+    min: int = Field(ge=-1_000_000, le=1_000_000)
+    max: int = Field(ge=-1_000_000, le=1_000_000)
+
+    @model_validator(mode="after")
+    def ordered(self) -> ValueRange:
+        if self.min > self.max:
+            raise ValueError(f"min ({self.min}) is more than max ({self.max})")
+        if self.max - self.min >= 10_000:
+            raise ValueError("a range of at most 10000 values")
+        return self
+
+
 FIELD_MAX = 400  # characters of a FIELD: a name, a dotted path or an expression over item
 FieldRef = str  # see docs/declarative-checks.md: "suit", "rank.value", "{{ item.x * 2 }}"
 
@@ -236,6 +251,10 @@ class CompositionCheck(Strict):
     is_: float | None = Field(default=None, alias="is")
     unique: FieldRef | list[FieldRef] | None = Field(default=None, union_mode="left_to_right")
     product: dict[str, str] | None = Field(default=None, min_length=1, max_length=6)
+    # With ``per`` + ``count``: every combination of the fields' values must occur (true: the
+    # values that occur; a field may name a table, whose rows are its values, or a range).
+    complete: bool | dict[FieldRef, str | ValueRange] | None = Field(
+        default=None, union_mode="left_to_right")
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -276,6 +295,36 @@ class CompositionCheck(Strict):
             raise ValueError(f"a range {{min: A, max: B}}: {where + ': ' if where else ''}"
                              f"{message}") from None
 
+    @field_validator("complete", mode="before")
+    @classmethod
+    def complete_values(cls, value: Any) -> Any:
+        """true/false, or a mapping of fields to a table's name or a range: one plain error
+        naming the field, not one per member of the union."""
+        from pydantic import ValidationError
+
+        if value is None or isinstance(value, bool):
+            return value
+        if not isinstance(value, dict) or not 1 <= len(value) <= 6:
+            raise ValueError("expected true, false, or a mapping of 1-6 fields of 'per' to a "
+                             "table's name or a range {min: A, max: B}")
+        found: dict[str, Any] = {}
+        for field, domain in value.items():
+            if isinstance(domain, str) and 1 <= len(domain) <= 100:
+                found[str(field)] = domain
+                continue
+            if not isinstance(domain, dict):
+                raise ValueError(f"{field}: expected a table's name or a range "
+                                 "{min: A, max: B}")
+            try:
+                found[str(field)] = ValueRange.model_validate(domain)
+            except ValidationError as exc:
+                err = exc.errors()[0]
+                where = ".".join(str(part) for part in err["loc"])
+                message = err["msg"].removeprefix("Value error, ")
+                raise ValueError(f"{field}: a range {{min: A, max: B}}: "
+                                 f"{where + ': ' if where else ''}{message}") from None
+        return found
+
     @field_validator("count")
     @classmethod
     def count_not_negative(cls, value: int | CountRange | None) -> int | CountRange | None:
@@ -310,6 +359,13 @@ class CompositionCheck(Strict):
             raise ValueError("'counts' needs 'per' naming one field")
         if (self.total is None) != (self.is_ is None):
             raise ValueError("'total' and 'is' go together")
+        if self.complete is not None and (kind != "count" or self.per is None):
+            raise ValueError("'complete' goes with 'per' and 'count'")
+        refs = [self.per] if isinstance(self.per, str) else (self.per or [])
+        for field in self.complete if isinstance(self.complete, dict) else ():
+            if field not in refs:
+                raise ValueError(f"'complete' names {field!r}, which is not one of 'per' "
+                                 f"({', '.join(map(str, refs))})")
         return self
 
     @property

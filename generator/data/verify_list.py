@@ -38,6 +38,11 @@ def check_specs(doc: Any, checks: Sequence[CompositionCheck], components: Sequen
         if combos > MAX_PRODUCT:
             raise doc.error(path + ("product",), f"this product has {combos} combinations; "
                                                  f"at most {MAX_PRODUCT}")
+        for field, domain in (check.complete or {}).items() \
+                if isinstance(check.complete, dict) else ():
+            if isinstance(domain, str) and domain not in tables:
+                raise doc.error(path + ("complete", field),
+                                f"unknown table {domain!r}; tables: {', '.join(tables) or 'none'}")
         for key, ref in field_refs(check):
             if is_expression(ref):
                 try:

@@ -94,6 +94,10 @@ NOTES: dict[str, str] = {
     "CompositionCheck.is": "what `total` must come to",
     "CompositionCheck.unique": "no two pieces share these fields",
     "CompositionCheck.product": "`{field: table}`: every combination of rows is present",
+    "CompositionCheck.complete": "with `per` + `count`: every combination of the values must "
+                                 "occur (`true`: the values seen; `{field: table}` or "
+                                 "`{field: {min, max}}` declares a field's values; `false`: "
+                                 "the gaps are meant, no warning)",
     "PreflightSpec.colour_groups": "colours that carry information, checked for colour-blind "
                                    "and greyscale readers",
     "PreflightSpec.sheets": "paper (a3, a4, letter) -> the most sheets the kit may take; "
@@ -121,6 +125,8 @@ NOTES: dict[str, str] = {
     "GridSize.gap": "space between cells, mm",
     "GridSize.border": "margin around the cells, mm",
     "CountRange.min": "at least this many",
+    "ValueRange.min": "the smallest value",
+    "ValueRange.max": "the largest value (at most 10,000 values in all)",
     "CountRange.max": "at most this many",
     "RowCheck.table": "the table whose rows are checked",
     "RowCheck.when": "the rows the rule applies to",

@@ -26,9 +26,9 @@ import itertools
 import json
 import math
 from collections import Counter
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from generator.core.context import Spender
 from generator.core.errors import DataError
@@ -36,7 +36,7 @@ from generator.core.findings import DESIGN, Finding
 from generator.core.model import Game
 from generator.expressions import ExpressionError, Spending, evaluate
 
-from ..data.schema import CompositionCheck, CountRange
+from ..data.schema import CompositionCheck, CountRange, ValueRange
 from ..data.verify_list import component_ids, is_expression
 from .base import at
 
@@ -46,6 +46,15 @@ MAX_EVALUATIONS = 200_000  # expression evaluations by one game's verify list
 
 class _Missing(Exception):
     """A piece without the field a check reads: the check fails, naming the piece."""
+
+
+class Outcome(NamedTuple):
+    """What one check found: whether it holds, the detail, and whether a failure is only a
+    warning (it fails ``verify --strict``, never a build)."""
+
+    ok: bool
+    detail: str
+    warn: bool = False
 
 
 @dataclass(frozen=True)
@@ -71,10 +80,10 @@ def findings(game: Game) -> list[Finding]:
                       doc.line_of(("verify", index)) if doc is not None else None,
                       f"verify[{index}]", "piece")
         try:
-            ok, detail = _run(game, check, budget)
+            ok, detail, warn = _run(game, check, budget)
         except ExpressionError as exc:
             raise _error(game, index, f"{check.name!r}: {exc}") from None
-        out.append(Finding(check.name, ok, detail, where=where, basis=DESIGN))
+        out.append(Finding(check.name, ok, detail, warn=warn, where=where, basis=DESIGN))
     return out
 
 
@@ -196,13 +205,13 @@ def _wanted(count: int | CountRange) -> str:
     return f"at least {count.min}" if count.min is not None else f"at most {count.max}"
 
 
-def _run(game: Game, check: CompositionCheck, budget: _Budget) -> tuple[bool, str]:
-    """(holds, detail) of one check."""
+def _run(game: Game, check: CompositionCheck, budget: _Budget) -> Outcome:
+    """What one check found."""
     pieces = _pieces(game, check, budget)
     try:
-        return KINDS[check.kind](check, pieces, game, budget)
+        return Outcome(*KINDS[check.kind](check, pieces, game, budget))
     except _Missing as exc:
-        return False, str(exc)
+        return Outcome(False, str(exc))
 
 
 def _refs_of(value: str | list[str] | None) -> list[str]:
@@ -228,25 +237,91 @@ def _groups(refs: Sequence[str], pieces: Sequence[Piece], budget: _Budget) -> Co
 
 
 def _count(check: CompositionCheck, pieces: list[Piece], game: Game, budget: _Budget
-           ) -> tuple[bool, str]:
+           ) -> Outcome:
     assert check.count is not None
     refs = _refs_of(check.per)
     if not refs:
         n = sum(piece.count for piece in pieces)
         if _fits(check.count, n):
-            return True, f"{n} pieces"
-        return False, f"expected {_wanted(check.count)} pieces, found {n}"
+            return Outcome(True, f"{n} pieces")
+        return Outcome(False, f"expected {_wanted(check.count)} pieces, found {n}")
     groups = _groups(refs, pieces, budget)
     label = _label(refs)
-    if not groups:
-        return False, (f"expected {_wanted(check.count)} {_pieces_word(check.count)} per "
-                       f"{label}, found no pieces")
+    per = f"{_wanted(check.count)} {_pieces_word(check.count)} per {label}"
+    if not groups and not check.complete:
+        return Outcome(False, f"expected {per}, found no pieces")
     wrong = [f"{_show(key)} {n}" for key, n in groups.items() if not _fits(check.count, n)]
+    gaps = _Gaps(check, refs, groups, game)
+    if check.complete:
+        problems = ([f"found {_listed(wrong)}"] if wrong else []) + gaps.problems(check.count)
+        if problems:
+            return Outcome(False, f"expected {per}, for each of {gaps.described}, "
+                                  + "; ".join(problems))
+        return Outcome(True, f"all {gaps.described}, {_wanted(check.count)} "
+                             f"{_pieces_word(check.count)} each")
     if wrong:
-        return False, (f"expected {_wanted(check.count)} {_pieces_word(check.count)} per "
-                       f"{label}, found {_listed(wrong)}")
-    return True, (f"{len(groups)} values of {label}, {_wanted(check.count)} "
-                  f"{_pieces_word(check.count)} each")
+        return Outcome(False, f"expected {per}, found {_listed(wrong)}")
+    held = (f"{len(groups)} values of {label}, {_wanted(check.count)} "
+            f"{_pieces_word(check.count)} each")
+    if len(refs) > 1 and check.complete is None and gaps.missing:
+        return Outcome(False, f"{held}, but only {len(groups)} of {gaps.described} occur, "
+                              f"missing {gaps.listed()}: add 'complete: true' to require "
+                              f"them all, or 'complete: false' if the gaps are meant",
+                       warn=True)
+    return Outcome(True, held)
+
+
+class _Gaps:
+    """The combinations a ``per`` check could see, against those that occur: each field's
+    values are what its ``complete:`` declares (a table's rows, a range) or else the values
+    that occur. Counted, not listed: a few fields of many values make more combinations
+    than could be walked, so only the first ``MAX_LISTED`` missing ones are found, walking
+    at most as many combinations as occur plus those."""
+
+    def __init__(self, check: CompositionCheck, refs: Sequence[str],
+                 groups: Mapping[Hashable, int], game: Game) -> None:
+        self.keys: list[tuple[Hashable, ...]] = [
+            key if isinstance(key, tuple) and len(refs) > 1 else (key,) for key in groups]
+        declared = check.complete if isinstance(check.complete, dict) else {}
+        self.domains: list[list[Hashable]] = []
+        for position, ref in enumerate(refs):
+            domain = declared.get(ref)
+            if isinstance(domain, str):
+                values = [ident(row) for row in game.data["tables"][domain]]
+            elif isinstance(domain, ValueRange):
+                values = list(range(domain.min, domain.max + 1))
+            else:
+                values = [key[position] for key in self.keys]
+            self.domains.append(list(dict.fromkeys(values)))
+        allowed = [set(domain) for domain in self.domains]
+        self.strays = [key for key in self.keys
+                       if not all(v in ok for v, ok in zip(key, allowed, strict=True))]
+        self.total = math.prod(len(domain) for domain in self.domains)
+        self.missing = self.total - (len(self.keys) - len(self.strays))
+        sizes = " x ".join(str(len(domain)) for domain in self.domains)
+        self.described = (f"the {sizes} = {self.total} combinations of {_label(refs)}"
+                          if len(refs) > 1 else f"the {self.total} values of {_label(refs)}")
+
+    def _absent(self) -> Iterator[tuple[Hashable, ...]]:
+        present = set(self.keys)
+        for combo in itertools.product(*self.domains):
+            if combo not in present:
+                yield combo
+
+    def listed(self) -> str:
+        shown = [_show(c if len(c) > 1 else c[0])
+                 for c in itertools.islice(self._absent(), MAX_LISTED)]
+        more = self.missing - len(shown)
+        return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+    def problems(self, count: int | CountRange) -> list[str]:
+        found = []
+        if self.missing and not _fits(count, 0):
+            found.append(f"missing {self.listed()}")
+        if self.strays:
+            found.append("found values outside it: " + _listed(
+                [_show(k if len(k) > 1 else k[0]) for k in self.strays]))
+        return found
 
 
 def _counts(check: CompositionCheck, pieces: list[Piece], game: Game, budget: _Budget
@@ -360,6 +435,6 @@ def _product(check: CompositionCheck, pieces: list[Piece], game: Game, budget: _
     return True, f"all {total} {names} combinations present"
 
 
-Check = Callable[[CompositionCheck, list[Piece], Game, _Budget], tuple[bool, str]]
+Check = Callable[[CompositionCheck, list[Piece], Game, _Budget], tuple[bool, str] | Outcome]
 KINDS: dict[str, Check] = {"count": _count, "counts": _counts, "total": _total,
                            "unique": _unique, "product": _product}
