@@ -115,3 +115,7 @@ def test_an_installed_copy_works_outside_the_checkout(wheel, tmp_path):
     built = pnp("build", "mygame")
     assert built.returncode == 0, built.stderr
     assert (work / "mygame" / "output" / "mygame" / "mygame.pdf").stat().st_size > 10_000
+    # The authoring reference goes to the current folder, never into the installed package.
+    assert pnp("reference").returncode == 0
+    assert "# " in (work / "authoring.md").read_text(encoding="utf-8")
+    assert not list(target.rglob("authoring.md"))

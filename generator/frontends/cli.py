@@ -367,7 +367,8 @@ def parser() -> argparse.ArgumentParser:
     sch.set_defaults(func=cmd_schema)
     ref = sub.add_parser("reference", help="regenerate the authoring reference "
                                            "(docs/authoring.md)")
-    ref.add_argument("--out", default=None, help="file to write (default: docs/authoring.md)")
+    ref.add_argument("--out", default=None, help="file to write (default: docs/authoring.md "
+                                                 "in a checkout, ./authoring.md installed)")
     ref.set_defaults(func=cmd_reference)
     return ap
 

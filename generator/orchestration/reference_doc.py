@@ -505,6 +505,11 @@ def reference_text() -> str:
 
 
 def default_target() -> Path:
+    """docs/authoring.md in a checkout (the committed copy a test keeps current); installed,
+    ./authoring.md: an installed package's folder is no place to write (nor, often, writable).
+    """
+    if paths.INSTALLED:
+        return Path.cwd() / "authoring.md"
     return paths.ROOT / "docs" / "authoring.md"
 
 
