@@ -21,6 +21,7 @@ from generator.core import paths
 from generator.core.errors import DataError
 from generator.data import load_game, spreadsheet
 from generator.data.columns import parse_cell, parse_type
+from generator.frontends.cli import main
 from generator.orchestration.build import BuildOptions, build_pdf
 
 MOVING_TARGET = paths.CARD_DATA / "moving-target.yaml"
@@ -524,3 +525,30 @@ def test_tables_round_trip_through_csv(rows):
     assert typed == [{"text": text, "number": number, "flag": flag, "tags": tags}
                      for text, number, flag, tags in rows]
     assert numbers == list(range(2, len(rows) + 2))
+
+
+@pytest.mark.parametrize(("header", "expected"), [
+    ("name,points", ","), ("name;points", ";"), ("name\tpoints", "\t"), ("name", ","),
+    ('"a;b",points', ","), ('name;"x,y";points', ";"), ("\n\nname;points", ";"),
+    ("a,b;c,d", ","), ("a;b,c;d", ";"),
+])
+def test_the_separator_is_sniffed_from_the_header(header, expected):
+    assert spreadsheet.sniff_delimiter(header + "\nOwl;3\n") == expected
+    assert spreadsheet.sniff_delimiter("") == spreadsheet.sniff_delimiter("\n\n") == ","
+
+
+def test_a_semicolon_csv_as_french_excel_saves_it_reads_without_a_delimiter_line(tmp_path,
+                                                                                  capsys):
+    """What French Excel writes as "CSV (separator: semicolon)": read as saved, decimal
+    commas kept inside their cells; `delimiter:` still wins when given."""
+    (tmp_path / "cards.csv").write_bytes("\ufeffname;points;note\r\nCaf\u00e9;3;1,5 m\r\n"
+                                         .encode())
+    rows = load_game(str(sheet_game(tmp_path, columns=False))).data["tables"]["cards"]
+    assert rows == [{"name": "Caf\u00e9", "points": "3", "note": "1,5 m"}]
+    wrong = sheet_game(tmp_path, "{file: cards.csv, delimiter: ','}", columns=False)
+    assert main(["verify", str(wrong)]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == (
+        f"error: {tmp_path}/cards.csv: row 2, column B: a value in a column with no name (row 1 "
+        "names the columns); row 1 holds ';': if the file is separated by ';', say "
+        "'delimiter: ';'' (or leave 'delimiter' out: the header's separator is found)"), err

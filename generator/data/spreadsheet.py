@@ -47,7 +47,7 @@ from __future__ import annotations
 import csv
 import io
 import warnings
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from pathlib import Path
@@ -161,8 +161,8 @@ def read_table(doc: YamlDoc, path: tuple[Hashable, ...], ref: TableFile, root: P
     if ref.file.lower().endswith(".xlsx"):
         sheet = read_xlsx(file, shown, ref.sheet)
     else:
-        sheet = csv_sheet(decode_text(read_bytes(file, shown), shown), shown,
-                          ref.delimiter or ",")
+        text = decode_text(read_bytes(file, shown), shown)
+        sheet = csv_sheet(text, shown, ref.delimiter or sniff_delimiter(text))
     rows, numbers = typed_rows(sheet, types, str(path[-1]))
     return rows, SheetDoc(shown, {"tables": {path[-1]: rows}}, {}, sheet.sheet, tuple(numbers))
 
@@ -195,6 +195,26 @@ def decode_text(data: bytes, shown: Path) -> str:
         line = data.count(b"\n", 0, exc.start) + 1
         raise DataError(shown, line, "", f"is not UTF-8 text (byte 0x{data[exc.start]:02x}); "
                                          f"{save_as}") from None
+
+
+DELIMITERS = (",", ";", "\t")
+
+
+def sniff_delimiter(text: str) -> str:
+    """The separator of CSV text whose ``delimiter:`` is not given: of ",", ";" and a tab,
+    the one that occurs most often, outside quotes, in the first line that is not blank (the
+    header), "," on a tie. French or German Excel saves "CSV" with ";" (the comma is their
+    decimal sign), so a designer's file reads as they saved it."""
+    header = next((line for line in text.splitlines()[:1000] if line.strip()), "")[:100_000]
+    counts = dict.fromkeys(DELIMITERS, 0)
+    quoted = False
+    for char in header:
+        if char == '"':
+            quoted = not quoted
+        elif not quoted and char in counts:
+            counts[char] += 1
+    best = max(DELIMITERS, key=lambda d: counts[d])  # the first of equals: ","
+    return best if counts[best] else ","
 
 
 def csv_sheet(text: str, shown: Path, delimiter: str = ",") -> Sheet:
@@ -366,6 +386,21 @@ def _xlsx_value(sheet: Sheet, number: int, cell: dict[str, Any],
 
 # -- typing --------------------------------------------------------------------------------
 
+# A separator as a message names it, and as a data file writes it.
+_SEPARATORS = {";": ("';'", "';'"), "\t": ("a tab", "'\\t'"), ",": ("','", "','")}
+
+
+def _separator_hint(header: Sequence[Any]) -> str:
+    """A hint when the header looks separated by another character than the file was read
+    with (a ``delimiter:`` that does not match the file)."""
+    for char, (name, written) in _SEPARATORS.items():
+        if any(char in str(cell or "") for cell in header):
+            return (f"; row 1 holds {name}: if the file is separated by {name}, say "
+                    f"'delimiter: {written}' (or leave 'delimiter' out: the header's "
+                    "separator is found)")
+    return ""
+
+
 def typed_rows(sheet: Sheet, types: dict[str, ColumnType] | None, table: str
                ) -> tuple[Rows, list[int]]:
     """The table's rows as mappings of column: value, typed by ``types`` (None: undeclared),
@@ -384,7 +419,8 @@ def typed_rows(sheet: Sheet, types: dict[str, ColumnType] | None, table: str
             if not name:
                 if _filled(cell):
                     errors.append(sheet.error(number, _letter(index), "a value in a column "
-                                              "with no name (row 1 names the columns)"))
+                                              "with no name (row 1 names the columns)"
+                                              + _separator_hint(header)))
                 continue
             kind = (types or {}).get(name) or (COUNT if name == "count" else None)
             try:
