@@ -70,7 +70,7 @@ venv: $(DEV_STAMP)
 # requirements.lock: `dependencies`; requirements-dev.lock: those plus the `test` and `browser`
 # extras, constrained to requirements.lock so the shared packages are the same. A version already
 # in a lock is kept while pyproject.toml allows it; to move one, change its pin in pyproject.toml
-# (or delete its line in the lock) and run `make lock`. rinohtype is dropped by [tool.uv].
+# (or delete its line in the lock) and run `make lock`.
 UV_VERSION := 0.13.9
 UV_COMPILE := $(VENV)/bin/uv pip compile pyproject.toml --quiet --generate-hashes \
               --python-version 3.11 --custom-compile-command "make lock"

@@ -82,9 +82,17 @@ def test_the_wheel_declares_the_command_and_the_runtime_dependencies(wheel):
     runtime = [r for r in requires if "extra ==" not in r]
     locked = (paths.ROOT / "requirements.lock").read_text(encoding="utf-8").lower()
     for name in ("reportlab", "pillow", "jinja2", "pyyaml", "pydantic", "openpyxl",
-                 "watchfiles", "fontpkg-atkinson-hyperlegible", "rinoh-typeface-dejavusans"):
+                 "watchfiles", "fontpkg-atkinson-hyperlegible"):
         pin = next(r for r in runtime if r.lower().startswith(name + "=="))
         assert pin.lower().replace("-", "_") in locked.replace("-", "_"), pin
+    # A lean install: no typesetter (rinohtype came with the DejaVu font package, whose files
+    # now ship in the wheel with their licence), nothing the tool does not import.
+    assert not [r for r in runtime if "rinoh" in r.lower()], runtime
+    assert "rinoh" not in locked and "sphinx" not in locked
+    names = archive.namelist()
+    for font in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf",
+                 "DejaVuSansCondensed.ttf", "DejaVuSansCondensed-Bold.ttf", "LICENSE"):
+        assert f"generator/builtin/templates/fonts/dejavu/{font}" in names, font
     assert any("pytest" in r and 'extra == "test"' in r for r in requires)
     assert any("selenium" in r and 'extra == "browser"' in r for r in requires)
 

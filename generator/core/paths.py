@@ -26,6 +26,9 @@ FACES = TEMPLATES / "faces"
 THEMES = TEMPLATES / "themes"
 ICONS = TEMPLATES / "icons"
 STARTER = TEMPLATES / "starter"
+# Font files shipped with their licence (DejaVu Sans: no pinned PyPI package carries it
+# without a typesetter's dependencies); the other built-in fonts come from a pinned package.
+FONTS = TEMPLATES / "fonts"
 # Images a face template may draw: this folder, or the folder of the game data file being
 # built (see generator/data/resolve.py, where every file reference is confined).
 ART = BUILTIN / "art"

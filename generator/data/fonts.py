@@ -2,11 +2,13 @@
 renderers.
 
 The built-in keys (``sans``, ``sans-bold``, ``sans-italic``, ``symbol``, ``symbol-bold``,
-``condensed``, ``condensed-bold``) come from pinned PyPI packages: Atkinson Hyperlegible
-(fontpkg-atkinson-hyperlegible) and DejaVu Sans (rinoh-typeface-dejavusans). Their folders are
-found without importing them (the DejaVu package's code imports rinohtype, a typesetter we
-never use). A project's ``fonts/`` folder adds its own TTF/OTF files, named by file name
-(generator/data/project_fonts.py says how names, case and clashes with built-in keys behave).
+``condensed``, ``condensed-bold``) are Atkinson Hyperlegible, from a pinned PyPI package
+(fontpkg-atkinson-hyperlegible, its folder found without importing it), and DejaVu Sans 2.37,
+whose files we ship with their licence in templates/fonts/dejavu/ (the PyPI package that
+carries them, rinoh-typeface-dejavusans, declares the rinohtype typesetter and its Sphinx tree
+as dependencies, which a lean install should not bring). A project's ``fonts/`` folder adds
+its own TTF/OTF files, named by file name (generator/data/project_fonts.py says how names,
+case and clashes with built-in keys behave).
 
 ReportLab measures text for line breaking; Pillow draws the same files, so a wrapped text box
 breaks at the same words in the PDF and in the PNGs. Every function takes a font *name* as a
@@ -41,7 +43,7 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from generator.core import context, memo
+from generator.core import context, memo, paths
 from generator.core.primitives import PT_TO_MM
 from generator.data import project_fonts, sfnt
 from generator.data.project_fonts import FontFile
@@ -61,11 +63,11 @@ def _package_dir(name: str) -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-@memo.memo(code=True)  # files of pinned packages: as fixed as the code running
+@memo.memo(code=True)  # shipped or pinned files: as fixed as the code running
 def font_files() -> dict[str, Path]:
     """Built-in font key (used in themes and templates) -> TTF file."""
     atkinson = _package_dir("fontpkg_atkinson_hyperlegible") / "files"
-    dejavu = _package_dir("rinoh_typeface_dejavusans")
+    dejavu = paths.FONTS / "dejavu"
     return {
         "sans": atkinson / "AtkinsonHyperlegible-Regular.ttf",
         "sans-bold": atkinson / "AtkinsonHyperlegible-Bold.ttf",
@@ -92,7 +94,7 @@ _DRAWN_BY = {"sans": ("0", "plain-zero"), "sans-bold": ("0", "plain-zero-bold"),
 
 @memo.memo(code=True)
 def _builtins() -> dict[str, FontFile]:
-    dejavu = _package_dir("rinoh_typeface_dejavusans")
+    dejavu = paths.FONTS / "dejavu"
     files = {**font_files(), **{key: dejavu / file for key, file in _PLAIN_ZERO_FILES.items()}}
     return {key: FontFile(key, path, builtin=True) for key, path in files.items()}
 

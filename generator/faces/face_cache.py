@@ -51,7 +51,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from generator.core import cache, context, memo
+from generator.core import cache, context, memo, paths
 from generator.core.context import Spender
 from generator.core.primitives import Face
 from generator.data import fonts, i18n, project_fonts
@@ -63,11 +63,11 @@ INPUTS = "faces-inputs"  # the first key's file: which files a component's drawi
 MAX_ENTRY = 16 << 20  # bytes: one component's faces (a large deck's are a few MB at most)
 MAX_INPUTS = 5000  # files one component's drawing may open and still be cached
 # What faces are drawn with besides our code (pyproject.toml's dependencies, the font
-# packages among them), named as their installed distributions are: an upgrade is a new
-# name-version folder.
+# package among them), named as their installed distributions are: an upgrade is a new
+# name-version folder. The font files we ship (templates/fonts/) count by their content.
 LIBRARIES = ("reportlab", "rl_accel", "pillow", "jinja2", "markupsafe", "pyyaml", "pydantic",
              "pydantic_core", "svgelements", "openpyxl", "pyphen",
-             "fontpkg_atkinson_hyperlegible", "rinoh_typeface_dejavusans")
+             "fontpkg_atkinson_hyperlegible")
 
 
 @memo.memo(code=True)
@@ -79,6 +79,9 @@ def code_digest() -> str:
         digest.update(f"{name}\0{hashlib.sha256(source).hexdigest()}\n".encode())
     for line in library_versions():
         digest.update(f"{line}\n".encode())
+    for file in sorted(paths.FONTS.rglob("*.ttf")):
+        digest.update(f"{file.relative_to(paths.FONTS)}\0".encode())
+        digest.update(hashlib.sha256(file.read_bytes()).digest())
     return digest.hexdigest()
 
 
