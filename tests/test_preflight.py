@@ -144,3 +144,51 @@ def test_low_resolution_art_and_missing_glyphs_are_flagged(tmp_path):
     assert [(i.where, round(i.value)) for i in art_issues] == [("t.yaml:3", 100)]
     glyphs = [i for i in issues if i.check == "glyph"]
     assert [i.where for i in glyphs] == ["t.yaml:5"] and "☃" in glyphs[0].detail
+
+
+OVERLAPS = """\
+elements:
+  - rect: {x: 0, y: 0, w: "{{ W }}", h: "{{ H }}", fill: "#ffffff"}
+  - text: {x: 5, y: 5, w: 12, h: 10, text: "7", size: 20}
+  - icon: {name: crown, x: 30, y: 30, w: 8, h: 8}
+  - text: {x: 10, y: 60, w: 40, h: 10, text: "under a veil", size: 9}
+  - rect: {x: 0, y: 8, w: "{{ W }}", h: 6, fill: "#3355aa"}
+  - rect: {x: 28, y: 28, w: 12, h: 12, stroke: "#000000"}
+  - rect: {x: 5, y: 58, w: 50, h: 14, fill: "#ffffff40"}
+  - circle: {cx: 34, cy: 34, r: 2, fill: "#000000", info: true}
+"""
+
+
+def test_information_covered_by_decoration_drawn_above_it_warns(tmp_path):
+    """A band painted over the corner index hides it; an outline, a translucent veil and a
+    pip drawn on the icon (information on information) do not."""
+    (tmp_path / "veiled.yaml").write_text(OVERLAPS, encoding="utf-8")
+    face = render_face(load_template("veiled", tmp_path), 63.5, 88.9, {}, "Seven of Fog")
+    covered = [i for i in face_issues(face, "card", False) if i.check == "overlap"]
+    assert len(covered) == 1, covered
+    issue = covered[0]
+    assert issue.piece == "Seven of Fog" and issue.where.endswith("veiled.yaml:3")
+    assert "a rect drawn above it at" in issue.detail and issue.detail.endswith("veiled.yaml:6")
+
+
+def test_a_designer_sees_the_overlap_in_verify(tmp_path, capsys):
+    """`pnp init`, a fog band added over the corner value: `pnp verify` warns naming both
+    lines and the cards (exit 0), `--strict` fails, the build still prints."""
+    assert cli.main(["init", str(tmp_path / "fog")]) == 0
+    face = tmp_path / "fog" / "faces" / "card.yaml"
+    text = face.read_text(encoding="utf-8")
+    band = '  - rect: {x: 0, y: 8, w: "{{ W }}", h: 5, fill: "#888888"}\n'
+    face.write_text(text + band, encoding="utf-8")
+    band_line = len(text.splitlines()) + 1
+    value_line = next(n for n, line in enumerate(text.splitlines(), 1)
+                      if "text: \"{{ item.value }}\"" in line)
+    capsys.readouterr()
+    assert cli.main(["verify", str(tmp_path / "fog")]) == 0
+    out = capsys.readouterr().out
+    warned = [line for line in out.splitlines() if "pre-flight overlap" in line]
+    assert len(warned) == 1, out
+    assert f"faces/card.yaml:{value_line}: text covered" in warned[0]
+    assert "drawn above it at " in warned[0] and warned[0].split(" on ")[0].endswith(
+        f"faces/card.yaml:{band_line}")
+    assert "Dawn" in warned[0]
+    assert cli.main(["verify", str(tmp_path / "fog"), "--strict"]) == 1

@@ -6,7 +6,11 @@
 - face text under ``MIN_FACE_PT`` at print size, page furniture under ``MIN_FURNITURE_PT``;
 - a glyph missing from its font (it would print as an empty box);
 - raster art under ``MIN_DPI`` at the size it is printed (SVG art, a ``Vector``, is drawn
-  as vectors: sharp at any size, never a resolution finding).
+  as vectors: sharp at any size, never a resolution finding);
+- game information covered by decoration drawn above it: a filled shape (at least half
+  opaque) or a picture, not itself information, overlapping its ink by ``MIN_OVERLAP_MM``
+  both ways (a fog band drawn over a corner index). Information over information (a mark
+  built of several shapes) and shapes only outlined are left alone.
 
 Each finding names the piece, the face template's file and line, and the measured value.
 """
@@ -26,6 +30,8 @@ from generator.faces.ink import SAFE_MM, Box, bounds
 MIN_FACE_PT = 6.0
 MIN_FURNITURE_PT = 5.0
 MIN_DPI = 300.0
+MIN_OVERLAP_MM = 0.5  # an overlap thinner than this either way is a touch, not a cover
+MIN_COVER_ALPHA = 0x80  # a fill this opaque or more hides what is under it
 CUT_KINDS = ("card", "tile", "token", "aid")  # pieces cut out on their trim
 
 
@@ -90,15 +96,52 @@ def face_issues(face: p.Face, kind: str, round_: bool) -> Iterator[Issue]:
                             f"font {fonts.describe(font)} has no glyph for {missing!r}")
         if isinstance(prim, p.Image):
             yield from _image_issue(prim, piece, _where(face, index))
-        if info and kind in CUT_KINDS:
-            box = bounds(prim)
-            if box is None:
-                continue
+        if not info:
+            continue
+        box = bounds(prim)
+        if box is None:
+            continue
+        if kind in CUT_KINDS:
             distance = edge_distance(box, face.w, face.h, round_)
             if distance < SAFE_MM - 1e-6:
                 yield Issue("safe zone", piece, _where(face, index),
                             f"{type(prim).__name__.lower()} {distance:.2f} mm from the trim "
                             f"(needs {SAFE_MM:g} mm)", distance)
+        yield from _covers(face, index, box, piece)
+
+
+def _covers(face: p.Face, index: int, box: Box, piece: str) -> Iterator[Issue]:
+    """Information (primitive ``index``, its ink ``box``) hidden by what is drawn after it."""
+    for above in range(index + 1, len(face.prims)):
+        cover = face.prims[above]
+        if not _hides(cover) or (above < len(face.origins) and face.origins[above].info):
+            continue  # information drawn over information is one drawing (pips on a die)
+        other = bounds(cover)
+        if other is None:
+            continue
+        w = min(box[2], other[2]) - max(box[0], other[0])
+        h = min(box[3], other[3]) - max(box[1], other[1])
+        if w >= MIN_OVERLAP_MM and h >= MIN_OVERLAP_MM:
+            what = type(face.prims[index]).__name__.lower()
+            yield Issue("overlap", piece, _where(face, index),
+                        f"{what} covered ({w:.1f} x {h:.1f} mm) by a "
+                        f"{type(cover).__name__.lower()} drawn above it at "
+                        f"{_where(face, above)}", -w * h)
+            return  # the first cover is enough to fix
+
+
+def _hides(prim: p.Primitive) -> bool:
+    """Whether a primitive paints over what lies under it: a picture, or a shape filled at
+    least half opaque."""
+    if isinstance(prim, (p.Image, p.Vector)):
+        return True
+    if isinstance(prim, (p.Rect, p.Circle, p.Path)) and prim.fill:
+        fill = prim.fill.strip().lower()
+        if fill in ("none", "transparent"):
+            return False
+        alpha = int(fill[7:9], 16) if fill.startswith("#") and len(fill) == 9 else 0xFF
+        return alpha >= MIN_COVER_ALPHA
+    return False
 
 
 def _image_issue(prim: p.Image, piece: str, where: str) -> Iterator[Issue]:
