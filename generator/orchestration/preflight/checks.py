@@ -32,6 +32,7 @@ MIN_FURNITURE_PT = 5.0
 MIN_DPI = 300.0
 MIN_OVERLAP_MM = 0.5  # an overlap thinner than this either way is a touch, not a cover
 MIN_COVER_ALPHA = 0x80  # a fill this opaque or more hides what is under it
+MAX_COVER_PAIRS = 50_000  # (information, cover) pairs compared on one face
 CUT_KINDS = ("card", "tile", "token", "aid")  # pieces cut out on their trim
 
 
@@ -83,6 +84,7 @@ def _short(path: str) -> str:
 def face_issues(face: p.Face, kind: str, round_: bool) -> Iterator[Issue]:
     """Every pre-flight problem of one rendered face."""
     piece = face.label or "?"
+    covers = _Covers(face)
     for index, prim in enumerate(face.prims):
         info = face.origins[index].info if index < len(face.origins) else isinstance(
             prim, (p.Text, p.Icon))
@@ -107,27 +109,44 @@ def face_issues(face: p.Face, kind: str, round_: bool) -> Iterator[Issue]:
                 yield Issue("safe zone", piece, _where(face, index),
                             f"{type(prim).__name__.lower()} {distance:.2f} mm from the trim "
                             f"(needs {SAFE_MM:g} mm)", distance)
-        yield from _covers(face, index, box, piece)
+        yield from covers.of(index, box, piece)
 
 
-def _covers(face: p.Face, index: int, box: Box, piece: str) -> Iterator[Issue]:
-    """Information (primitive ``index``, its ink ``box``) hidden by what is drawn after it."""
-    for above in range(index + 1, len(face.prims)):
-        cover = face.prims[above]
-        if not _hides(cover) or (above < len(face.origins) and face.origins[above].info):
-            continue  # information drawn over information is one drawing (pips on a die)
-        other = bounds(cover)
-        if other is None:
-            continue
-        w = min(box[2], other[2]) - max(box[0], other[0])
-        h = min(box[3], other[3]) - max(box[1], other[1])
-        if w >= MIN_OVERLAP_MM and h >= MIN_OVERLAP_MM:
-            what = type(face.prims[index]).__name__.lower()
-            yield Issue("overlap", piece, _where(face, index),
-                        f"{what} covered ({w:.1f} x {h:.1f} mm) by a "
-                        f"{type(cover).__name__.lower()} drawn above it at "
-                        f"{_where(face, above)}", -w * h)
-            return  # the first cover is enough to fix
+class _Covers:
+    """The decoration of a face that hides what lies under it (found once per face), and
+    which of it covers a piece of information drawn earlier. At most ``MAX_COVER_PAIRS``
+    (information, cover) pairs are compared per face: a face of thousands of filled shapes
+    is art, and its check stops there, the same on every machine."""
+
+    def __init__(self, face: p.Face) -> None:
+        self.face = face
+        self.pairs = 0
+        self.hiders: list[tuple[int, Box]] = []
+        for index, prim in enumerate(face.prims):
+            info = index < len(face.origins) and face.origins[index].info
+            if not info and _hides(prim):  # information over information is one drawing
+                box = bounds(prim)
+                if box is not None:
+                    self.hiders.append((index, box))
+
+    def of(self, index: int, box: Box, piece: str) -> Iterator[Issue]:
+        """Information (primitive ``index``, its ink ``box``) hidden by what is drawn after
+        it: the first cover found (one is enough to fix)."""
+        for above, other in self.hiders:
+            if above <= index:
+                continue
+            self.pairs += 1
+            if self.pairs > MAX_COVER_PAIRS:
+                return
+            w = min(box[2], other[2]) - max(box[0], other[0])
+            h = min(box[3], other[3]) - max(box[1], other[1])
+            if w >= MIN_OVERLAP_MM and h >= MIN_OVERLAP_MM:
+                what = type(self.face.prims[index]).__name__.lower()
+                yield Issue("overlap", piece, _where(self.face, index),
+                            f"{what} covered ({w:.1f} x {h:.1f} mm) by a "
+                            f"{type(self.face.prims[above]).__name__.lower()} drawn above it "
+                            f"at {_where(self.face, above)}", -w * h)
+                return
 
 
 def _hides(prim: p.Primitive) -> bool:
