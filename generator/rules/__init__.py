@@ -27,7 +27,6 @@ import importlib.util
 import os
 import shlex
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,33 +35,13 @@ from generator.core.errors import DataError, InputError
 from generator.core.findings import Finding
 
 from .base import REQUIRED, RulesEngine, members
-from .guard import EngineFault, Guarded
+from .guard import EngineFault, Guarded, ProjectEngine
 
 __all__ = ["EngineFault", "Finding", "ProjectEngine", "RulesEngine", "Untrusted", "code_key",
            "engine", "load", "project_engine", "ref", "trust_message"]
 
 MODULE_PREFIX = "pnp_project_"
 MAX_SOURCE_BYTES = 4 * 1024 * 1024  # a project engine's files, read to name its module
-
-
-@dataclass(frozen=True)
-class ProjectEngine:
-    """Where a project's own engine is: picklable, so a simulation's worker processes load
-    the very engine (and ask the same trust) the command did."""
-
-    folder: Path  # the project folder as the user named it: what trust is asked of
-    file: Path    # resolved: the module, or the package's __init__.py
-    shown: str    # as the data file writes it: "rules.py"
-
-    @property
-    def root(self) -> Path:
-        """What belongs to the engine: its package folder, or its module's folder."""
-        return self.file.parent
-
-    @property
-    def named(self) -> str:
-        """The engine's file as a designer finds it: ``mygame/rules.py``."""
-        return str(self.folder / self.shown.rstrip("/"))
 
 
 class Untrusted(InputError):

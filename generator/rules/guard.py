@@ -22,6 +22,8 @@ from __future__ import annotations
 import copy
 import os
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType, TracebackType
 from typing import TYPE_CHECKING, Any
 
@@ -33,11 +35,30 @@ from .play import GameResult, play_one
 if TYPE_CHECKING:
     from generator.core.model import Game
 
-    from . import ProjectEngine
     from .base import PrintedKit
 
 STALL_ACTIONS = 10_000  # actions in a row without state.turn moving: the game never ends
 SHOWN = 200  # characters of an engine's own error text quoted in a message
+
+
+@dataclass(frozen=True)
+class ProjectEngine:
+    """Where a project's own engine is: picklable, so a simulation's worker processes load
+    the very engine (and ask the same trust) the command did."""
+
+    folder: Path  # the project folder as the user named it: what trust is asked of
+    file: Path    # resolved: the module, or the package's __init__.py
+    shown: str    # as the data file writes it: "rules.py"
+
+    @property
+    def root(self) -> Path:
+        """What belongs to the engine: its package folder, or its module's folder."""
+        return self.file.parent
+
+    @property
+    def named(self) -> str:
+        """The engine's file as a designer finds it: ``mygame/rules.py``."""
+        return str(self.folder / self.shown.rstrip("/"))
 
 
 class EngineFault(DataError):

@@ -145,7 +145,7 @@ def test_a_package_engine_and_two_projects_with_one_file_name(in_tmp, config, ca
     a, b = (rules.engine(load_game(str(f))) for f in (one, two))
     assert isinstance(a, RulesEngine) and isinstance(b, RulesEngine)
     assert a.__name__ != b.__name__ and a.__name__.startswith("pnp_project_")
-    assert getattr(a, "module").SOURCE == "one" and not hasattr(getattr(b, "module"), "SOURCE")
+    assert a.module.SOURCE == "one" and not hasattr(b.module, "SOURCE")
     for name in ("one", "two"):
         code, out, err = run(capsys, "simulate", name, "--n", "20", "--players", "3",
                              "--jobs", "2")
