@@ -325,3 +325,23 @@ def test_done_when(in_tmp, config, capsys, page_texts):
         rules_py.write_text(good + "\n" + broken, encoding="utf-8")
         code, _, err = run(capsys, "simulate", "g", "--n", "10", "--policy", "greedy")
         assert code == 2 and re.search(expected, err) and "Traceback" not in err, err
+
+
+def test_the_complete_example_of_docs_engines_plays(in_tmp, config, capsys):
+    """docs/engines.md's complete small example, as a designer would use it: saved as rules.py
+    in a code-free starter, named by `rules: rules.py`, trusted, simulated."""
+    from generator.core import paths
+
+    doc = (paths.ROOT / "docs" / "engines.md").read_text(encoding="utf-8")
+    section = doc.split("## A complete small example", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    project.init_project(in_tmp / "mygame")
+    (in_tmp / "mygame" / "rules.py").write_text(code, encoding="utf-8")
+    data = in_tmp / "mygame" / "game.yaml"
+    data.write_text(data.read_text(encoding="utf-8").replace(
+        "players: [2, 4]\n", "players: [2, 4]\nrules: rules.py\n"), encoding="utf-8")
+    assert run(capsys, "trust", "mygame")[0] == 0
+    for policy in ("random", "greedy"):
+        code_, out, err = run(capsys, "simulate", "mygame", "--n", "50", "--policy", policy)
+        assert code_ == 0, err
+        assert out.count("seat 1:") == 3 and "stalled" in out
