@@ -73,6 +73,9 @@ class EngineFault(DataError):
         """The fault of ``exc`` raised in ``hook``, at the deepest line of the engine's own
         files in its traceback."""
         line = _line_in(where, exc.__traceback__)
+        if isinstance(exc, SyntaxError) and exc.filename and exc.lineno:  # never ran: no frame
+            line = _shown(where, exc.filename), exc.lineno
+            exc = SyntaxError(exc.msg)
         file = line[0] if line else where.named
         text = _plain(str(exc))
         what = f"raised {type(exc).__name__}" + (f": {text}" if text else "")
@@ -99,10 +102,15 @@ def _line_in(where: ProjectEngine, tb: TracebackType | None) -> tuple[str, int] 
     while tb is not None:
         name = os.path.realpath(tb.tb_frame.f_code.co_filename)
         if name == root or name.startswith(root + os.sep):
-            shown = os.path.join(str(where.folder), os.path.relpath(name, where.folder.resolve()))
-            found = (shown, tb.tb_lineno)
+            found = (_shown(where, name), tb.tb_lineno)
         tb = tb.tb_next
     return found
+
+
+def _shown(where: ProjectEngine, file: str) -> str:
+    """A file of the engine as the designer names it: ``mygame/engine/board.py``."""
+    real = os.path.realpath(file)
+    return os.path.join(str(where.folder), os.path.relpath(real, where.folder.resolve()))
 
 
 class Guarded:

@@ -345,3 +345,15 @@ def test_the_complete_example_of_docs_engines_plays(in_tmp, config, capsys):
         code_, out, err = run(capsys, "simulate", "mygame", "--n", "50", "--policy", policy)
         assert code_ == 0, err
         assert out.count("seat 1:") == 3 and "stalled" in out
+
+
+def test_an_engine_that_does_not_compile_or_import_is_named_at_its_line(in_tmp, config,
+                                                                         capsys):
+    folder = starter(in_tmp / "g")
+    line = append(folder, "def broken(:  # HERE\n")
+    code, _, err = run(capsys, "simulate", "g", "--trust")
+    assert code == 2 and f"g/rules.py:{line}: import: raised SyntaxError" in err, err
+    (folder / "rules.py").write_text("import os\n\nundefined_name  # HERE\n", "utf-8")
+    code, _, err = run(capsys, "build", "g", "--trust")
+    assert code == 2 and "g/rules.py:3: import: raised NameError" in err, err
+    assert "Traceback" not in err
