@@ -24,6 +24,7 @@ from generator.rules.base import (
     RulesEngine,
     members,
 )
+from generator.rules.guard import Guarded
 
 RULES = paths.ROOT / "generator" / "rules"
 
@@ -83,6 +84,7 @@ def test_every_engine_satisfies_the_protocol(name, tmp_path):
     if name == "starter":
         guarded = starter_engine(tmp_path / "g")
         assert isinstance(guarded, RulesEngine) and isinstance(guarded, Playable)
+        assert isinstance(guarded, Guarded)
         engine: Any = guarded.module
         assert set(members(RulesEngine)) - {"__name__"} <= set(vars(engine))
     else:
