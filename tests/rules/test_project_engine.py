@@ -14,10 +14,13 @@ import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator import rules
 from generator.core import trust
 from generator.data import load_game, project
+from generator.data.schema import PROJECT_RULES, RULES_PATTERN
 from generator.frontends.cli import main
 from generator.frontends.watch import build_with, find_target, watch
 from generator.orchestration.build import BuildOptions
@@ -357,3 +360,16 @@ def test_an_engine_that_does_not_compile_or_import_is_named_at_its_line(in_tmp, 
     code, _, err = run(capsys, "build", "g", "--trust")
     assert code == 2 and "g/rules.py:3: import: raised NameError" in err, err
     assert "Traceback" not in err
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.from_regex(RULES_PATTERN, fullmatch=True))
+def test_no_rules_value_the_schema_accepts_leaves_the_project(value):
+    """Every ``rules:`` the data file's schema accepts is a built-in name or a relative path
+    of plain segments: no ``..``, no root, no drive, nothing hidden."""
+    if not value.endswith(PROJECT_RULES):
+        assert re.fullmatch(r"[a-z_][a-z0-9_]*", value)
+        return
+    parts = value.rstrip("/").split("/")
+    assert not os.path.isabs(value) and ".." not in parts and "" not in parts
+    assert all(not p.startswith(".") for p in parts)
