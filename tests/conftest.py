@@ -267,6 +267,24 @@ def pnp_cache_dir(run_tmp) -> Iterator[Path]:
         os.environ["PNP_CACHE_DIR"] = old
 
 
+@pytest.fixture(scope="session", autouse=True)
+def pnp_config_dir(run_tmp) -> Iterator[Path]:
+    """The user's config folder (generator/core/trust.py: the trusted project folders) in a
+    folder of this test run's own: no test reads or writes the trust file in $HOME, and a
+    ``--trust`` left over by a test (PNP_TRUST_RUN) is never inherited."""
+    saved = {name: os.environ.get(name) for name in ("PNP_CONFIG_DIR", "PNP_TRUST_RUN")}
+    folder = run_tmp / "pnp-config"
+    folder.mkdir(exist_ok=True)
+    os.environ["PNP_CONFIG_DIR"] = str(folder)
+    os.environ.pop("PNP_TRUST_RUN", None)
+    yield folder
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
 @pytest.fixture
 def fresh_cache(tmp_path, monkeypatch) -> Path:
     """An empty, enabled cache folder for one test (PNP_CACHE unset whatever the shell says)."""

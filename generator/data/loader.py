@@ -46,6 +46,7 @@ from .schema import (
     MAX_COMPONENT_PIECES,
     MAX_GAME_PIECES,
     MAX_ROW_COUNT,
+    PROJECT_RULES,
     WH,
     ComponentSpec,
     GameSpec,
@@ -243,13 +244,20 @@ def _known_icons(spec: GameSpec, tables: Tables) -> dict[str, context.Sourced[Ic
 
 def _check_references(doc: YamlDoc, spec: GameSpec) -> None:
     """What the data file names by name: its rules module, its settings and its theme."""
-    if spec.rules is not None:
+    if spec.rules is not None and spec.rules.endswith(PROJECT_RULES):
+        try:  # the project's own engine: found and confined now, imported only if trusted
+            resolve.rules_file(spec.rules, Path(doc.file).parent)
+        except resolve.Refused as exc:
+            raise doc.error(("rules",), str(exc)) from None
+    elif spec.rules is not None:
         known = rules_modules()
         if spec.rules not in known:
             raise doc.error(("rules",), f"no rules module {spec.rules!r} (generator/rules/"
                                         f"{spec.rules}/); known: {', '.join(known)}; or "
-                                        "leave 'rules' out and check the set with a "
-                                        "'verify' list (docs/declarative-checks.md)")
+                                        "your own engine, 'rules: rules.py' "
+                                        "(docs/engines.md); or leave 'rules' out and check "
+                                        "the set with a 'verify' list "
+                                        "(docs/declarative-checks.md)")
     problems = check_settings(spec.rules, spec.settings) if spec.rules else []
     if problems:
         raise DataErrors([doc.error(path, problem) for path, problem in problems])

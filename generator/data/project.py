@@ -227,13 +227,24 @@ def _same(a: Path, b: Path) -> bool:
 
 # -- pnp init ----------------------------------------------------------------------------------
 
-def init_project(folder: Path) -> list[Path]:
+# Where the starter's data file and README take the engine's additions (``pnp init --engine``):
+# a placeholder line each, left out of a code-free starter.
+ENGINE_SLOTS = {"#__RULES__\n": "rules-line.yaml", "#__RULES_PAGE__\n": "rules-page.yaml",
+                "<!--__ENGINE_FILES__-->\n": "readme.md", "<!--__ENGINE_STEPS__-->\n":
+                "readme-steps.md"}
+
+
+def init_project(folder: Path, engine: bool = False) -> list[Path]:
     """Write the starter game (the built-in ``templates/starter/``) into ``folder``, which
     must be new or empty: a designer's files are never overwritten. The game's id comes from
     the folder's name when that is a valid id (``mygame``), else ``my-game``; its title from
-    the same. Returns the files written."""
+    the same. With ``engine``, the starter's rules engine too (``templates/starter-engine/``:
+    ``rules.py``, the face drawing its worked example, and the snippets filling
+    ``ENGINE_SLOTS``: the ``rules:`` line and a rules page); without, no code at all.
+    Returns the files written."""
     source = paths.STARTER
-    if not (source / DATA_FILE).is_file():
+    extra = paths.STARTER.with_name("starter-engine")
+    if not (source / DATA_FILE).is_file() or (engine and not (extra / "rules.py").is_file()):
         raise ProjectError(f"the starter project is missing from {source} (a broken install?)")
     if folder.exists() and not folder.is_dir():
         raise ProjectError(f"{folder} exists and is not a folder; give a new folder's name")
@@ -244,13 +255,21 @@ def init_project(folder: Path) -> list[Path]:
     game_id = name if NAME.match(name) else "my-game"
     title = " ".join(part.capitalize() for part in game_id.replace("_", "-").split("-"))
     values = {"__ID__": game_id, "__TITLE__": title, "__FOLDER__": str(folder)}
+    slots = {slot: (extra / "snippets" / file).read_text(encoding="utf-8") if engine else ""
+             for slot, file in ENGINE_SLOTS.items()}
+    files = [(file, file.relative_to(source)) for file in sorted(source.rglob("*"))]
+    if engine:
+        files += [(file, file.relative_to(extra)) for file in sorted(extra.rglob("*"))
+                  if "snippets" not in file.relative_to(extra).parts]
     written = []
-    for file in sorted(source.rglob("*")):
+    for file, relative in files:
         if not file.is_file() or "__pycache__" in file.parts:
             continue
-        target = folder / file.relative_to(source)
+        target = folder / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         text = file.read_text(encoding="utf-8")
+        for slot, snippet in slots.items():
+            text = text.replace(slot, snippet)
         for key, value in values.items():
             text = text.replace(key, value)
         target.write_text(text, encoding="utf-8")

@@ -297,6 +297,18 @@ def extends_file(text: str, folder: Path) -> Path:
     return confined(text, [folder], [folder], "theme file", (".yaml", ".yml"))
 
 
+def rules_file(text: object, folder: Path) -> Path:
+    """A project's own rules engine (``rules: rules.py``, or a package ``rules: rules/``):
+    the module, or the package's ``__init__.py``, inside the data file's folder (``..``, an
+    absolute path and a symlink leading out are refused, like every file a project names).
+    Found here, imported only by generator/rules/__init__.py and only in a trusted folder."""
+    rel = relative_path(text, "rules engine")
+    if rel.endswith("/"):
+        return confined(rel + "__init__.py", [folder], [folder], "rules engine package",
+                        (".py",))
+    return confined(rel, [folder], [folder], "rules engine", (".py",))
+
+
 # -- images --------------------------------------------------------------------------------
 
 def allow_game_folder(folder: Path) -> None:

@@ -19,7 +19,13 @@ from generator.core.sizes import PAPER_SIZES
 from .columns import ColumnType, parse_type
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}$"
-RULES_PATTERN = r"^[a-z_][a-z0-9_]{0,63}$"
+# ``rules:``: a built-in engine by name, or a project's own engine by path (``rules.py``,
+# ``engine/rules.py``, a package ``rules/``): segments of letters, digits, - and _, so
+# neither ``..`` nor an absolute path can be written (generator/data/resolve.py confines it).
+RULES_PATTERN = (r"^(?:[a-z_][a-z0-9_]{0,63}|(?:[A-Za-z0-9_][A-Za-z0-9_-]{0,63}/){0,4}"
+                 r"[A-Za-z0-9_][A-Za-z0-9_-]{0,63}(?:\.py|/))$")
+PROJECT_RULES = (".py", "/")  # how a project's own engine is told from a built-in name
+
 THEME_PATTERN = r"^([a-z0-9][a-z0-9_-]{0,63}|[A-Za-z0-9_][A-Za-z0-9_./-]{0,200}\.ya?ml)$"
 # Copies a data file may ask for, checked at load (before a rules module's verify() loops
 # over them): per item or table row, per component, and in the whole game.
@@ -479,7 +485,8 @@ class GameSpec(Strict):
     id: str = Field(pattern=ID_PATTERN)
     title: str = Field(min_length=1, max_length=80)
     credit: str = Field(min_length=1, max_length=400)
-    # The game's rules engine (generator/rules/<name>/): its verify() and play engine.
+    # The game's rules engine: a built-in one (generator/rules/<name>/) or the project's own
+    # (rules.py, or a package rules/; run only in a trusted folder: generator/core/trust.py).
     # Optional: a game without one is checked by its ``verify`` list alone.
     rules: str | None = Field(default=None, pattern=RULES_PATTERN)
     # A theme name (the project's themes/, then the built-ins) or a .yaml file relative to

@@ -36,8 +36,9 @@ __all__ = ["DEFAULT_LOCK_TIMEOUT", "PAPER_SIZES", "BuildOptions", "CompositionEr
            "DataError", "ForwardedError", "InputError", "OutputError", "build", "build_many",
            "calibration", "export_pngs", "game_list", "games", "init", "languages", "load",
            "output_folder",
-           "preview", "reference", "reported", "schemas", "set_lock_timeout", "simulate",
-           "untranslated", "verify_report", "version", "watch"]
+           "preview", "reference", "reported", "revoke", "schemas", "set_lock_timeout",
+           "simulate", "trust", "trusted", "trusting", "untranslated", "untrusted_notes",
+           "verify_report", "version", "watch"]
 
 version = paths.version
 OUTPUT = paths.OUTPUT
@@ -188,8 +189,74 @@ def reference(target: Path | None) -> Path:
     return write_reference(target)
 
 
-def init(folder: Path) -> list[Path]:
-    """A new project folder holding a small game that builds at once."""
+def init(folder: Path, engine: bool = False) -> list[Path]:
+    """A new project folder holding a small game that builds at once; with ``engine``, a
+    ``rules.py`` that plays it too (docs/engines.md)."""
     from generator.data import project
 
-    return list(project.init_project(folder))
+    return list(project.init_project(folder, engine))
+
+
+def trust(folder: Path) -> Path:
+    """Trust a project folder's own code (generator/core/trust.py): the folder recorded."""
+    from generator.core import trust as store
+
+    return Path(store.trust(folder).path)
+
+
+def revoke(folder: Path) -> bool:
+    """Stop trusting a folder; whether it was trusted."""
+    from generator.core import trust as store
+
+    return store.revoke(folder)
+
+
+def trusted() -> list[tuple[Path, bool]]:
+    """Every trusted folder, and whether it is still there as it was trusted."""
+    from generator.core import trust as store
+
+    return [(Path(e.path), e.present()) for e in store.entries()]
+
+
+def trusting(named: Sequence[str]) -> Any:
+    """``with trusting(games):`` the project folders named are trusted until the block ends
+    (``--trust``); game ids and data files name their folder."""
+    from generator.core import trust as store
+
+    return store.for_run(_folders(named))
+
+
+def _folders(named: Sequence[str]) -> list[Path]:
+    from generator.data import project
+
+    found = []
+    for name in named:
+        path = Path(name)
+        if project.is_project_dir(name):
+            found.append(path)
+        elif path.suffix in (".yaml", ".yml"):
+            found.append(path.parent)
+    return found
+
+
+def untrusted_notes(named: Sequence[str], lang: str = SOURCE) -> list[str]:
+    """What a build of the project folders (or data files) named skips because their own
+    code is not trusted, one sentence each with the command that trusts it; said once by the
+    front end. Built-in games are the tool's own: nothing to say."""
+    from generator import rules
+    from generator.core import trust as store
+    from generator.data import load_game
+
+    notes = []
+    for name in named:
+        if not _folders([name]):
+            continue
+        with context.building():
+            try:
+                game = load_game(name)
+                own = rules.project_engine(game)
+            except (DataError, InputError):
+                continue  # the build itself reports it, where it always has
+        if own is not None and not store.trusted(own.folder):
+            notes.append(rules.trust_message("trust.skipped", own, lang))
+    return notes

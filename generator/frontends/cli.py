@@ -10,7 +10,9 @@ interrupted build leaves the previous ones intact.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -234,10 +236,40 @@ def cmd_reference(args: argparse.Namespace) -> int:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
-    """A new project folder holding a small game that builds at once (generator/data/project.py)."""
+    """A new project folder holding a small game that builds at once (generator/data/project.py);
+    with --engine, a rules.py that plays it."""
     folder = Path(args.folder)
-    written = app.init(folder)
-    print(f"{len(written)} files -> {folder}/; next: pnp build {args.folder}")
+    written = app.init(folder, engine=args.engine)
+    shown = shlex.quote(args.folder)
+    after = (f"pnp trust {shown} && pnp simulate {shown} (rules.py is Python: trusting the "
+             "folder lets pnp run it)" if args.engine else f"pnp build {shown}")
+    print(f"{len(written)} files -> {folder}/; next: {after}")
+    return 0
+
+
+def cmd_trust(args: argparse.Namespace) -> int:
+    """``pnp trust DIR`` lets pnp run a project's own Python (its rules.py); ``--list`` and
+    ``--revoke DIR`` (generator/core/trust.py)."""
+    if args.list:
+        if args.folder or args.revoke:
+            raise UsageError("trust --list takes no folder")
+        listed = app.trusted()
+        for folder, present in listed:
+            print(str(folder) + ("" if present else "  (gone, or replaced since: not trusted)"))
+        if not listed:
+            print("no trusted folders")
+        return 0
+    if args.revoke:
+        if args.folder:
+            raise UsageError("give one folder: pnp trust --revoke DIR")
+        removed = app.revoke(Path(args.revoke))
+        print(f"{args.revoke}: " + ("no longer trusted" if removed else "was not trusted"))
+        return 0
+    if not args.folder:
+        raise UsageError("trust needs a project folder (or --list, or --revoke DIR)")
+    real = app.trust(Path(args.folder))
+    print(f"trusted {real}: pnp will run this folder's own Python (its rules engine); "
+          f"undo with: pnp trust --revoke {shlex.quote(str(real))}")
     return 0
 
 
@@ -291,6 +323,12 @@ def parser() -> argparse.ArgumentParser:
         p.add_argument("--out", default=None, help="output folder (default: a project "
                        f"folder's own output/, else {app.OUTPUT})")
         wait_arg(p)
+        trust_arg(p)
+
+    def trust_arg(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--trust", action="store_true",
+                       help="run the project's own Python (rules.py) for this command only "
+                            "(pnp trust DIR: always)")
 
     def wait_arg(p: argparse.ArgumentParser) -> None:
         p.add_argument("--wait", type=float, default=DEFAULT_LOCK_TIMEOUT, metavar="SECONDS",
@@ -325,6 +363,7 @@ def parser() -> argparse.ArgumentParser:
     ver.add_argument("--paper", choices=sorted(PAPER_SIZES), default="a4")
     ver.add_argument("--flip", choices=("long", "short"), default="long")
     lang_arg(ver)
+    trust_arg(ver)
     ver.set_defaults(func=cmd_verify)
 
     sim = sub.add_parser("simulate", help="play seeded games and report")
@@ -338,6 +377,7 @@ def parser() -> argparse.ArgumentParser:
     sim.add_argument("--policy", choices=("random", "greedy"), default="random")
     sim.add_argument("--out", default=None)
     wait_arg(sim)
+    trust_arg(sim)
     sim.set_defaults(func=cmd_simulate)
 
     cal = sub.add_parser("calibration", help="a duplex calibration sheet (2 pages)")
@@ -353,7 +393,17 @@ def parser() -> argparse.ArgumentParser:
 
     ini = sub.add_parser("init", help="write a small working game into a new project folder")
     ini.add_argument("folder", help="the project folder to create (must be new or empty)")
+    ini.add_argument("--engine", action="store_true",
+                     help="add rules.py, a small rules engine for the game (Python: simulate "
+                          "and worked examples; see docs/engines.md)")
     ini.set_defaults(func=cmd_init)
+
+    tru = sub.add_parser("trust", help="let pnp run a project folder's own Python (its "
+                                       "rules.py); --list, --revoke DIR")
+    tru.add_argument("folder", nargs="?", help="the project folder to trust")
+    tru.add_argument("--list", action="store_true", help="list the trusted folders")
+    tru.add_argument("--revoke", metavar="DIR", default=None, help="stop trusting DIR")
+    tru.set_defaults(func=cmd_trust)
 
     # -- watch, schema, reference (issue 12: authoring) --
     wat = sub.add_parser("watch", help="build, then rebuild a game each time its files are "
@@ -376,6 +426,9 @@ def parser() -> argparse.ArgumentParser:
 # Commands whose --out defaults to the project's output/ (the built-in output/ for built-in
 # games and data files named by path): generator/data/project.py decides.
 KIT_COMMANDS = ("build", "png", "preview", "simulate", "calibration", "watch")
+# Commands that build or check a project without its own code when its folder is not trusted
+# (simulate refuses instead: generator/rules/__init__.py).
+NOTED_COMMANDS = ("build", "png", "preview", "verify", "watch")
 
 
 def run() -> int:
@@ -401,7 +454,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         validate(args)
         if args.command in KIT_COMMANDS and args.out is None:  # a project's output/, or output/
             args.out = str(app.output_folder(getattr(args, "games", [])))
-        return int(args.func(args))
+        named = getattr(args, "games", [])
+        with app.trusting(named) if getattr(args, "trust", False) else contextlib.nullcontext():
+            if args.command in NOTED_COMMANDS:  # what an untrusted project skips: said once
+                for note in app.untrusted_notes(named, getattr(args, "lang", "en")):
+                    print(f"note: {note}", file=sys.stderr)
+            return int(args.func(args))
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

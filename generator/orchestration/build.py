@@ -78,7 +78,7 @@ def verify(game: Game) -> list[Finding]:
     from generator.rules.coverage import coverage_findings
     from generator.rules.declarative import findings as declared
 
-    module = rules.engine(game)
+    module = rules.engine(game, skip_untrusted=True)  # an untrusted project's code: not run
     findings = ((module.verify(game, DrawnKit(game)) if module else []) + declared(game)
                 + coverage_findings(game))
     return [f if f.where else replace(f, where=str(game.source)) for f in findings]
@@ -168,7 +168,8 @@ def engine_examples(game: Game) -> dict[str, Any]:
     if cached is not None and cached[0] is game:
         context.note(cached[2])  # the files they were made from: read by this face too
         return cached[1]
-    made = getattr(rules.engine(game), "examples", None)  # None: a game without rules
+    # None: a game without rules, or a project's own engine in a folder not trusted
+    made = getattr(rules.engine(game, skip_untrusted=True), "examples", None)
     with context.recording() as read:
         try:
             found: dict[str, Any] = dict(made(game)) if made else {}
@@ -212,6 +213,9 @@ def faces_key(game: Game, theme: Theme, opts: BuildOptions) -> str | None:
         return None
     options = {f.name: getattr(opts, f.name) for f in fields(opts)
                if f.name not in ("force", "out_dir")}  # where the kit goes draws nothing
+    own = rules.project_engine(game)
+    if own is not None:  # its examples are drawn: keyed on its code, and on whether it ran
+        options["engine"] = rules.code_key(own)
     return face_cache.game_key(game, theme.context(), options)
 
 

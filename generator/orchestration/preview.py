@@ -66,11 +66,14 @@ def _report(findings: list[Finding]) -> list[dict[str, str]]:
             for f in findings]
 
 
-def _simulation(game_id: str, folder: Path, n: int) -> tuple[str, list[str]]:
+def _simulation(game_id: str, folder: Path, n: int, lang: str) -> tuple[str, list[str]]:
     from generator.orchestration import simulate, simulate_chart
 
     game = load_game(game_id)
-    module = rules.engine(game)
+    module = rules.engine(game, skip_untrusted=True)
+    own = rules.project_engine(game)
+    if module is None and own is not None:  # the project's code, not trusted: not run
+        return rules.trust_message("trust.skipped", own, lang), []
     if module is None:  # no rules module: the kit and its checks are shown, no simulation
         return simulate.no_engine(game.id), []
     texts, charts = [], []
@@ -108,7 +111,7 @@ def _write_preview(opts: BuildOptions, folder: Path, n_games: int,
             findings += i18n.findings(missing, opts.lang)  # texts left in English
             _, pages = build_pdf(game_id, opts)
             png_folder, _ = export_pngs(game_id, opts)
-            simulation, charts = _simulation(game_id, folder, n_games)
+            simulation, charts = _simulation(game_id, folder, n_games, opts.lang)
             games.append({
                 "id": game.id, "title": game.title, "credit": game.credit, "pages": pages,
                 "players": f"{game.players[0]}-{game.players[1]}"

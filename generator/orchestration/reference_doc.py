@@ -35,7 +35,8 @@ NOTES: dict[str, str] = {
     "GameSpec.id": "the game's id: its kit goes to `output/<id>/`",
     "GameSpec.title": "the game's name, printed on the contents sheet",
     "GameSpec.credit": "designer, year and rights, printed on the contents sheet",
-    "GameSpec.rules": "a rules module of generator/rules/ (play engine and checks)",
+    "GameSpec.rules": "a rules module of generator/rules/, or the project's own "
+                      "(rules.py; run only in a trusted folder: docs/engines.md)",
     "GameSpec.theme": "a theme name (see Themes)",
     "GameSpec.players": "[min, max] players, 1-12",
     "GameSpec.include": ".yaml files beside this one whose `tables` are added to this one's",
@@ -216,7 +217,8 @@ def _patterns() -> dict[str, str]:
     from generator.data import schema
 
     found = {getattr(schema, "ID_PATTERN", ""): "name (a-z, 0-9, - and _)",
-             getattr(schema, "RULES_PATTERN", ""): "name (a-z, 0-9 and _)",
+             getattr(schema, "RULES_PATTERN", ""): ("name (a-z, 0-9 and _), or the project's own "
+                                                    "rules.py or rules/ package"),
              getattr(schema, "LINES_PATTERN", ""): "line or range (12-14)"}
     found.pop("", None)
     return found

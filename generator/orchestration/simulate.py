@@ -17,6 +17,7 @@ from typing import Any
 
 from generator import rules
 from generator.rules.base import HasVariants, RulesEngine
+from generator.rules.guard import Guarded, replay_check
 from generator.rules.play import POLICIES, GameResult, game_seed, play_one, seat_wins
 from generator.rules.stats import (
     SeatTest,
@@ -92,13 +93,15 @@ def no_engine(game_id: str) -> str:
 
 
 def engine(game: Any) -> RulesEngine | None:
-    """The game's play engine (its rules module), or None: see ``no_engine``."""
+    """The game's play engine (its rules module), or None: see ``no_engine``. A project's own
+    engine in a folder not trusted is ``rules.Untrusted``: simulating is running its code."""
     return rules.engine(game)
 
 
-def _chunk(args: tuple[str, int, int, int, int, str, int, Any]) -> list[GameResult]:
+def _chunk(args: tuple[str | rules.ProjectEngine, int, int, int, int, str, int, Any]
+           ) -> list[GameResult]:
     module_name, players, seed, start, stop, policy, max_turns, data = args
-    module = rules.load(module_name)
+    module = rules.load(module_name)  # a project's engine: trusted again in the worker
     return [play_one(module, players, game_seed(seed, i), policy, max_turns, data)
             for i in range(start, stop)]
 
@@ -117,14 +120,19 @@ def run(module: RulesEngine, players: int, n: int, seed: int = 1, jobs: int | No
     name = module.__name__.rsplit(".", 1)[-1]
     plain = dict(data) if data is not None else None
     bounds = [(n * k // jobs, n * (k + 1) // jobs) for k in range(jobs)]
-    tasks = [(name, players, seed, a, b, policy, max_turns, plain) for a, b in bounds]
+    tasks = [(rules.ref(module), players, seed, a, b, policy, max_turns, plain)
+             for a, b in bounds]
     started = time.perf_counter()
+    if isinstance(module, Guarded):  # a project's engine: the first seed played twice
+        replay_check(module, players, game_seed(seed, 0), policy, max_turns, plain)
     if jobs == 1:
         results = _chunk(tasks[0])
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             results = [r for part in pool.map(_chunk, tasks) for r in part]
     seconds = time.perf_counter() - started
+    if isinstance(module, Guarded) and all(r.outcome == "stall" for r in results):
+        raise module.endless(game_seed(seed, 0), max_turns)
     return Report(game or name, players, policy, n, seed, results, seconds,
                   bool(module.POINTS))
 

@@ -173,6 +173,15 @@ class HasVariants(Protocol):
     def variants(self, data: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]: ...
 
 
+# What a project's own engine (``rules: rules.py``) must define itself; the rest of
+# ``RulesEngine`` has a default when it does not (generator/rules/guard.py: ``POINTS`` False,
+# ``clone`` a deep copy, ``outcome`` a win unless every score is equal, ``greedy_action`` the
+# move that raises the mover's score most one move ahead, ``verify`` no findings, ``examples``
+# none). docs/engines.md documents both lists.
+REQUIRED = ("new_game", "current_player", "legal_actions", "apply", "is_over", "scores")
+OPTIONAL = ("POINTS", "clone", "outcome", "greedy_action", "verify", "examples")
+
+
 def members(protocol: type) -> list[str]:
     """The names a protocol of this module asks for (its attributes and methods, its bases'
     included), sorted."""

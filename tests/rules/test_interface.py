@@ -7,6 +7,7 @@ from __future__ import annotations
 import inspect
 import tomllib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ from generator.rules.base import (
     RulesEngine,
     members,
 )
+from generator.rules.guard import Guarded
 
 RULES = paths.ROOT / "generator" / "rules"
 
@@ -62,9 +64,31 @@ def _compatible(protocol: Callable[..., Any], implementation: Callable[..., Any]
     return problems
 
 
-@pytest.mark.parametrize("name", sorted(engines()))
-def test_every_engine_satisfies_the_protocol(name):
-    engine = engines()[name]
+def starter_engine(folder: Path) -> RulesEngine:
+    """The starter's rules.py (``pnp init --engine``), loaded by the one loader from a trusted
+    project folder: the guarded engine every caller gets."""
+    from generator.core import trust
+    from generator.data import load_game, project
+
+    project.init_project(folder, engine=True)
+    with trust.for_run([folder]):
+        found = rules.engine(load_game(str(folder)))
+    assert found is not None
+    return found
+
+
+@pytest.mark.parametrize("name", [*sorted(engines()), "starter"])
+def test_every_engine_satisfies_the_protocol(name, tmp_path):
+    """The built-in engines, and the starter's rules.py: the module as written (its hooks'
+    signatures) and as the loader hands it out (``guard.Guarded``)."""
+    if name == "starter":
+        guarded = starter_engine(tmp_path / "g")
+        assert isinstance(guarded, RulesEngine) and isinstance(guarded, Playable)
+        assert isinstance(guarded, Guarded)
+        engine: Any = guarded.module
+        assert set(members(RulesEngine)) - {"__name__"} <= set(vars(engine))
+    else:
+        engine = engines()[name]
     assert isinstance(engine, RulesEngine) and isinstance(engine, Playable)
     assert isinstance(engine.POINTS, bool)
     wrong = {}
