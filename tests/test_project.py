@@ -3,6 +3,7 @@
 second, every folder confined."""
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -52,6 +53,13 @@ def test_your_first_game_as_the_readme_says(in_tmp, page_texts, capsys):
                  "themes/starter.yaml", "icons/sun.yaml", "README.md"):
         assert (folder / name).is_file(), name
     assert "rules:" not in (folder / "game.yaml").read_text(encoding="utf-8")
+    # The editor is told which schema describes which file (VS Code's YAML extension).
+    settings = json.loads((folder / ".vscode" / "settings.json").read_text(encoding="utf-8"))
+    mapped = settings["yaml.schemas"]
+    assert mapped["./schemas/game.schema.json"] == ["game.yaml"]
+    assert mapped["./schemas/icon.schema.json"] == ["icons/*.yaml"]
+    for schema in mapped:
+        assert (folder / schema).is_file(), schema
 
     # 2. edit the card list: rename a card
     edit(folder / "game.yaml", "{name: Dawn, suit: sun, value: 1}",

@@ -98,6 +98,29 @@ def test_every_built_in_file_validates(schemas: dict[str, dict[str, Any]]) -> No
                                                                        _load(file)))
     for file in themes:
         assert not errors(schemas["theme"], _load(file)), file
+    icons = sorted(paths.ICONS.glob("*.yaml")) + sorted((paths.STARTER / "icons").glob("*.yaml"))
+    catalogues = sorted((paths.CARD_DATA / "messages").glob("*.yaml"))
+    assert len(icons) > 10 and len(catalogues) >= 5
+    for file in icons:
+        assert not errors(schemas["icon"], _load(file)), (file, errors(schemas["icon"],
+                                                                       _load(file)))
+    for file in catalogues:
+        assert not errors(schemas["messages"], _load(file)), file
+
+
+def test_wrong_icons_and_catalogues_fail(schemas: dict[str, dict[str, Any]]) -> None:
+    icon = {"view": [100, 100], "shapes": [{"circle": [50, 50, 10], "fill": "accent"}]}
+    assert not errors(schemas["icon"], icon)
+    for bad in ({"view": [100, 100], "shapes": []},  # no shape
+                {"shapes": [{"circle": [50, 50]}]},  # a circle needs cx, cy and r
+                {"shapes": [{"path": "M 0 0 L 1 1", "fill": "mauvish"}]},  # no such colour
+                {"shapes": [{"square": [1, 2, 3]}]},  # neither path nor circle
+                {"view": [0, 100], "shapes": [{"circle": [1, 1, 1]}]}):  # an empty box
+        assert errors(schemas["icon"], bad), bad
+    catalogue = {"strings": {"Cards": "Cartes"}, "furniture": {"contents.title": "Matériel"}}
+    assert not errors(schemas["messages"], catalogue)
+    assert errors(schemas["messages"], {"string": {"Cards": "Cartes"}})  # a typo
+    assert errors(schemas["messages"], {"furniture": {"Contents Title": "x"}})  # not a key
 
 
 def test_wrong_files_fail(schemas: dict[str, dict[str, Any]]) -> None:
@@ -129,3 +152,11 @@ def test_wrong_files_fail(schemas: dict[str, dict[str, Any]]) -> None:
     assert not errors(schemas["theme"], {"palette": {"ink": "black", "card": "#fff"}})
     assert errors(schemas["theme"], {"fonts": {"body": "Times New Roman"}})
     assert not errors(schemas["theme"], {"fonts": {"body": "Times-Roman"}})  # fonts/ file
+
+
+def test_the_editor_settings_the_reference_shows_are_what_init_writes() -> None:
+    from generator.orchestration.schema_export import editor_settings
+
+    section = default_target().read_text(encoding="utf-8").split("## Editor support", 1)[1]
+    shown = section.split("```json\n", 1)[1].split("```", 1)[0]
+    assert json.loads(shown) == editor_settings()

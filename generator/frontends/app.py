@@ -193,8 +193,12 @@ def init(folder: Path, engine: bool = False) -> list[Path]:
     """A new project folder holding a small game that builds at once; with ``engine``, a
     ``rules.py`` that plays it too (docs/engines.md)."""
     from generator.data import project
+    from generator.orchestration.schema_export import write_editor_settings, write_schemas
 
-    return list(project.init_project(folder, engine))
+    written = list(project.init_project(folder, engine))
+    # The editor's help: JSON Schemas for each kind of file, mapped for VS Code's YAML
+    # extension (completion, hover text and errors as you type).
+    return [*written, *write_schemas(folder / "schemas"), write_editor_settings(folder)]
 
 
 def trust(folder: Path) -> Path:

@@ -464,26 +464,32 @@ def themes_section() -> list[str]:
 
 EDITORS = """## Editor support
 
-`pnp schema --out schemas` (or `python -m generator schema --out schemas`) writes three
-JSON Schema files: `game.schema.json` (data files), `face.schema.json` (face templates) and
-`theme.schema.json` (themes). An editor with a YAML language server (VS Code with the Red
-Hat YAML extension, and others built on `yaml-language-server`) then completes field names,
-shows their types and marks errors as you type. Put a first line in a file naming its
-schema, relative to the file:
+`pnp init` sets a new project up for editors: its `schemas/` folder holds five JSON Schema
+files, `game.schema.json` (the data file), `face.schema.json` (face templates),
+`theme.schema.json` (themes), `icon.schema.json` (YAML icons) and `messages.schema.json`
+(translation catalogues), and `.vscode/settings.json` maps them onto the project's files for
+VS Code's YAML extension (Red Hat's; others built on `yaml-language-server` read the same
+setting), which then completes field names, shows their types and marks errors as you type:
+
+```json
+{
+  "yaml.schemas": {
+    "./schemas/face.schema.json": ["faces/*.yaml"],
+    "./schemas/game.schema.json": ["game.yaml"],
+    "./schemas/icon.schema.json": ["icons/*.yaml"],
+    "./schemas/messages.schema.json": ["messages/*.yaml"],
+    "./schemas/theme.schema.json": ["themes/*.yaml"]
+  }
+}
+```
+
+`pnp schema --out schemas` writes the same files again (after an upgrade of the tool). In
+another editor, or for a file elsewhere, put a first line in the file naming its schema,
+relative to the file:
 
 ```yaml
 # yaml-language-server: $schema=../schemas/game.schema.json
 id: my-game
-```
-
-or map folders once in VS Code's `settings.json` (the first line above still works for the
-data file):
-
-```json
-"yaml.schemas": {
-  "./schemas/face.schema.json": "faces/*.yaml",
-  "./schemas/theme.schema.json": "themes/*.yaml"
-}
 ```
 
 The schemas guide; the build decides. It also checks what a schema cannot say (a table a

@@ -9,7 +9,13 @@ once it knows the file's JSON Schema. Three are written:
 - ``face.schema.json``: a face template, made from the primitive field table of
   ``generator/faces/template.py`` (``PRIMITIVE_FIELDS``) plus the ``each``/``if``/``include``
   control elements;
-- ``theme.schema.json``: a theme, from the rules ``generator/data/themes.py`` enforces.
+- ``theme.schema.json``: a theme, from the rules ``generator/data/themes.py`` enforces;
+- ``icon.schema.json``: a YAML icon (``generator/data/icons.py``: a view box and shapes);
+- ``messages.schema.json``: a translation catalogue (``generator/data/i18n_files.py``:
+  ``strings`` and ``furniture``).
+
+``editor_settings`` maps them onto a project's files for VS Code's YAML extension
+(``.vscode/settings.json``, written by ``pnp init``).
 
 Everything is built at run time from those tables, never copied, so a new field shows up
 in the schemas (and in docs/authoring.md, written from the same functions) when they are
@@ -54,7 +60,10 @@ FIELD_TYPES: dict[str, tuple[str, dict[str, Any]]] = {
                           "items": {"anyOf": [{"type": "number"}, EXPRESSION]}}}),
     "bool": ("true or false", {"anyOf": [{"type": "boolean"}, {"type": "null"}]}),
 }
-FILES = ("game", "face", "theme")
+FILES = ("game", "face", "theme", "icon", "messages")
+# Which files of a project each schema describes (globs from the project folder).
+PROJECT_FILES = {"game": ["game.yaml"], "face": ["faces/*.yaml"], "theme": ["themes/*.yaml"],
+                 "icon": ["icons/*.yaml"], "messages": ["messages/*.yaml"]}
 
 
 def font_keys() -> list[str]:
@@ -231,8 +240,66 @@ def theme_schema() -> dict[str, Any]:
                            **sections, "ink_saver": ink_saver}}
 
 
+# -- icons and catalogues -------------------------------------------------------------------
+
+def icon_schema() -> dict[str, Any]:
+    """A YAML icon: a view box and up to 500 shapes (generator/data/icons.py checks it)."""
+    from generator.data.icons import MAX_SHAPES
+
+    number = {"type": "number", "minimum": -10_000, "maximum": 10_000}
+    paint = {"anyOf": [{"enum": ["main", "accent", "none"]}, *COLOUR["anyOf"]],
+             "description": "main or accent (the colours a face gives the icon), none, or a "
+                            "colour"}
+    shape = {"type": "object", "additionalProperties": False,
+             "properties": {
+                 "path": {"type": "string", "description": "SVG-style path: M, L, H, V, C, "
+                                                           "Q, Z (absolute)"},
+                 "circle": {"type": "array", "items": number, "minItems": 3, "maxItems": 3,
+                            "description": "[cx, cy, r] in the view box"},
+                 "fill": paint, "stroke": paint,
+                 "width": {**number, "description": "stroke width in view-box units"}},
+             "oneOf": [{"required": ["path"]}, {"required": ["circle"]}]}
+    return {"$schema": SCHEMA_DIALECT, "title": "Icon",
+            "description": "A vector icon of your own: shapes in a view box, painted with the "
+                           "colours a face gives it.",
+            "type": "object", "additionalProperties": False, "required": ["shapes"],
+            "properties": {
+                "view": {"type": "array", "minItems": 2, "maxItems": 2,
+                         "items": {"type": "number", "exclusiveMinimum": 0,
+                                   "maximum": 10_000},
+                         "description": "[width, height] of the drawing's box"},
+                "shapes": {"type": "array", "minItems": 1, "maxItems": MAX_SHAPES,
+                           "items": shape}}}
+
+
+def messages_schema() -> dict[str, Any]:
+    """A translation catalogue: English text -> translation, and furniture message keys."""
+    from generator.data.i18n_files import KEY, MAX_TEXT
+
+    text = {"type": "string", "maxLength": MAX_TEXT}
+    return {"$schema": SCHEMA_DIALECT, "title": "Translation catalogue",
+            "description": "A project's messages/<lang>.yaml: what its kit prints, translated.",
+            "type": "object", "additionalProperties": False,
+            "properties": {
+                "strings": {"type": "object", "additionalProperties": text,
+                            "description": "English text as the data or a face prints it -> "
+                                           "its translation"},
+                "furniture": {"type": "object", "additionalProperties": False,
+                              "patternProperties": {KEY.pattern: text},
+                              "description": "a message key of the kit's furniture (contents "
+                                             "sheet, footers) -> this kit's wording"}}}
+
+
+def editor_settings(schemas: str = "schemas") -> dict[str, Any]:
+    """VS Code settings mapping each schema (in the folder ``schemas``, relative to the
+    project) onto the project's files, for the YAML extension (yaml-language-server)."""
+    return {"yaml.schemas": {f"./{schemas}/{kind}.schema.json": PROJECT_FILES[kind]
+                             for kind in FILES}}
+
+
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
-    "game": game_schema, "face": face_schema, "theme": theme_schema}
+    "game": game_schema, "face": face_schema, "theme": theme_schema, "icon": icon_schema,
+    "messages": messages_schema}
 
 
 def schema_text(kind: str) -> str:
@@ -253,3 +320,17 @@ def write_schemas(out_dir: Path) -> list[Path]:
             handle.write(schema_text(kind).encode("utf-8"))
         written.append(target)
     return written
+
+
+def write_editor_settings(project: Path) -> Path:
+    """``.vscode/settings.json`` in a project, pointing the YAML extension at its
+    ``schemas/`` (written atomically; an existing file is left alone: it is the user's)."""
+    from generator.core.atomic import atomic_file
+
+    target = project / ".vscode" / "settings.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not target.exists():
+        with atomic_file(target) as handle:
+            handle.write((json.dumps(editor_settings(), indent=2, sort_keys=True)
+                          + "\n").encode("utf-8"))
+    return target
