@@ -11,9 +11,13 @@ inclusive range ``a..b`` of values, ``str`` one of lengths (``str 1..80``: never
 ``list of <type>`` (optionally ``, at most N``); ``one of a|b|c`` (``one of 3|4|6``: whole
 numbers); ``<column> of <table>``, a value of that column of a table of the game (``id of
 suits``: a reference, looked up once every table is read); a trailing ``?`` makes the
-column optional (missing or null). A row with a column the table does not declare is an
-error (a typo), unless the table declares ``"*": any``. The same notation types what a face
-template reads (its ``fields:``, generator/data/fields.py), with record types of its own.
+column optional (missing or null). A join, ``{table: suits}`` (``by: name`` to match another
+column than ``id``; ``optional: true``), is a reference whose value is replaced, once every
+table is read, by the row it names, so a face reads ``item.suit.colour`` (a table joined to
+may not join others itself: one level, never a loop). A row with a column the table does not
+declare is an error (a typo), unless the table declares ``"*": any``. The same notation types
+what a face template reads (its ``fields:``, generator/data/fields.py), with record types of
+its own.
 
 Without this, a bad value (``pips: 3``, ``value: many``) only surfaced where a face template
 used it, and the error named the template's line instead of the data's.
@@ -67,6 +71,7 @@ class ColumnType:
     fields: tuple[tuple[str, ColumnType], ...] = ()  # a record's, in declared order
     name: str = ""  # a record's name
     ref: tuple[str, str] = ("", "")  # (column, table)
+    join: bool = False  # a reference replaced by the row it names (``{table: suits}``)
 
     def describe(self) -> str:
         if self.base == "list" and self.item is not None:
@@ -141,9 +146,32 @@ def _is_number(value: Any) -> bool:
 Records = Callable[[str], "ColumnType | None"]
 
 
+JOIN_KEYS = ("table", "by", "optional")
+
+
+def parse_join(spec: Mapping[Any, Any]) -> ColumnType:
+    """``{table: suits}`` (``by: name``, ``optional: true``): a join to the row named."""
+    unknown = [str(key) for key in spec if key not in JOIN_KEYS]
+    if unknown:
+        raise ValueError(f"a join is {{table: T}} with optional 'by' and 'optional'; unknown "
+                         f"{', '.join(unknown)}")
+    table, by = spec.get("table"), spec.get("by", "id")
+    for what, value in (("table", table), ("by", by)):
+        if not isinstance(value, str) or not re.match(r"^[A-Za-z0-9_-]{1,64}$", value):
+            named = "table" if what == "table" else "column"
+            raise ValueError(f"a join's '{what}' is a {named}'s name, got {_short(value)}")
+    optional = spec.get("optional", False)
+    if not isinstance(optional, bool):
+        raise ValueError("a join's 'optional' is true or false")
+    assert isinstance(table, str) and isinstance(by, str)
+    return ColumnType("ref", ref=(by, table), optional=optional, join=True)
+
+
 def parse_type(text: Any, records: Records | None = None) -> ColumnType:
     """A column type from its declaration; ValueError with the reason if it is not one.
     ``records`` gives the record types a face template's ``fields:`` declares, by name."""
+    if isinstance(text, Mapping) and records is None:
+        return parse_join(text)
     if not isinstance(text, str) or not text.strip() or len(text) > 200:
         raise ValueError("expected a type such as 'str', 'int 1..13' or 'list of point'")
     spec = text.strip()

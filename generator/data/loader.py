@@ -41,7 +41,7 @@ from generator.data import project, resolve
 from generator.data.icons import load_icon
 
 from . import fields
-from .columns import Refs, check_tables, parse_type, problems
+from .columns import Refs, cell_text, check_tables, parse_type, problems
 from .schema import (
     MAX_COMPONENT_PIECES,
     MAX_GAME_PIECES,
@@ -190,6 +190,7 @@ def load_game(game: str, card_data: Path = paths.CARD_DATA) -> Game:
     tables.update(own)
     table_docs.update(own_docs)
     _check_table_refs([*declaring, doc], tables, table_docs)
+    _join_tables([*declaring, doc], tables)
     _check_rows(tables, table_docs)
     with context.budgeted():  # the build's budget; a game loaded on its own: its own
         _run_checks(doc, spec, tables, table_docs)
@@ -341,6 +342,51 @@ def _check_table_refs(declaring: list[YamlDoc], tables: Tables,
                                                refs)]
     if errors:
         raise DataErrors(errors[:fields.MAX_ERRORS])
+
+
+def _join_tables(declaring: list[YamlDoc], tables: Tables) -> None:
+    """Each column declared a join (``suit: {table: suits}``) gets, in place of its value,
+    a copy of the row it names (the references were checked: every value names a row). One
+    level: a table joined to may not join others itself, so rows never contain each other,
+    and a value that matches two rows of the table is an error, not a guess."""
+    joins = []
+    for decl in declaring:
+        columns = decl.data.get("columns") if isinstance(decl.data, dict) else None
+        for table, spec in (columns.items() if isinstance(columns, Mapping) else ()):
+            if not isinstance(spec, Mapping) or not isinstance(tables.get(table), list):
+                continue
+            for column, text in spec.items():
+                if isinstance(text, Mapping):
+                    joins.append((decl, table, str(column), parse_type(text)))
+    joined = {table for _, table, _, _ in joins}
+    errors: list[DataError] = []
+    found: list[tuple[str, str, dict[str, Any]]] = []
+    for decl, table, column, kind in joins:
+        by, target = kind.ref
+        where = ("columns", table, column)
+        if target in joined:
+            errors.append(decl.error(where, f"joins table {target!r}, which joins tables "
+                                            f"itself; a join is one level (name its rows "
+                                            f"instead: '{by} of {target}')"))
+            continue
+        rows: dict[str, Any] = {}
+        for row in tables[target]:
+            key = cell_text(row.get(by)) if isinstance(row, Mapping) else None
+            if key is not None and key in rows:
+                errors.append(decl.error(where, f"joins table {target!r} by {by!r}, but two "
+                                                f"of its rows have {by} {key!r}"))
+                break
+            if key is not None:
+                rows[key] = row
+        else:
+            found.append((table, column, rows))
+    if errors:
+        raise DataErrors(errors[:fields.MAX_ERRORS])
+    for table, column, rows in found:
+        for row in tables[table]:
+            value = row.get(column) if isinstance(row, Mapping) else None
+            if value is not None and not isinstance(value, Mapping):
+                row[column] = dict(rows[cell_text(value)])
 
 
 def _check_rows(tables: Tables, docs: Mapping[str, YamlDoc]) -> None:

@@ -365,6 +365,9 @@ def columns_section() -> list[str]:
         kind = columns.parse_type(example)
         text = kind.describe() + (" (may be missing or null)" if kind.optional else "")
         rows.append((f"`{example}`", text))
+    rows.append(("`{table: suits}`", "an id of table suits, replaced by that row (a join: "
+                                     "`by: name` to match another column, `optional: true`; "
+                                     "docs/spreadsheets.md)"))
     out += _table(("type", "accepts"), rows)
     out += ["## Settings", "",
             "The settings each rules module reads, in the same notation (`per players T`: a "

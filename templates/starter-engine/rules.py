@@ -39,11 +39,17 @@ class State:
 def _cards(data: Any) -> list[tuple[str, int, str]]:
     """The card list of game.yaml (``tables: cards``), so editing it edits the game."""
     rows = (data or {}).get("tables", {}).get("cards") or []
-    cards = [(row["suit"], row["value"], row["name"])
+    # game.yaml's columns join a card's suit to its row of the suits table: its id is the suit
+    cards = [(_suit_id(row["suit"]), row["value"], row["name"])
              for row in rows for _ in range(row.get("count", 1))]
     if not cards:
         raise ValueError("game.yaml has no card list (tables: cards)")
     return cards
+
+
+def _suit_id(suit: Any) -> str:
+    """A card's suit: its joined row's id (or the id itself, without the join)."""
+    return str(suit["id"]) if isinstance(suit, dict) else str(suit)
 
 
 def new_game(players: int, seed: int, data: Any = None) -> State:

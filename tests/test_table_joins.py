@@ -1,0 +1,104 @@
+"""Table joins (issue 27.7): a column declared ``{table: suits}`` holds, once every table is
+read, the row it names, so a face reads ``item.suit.colour`` without Jinja's selectattr;
+a value naming no row is an error at its own cell or line. The starter uses it."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.core.errors import DataError
+from generator.data import load_game
+from generator.frontends.cli import main
+
+CARDS = "cards: {name: str, suit: {table: suits}, value: int 1..9}"
+
+
+def cards(join: str) -> tuple[str, str]:
+    """The starter's card columns, and the same with another join for the suit."""
+    return CARDS, CARDS.replace("{table: suits}", join)
+
+
+def starter(tmp_path: Path) -> Path:
+    assert main(["init", str(tmp_path / "g")]) == 0
+    return tmp_path / "g" / "game.yaml"
+
+
+def edit(file: Path, old: str, new: str) -> int:
+    """Replace ``old`` (once) and return its line."""
+    text = file.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    file.write_text(text.replace(old, new), encoding="utf-8")
+    return text[:text.index(old)].count("\n") + 1
+
+
+def error(file: Path) -> DataError:
+    with pytest.raises(DataError) as caught:
+        load_game(str(file))
+    return caught.value
+
+
+def test_the_starter_joins_each_card_to_its_suit(tmp_path):
+    game = load_game(str(starter(tmp_path)))
+    dawn = game.data["tables"]["cards"][0]
+    assert dawn["suit"] == {"id": "sun", "name": "Sun", "icon": "sun", "colour": "suit_sun"}
+    deck = next(c for c in game.components if c.id == "deck")
+    assert deck.items[0].data["suit"]["colour"] == "suit_sun"
+
+
+def test_a_card_of_no_suit_is_an_error_at_its_line(tmp_path, capsys):
+    data = starter(tmp_path)
+    line = edit(data, "{name: Dawn, suit: sun, value: 1}", "{name: Dawn, suit: star, value: 1}")
+    found = error(data)
+    assert (found.line, found.field) == (line, "tables.cards[0].suit")
+    assert "an id of table suits (leaf, moon, sun), got 'star'" in found.expected
+    assert main(["build", str(data.parent)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {data}:{line}: tables.cards[0].suit: ")
+    assert "Traceback" not in err
+
+
+def test_a_join_by_another_column_and_from_a_csv_table(tmp_path):
+    data = starter(tmp_path)
+    text = data.read_text(encoding="utf-8")
+    start = text.index("  cards:\n")
+    end = text.index("\n\n", start)
+    data.write_text(text[:start] + "  cards: {file: cards.csv}" + text[end:], encoding="utf-8")
+    (data.parent / "cards.csv").write_text(
+        "name,suit,value\nDawn,Sun,1\nNew Moon,Moon,1\n", encoding="utf-8")
+    edit(data, *cards("{table: suits, by: name}"))
+    game = load_game(str(data))
+    rows = game.data["tables"]["cards"]
+    assert [r["suit"]["id"] for r in rows] == ["sun", "moon"]
+    (data.parent / "cards.csv").write_text("name,suit,value\nDawn,Sunne,1\n", encoding="utf-8")
+    found = error(data)
+    assert str(found.file).endswith("cards.csv") and "got 'Sunne'" in found.expected
+
+
+def test_an_optional_join_may_be_left_empty(tmp_path):
+    """The join lets a card go without a suit; the card face still needs one, and says so at
+    the card's line (its ``fields:``), not while drawing."""
+    data = starter(tmp_path)
+    edit(data, *cards("{table: suits, optional: true}"))
+    line = edit(data, "{name: Dawn, suit: sun, value: 1}", "{name: Dawn, value: 1}")
+    found = error(data)
+    assert (found.line, found.field) == (line, "tables.cards[0].suit"), str(found)
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    (*cards("{table: suits, colour: red}"),
+     "a join is {table: T} with optional 'by' and 'optional'; unknown colour"),
+    (*cards("{table: suitz}"), "the game has no table 'suitz'"),
+    (*cards("{table: suits, by: 3}"), "a join's 'by' is a column's name"),
+    ("suits: {id: str, name: str, icon: name, colour: name}",
+     "suits: {id: str, name: str, icon: name, colour: name, twin: {table: suits, "
+     "optional: true}}",
+     "joins table 'suits', which joins tables itself; a join is one level"),
+    (*cards("{table: suits, by: icon}"), "an icon of table suits (leaf, suit-moons, sun), got "
+                                         "'moon'"),
+])
+def test_a_bad_join_is_an_error_at_its_declaration(tmp_path, old, new, expected):
+    data = starter(tmp_path)
+    edit(data, old, new)
+    found = error(data)
+    assert expected in str(found), str(found)
