@@ -102,3 +102,43 @@ def test_a_bad_join_is_an_error_at_its_declaration(tmp_path, old, new, expected)
     edit(data, old, new)
     found = error(data)
     assert expected in str(found), str(found)
+
+
+BOARD_FACE = """\
+vars:
+  g: "{{ component.grid }}"
+elements:
+  - each: "{{ range(g.rows * g.cols) }}"
+    as: n
+    do:
+      - rect: {x: "{{ g.border + (n % g.cols) * (g.cell.w + g.gap) }}",
+               y: "{{ g.border + (n // g.cols) * (g.cell.h + g.gap) }}",
+               w: "{{ g.cell.w }}", h: "{{ g.cell.h }}", stroke: "#000000", width: 0.3}
+  - text: {x: 0, y: 0, w: "{{ component.size.w }}", h: 4, size: 8,
+           text: "{{ g.rows }} x {{ g.cols }}, {{ component.size.w }} mm"}
+"""
+
+
+def test_a_grid_boards_face_reads_the_grid_it_is_drawn_on(tmp_path, page_shapes, page_texts):
+    """A board's size is written once (``size: {grid: ...}``): its face reads the rows,
+    columns, gap, border and cell size as ``component.grid`` and its trim as
+    ``component.size`` instead of repeating them in ``params``."""
+    data = starter(tmp_path)
+    (data.parent / "faces" / "my-board.yaml").write_text(BOARD_FACE, encoding="utf-8")
+    text = data.read_text(encoding="utf-8")
+    board = ("  - id: board\n    kind: board\n    name: Board\n    face: my-board\n"
+             "    assembly: Cut out the board.\n"
+             "    size: {grid: {cell: {w: 20, h: 15}, rows: 3, cols: 4, gap: 2, border: 5}}\n")
+    assert text.count("\n# What a correct set") == 1
+    data.write_text(text.replace("\n# What a correct set", board + "\n# What a correct set"),
+                    encoding="utf-8")
+    game = load_game(str(data))
+    grid = next(c for c in game.components if c.id == "board").grid
+    assert grid == {"rows": 3, "cols": 4, "gap": 2, "border": 5, "cell": {"w": 20, "h": 15}}
+    assert main(["build", str(data.parent), "--out", str(tmp_path / "out")]) == 0
+    pdf = tmp_path / "out" / "g" / "g.pdf"
+    page = next(n for n, t in enumerate(page_texts(pdf), 1) if "3 x 4, 96.0 mm" in t)
+    rects = page_shapes(pdf, page)["rects"]
+    cells = [r for r in rects if abs(r["width"] - 20 * 72 / 25.4) < 0.05
+             and abs(r["height"] - 15 * 72 / 25.4) < 0.05]
+    assert len(cells) == 12

@@ -70,6 +70,9 @@ class Component:
     seams: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
     seam_gap: float = 0.0  # each boundary is the middle of a gap this wide between cells
     start: StartCell | None = None  # the start space, crossed by as few seams as fit
+    # A board of equal cells (``size: {grid: ...}``): rows, cols, gap, border and the cell's
+    # {w, h} in mm, which its faces read (``component.grid.rows``) instead of repeating them.
+    grid: Mapping[str, Any] | None = None
 
     def expanded(self) -> Iterator[Mapping[str, Any]]:
         """Each copy's data, ``count`` times per item: what ends up on the table."""

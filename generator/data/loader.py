@@ -530,7 +530,18 @@ def _component(doc: YamlDoc, path: tuple[Hashable, ...], comp: ComponentSpec, sp
                      seams=(tuple(comp.seams.x), tuple(comp.seams.y)) if comp.seams else ((), ()),
                      seam_gap=comp.seams.gap if comp.seams else 0.0,
                      start=StartCell(**comp.seams.start.model_dump())
-                     if comp.seams and comp.seams.start else None)
+                     if comp.seams and comp.seams.start else None,
+                     grid=_grid(doc, path + ("size",), comp.size))
+
+
+def _grid(doc: YamlDoc, path: tuple[Hashable, ...], size: Any) -> dict[str, Any] | None:
+    """A grid board's layout as its faces read it (``component.grid``), or None."""
+    if not isinstance(size, GridSpec):
+        return None
+    grid = size.grid
+    cell = resolve_size(doc, path + ("grid", "cell"), grid.cell)
+    return {"rows": grid.rows, "cols": grid.cols, "gap": grid.gap, "border": grid.border,
+            "cell": {"w": cell.w, "h": cell.h}}
 
 
 def _named_face(name: str) -> list[FaceTemplate] | str:

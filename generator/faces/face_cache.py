@@ -7,7 +7,7 @@ faces are kept in the on-disk cache (generator/core/cache.py: plain JSON, atomic
 by its *content*, never by a file's size or time:
 
 - the component as loaded (its items' data and counts, size, face and back names, params,
-  label), the game's loaded data, id, title and credit, its data file's path (symlinks
+  label, grid), the game's loaded data, id, title and credit, its data file's path (symlinks
   resolved), rules module, players and theme name, the theme's values, the face size and the
   build options that draw (not where the kit goes, not ``--force``);
 - the language session's files (messages and catalogues, generator/data/i18n.py) and the
@@ -125,7 +125,8 @@ def game_key(game: Any, theme_context: Any, options: Any) -> str | None:
 def component_key(shared: str, comp: Any, size: Any) -> Any:
     return [shared, comp.id, comp.kind, comp.name, comp.face, comp.back, comp.shape,
             dict(comp.params), comp.label, [comp.size.w, comp.size.h], [size.w, size.h],
-            [[dict(item.data), item.count] for item in comp.items]]
+            [[dict(item.data), item.count] for item in comp.items],
+            dict(comp.grid) if comp.grid else None]
 
 
 def faces_key(first: str, inputs: dict[str, str | None]) -> str:

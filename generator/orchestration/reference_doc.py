@@ -175,7 +175,9 @@ CONTEXT_NAMES = (
     ("bleed", "how far art may run past the trim, mm"),
     ("item", "the piece being drawn: its row or item fields"),
     ("index", "the piece's position in the component (from 0)"),
-    ("component", "id, name, params, total and kind of the component"),
+    ("component", "id, name, params, total and kind of the component; its trim `size` {w, h} "
+                  "(mm), and for a board of cells its `grid`: rows, cols, gap, border, cell "
+                  "{w, h}"),
     ("params", "the component's `params`"),
     ("game", "id, title and credit of the game"),
     ("settings, tables", "the data file's settings and tables"),
