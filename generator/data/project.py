@@ -20,6 +20,7 @@ live in the built-in ``card_data/`` folder, which has no kind folders: they see 
 """
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -28,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.core import context, paths
+from generator.core.atomic import atomic_file
 from generator.core.errors import InputError
 
 # A name a data file, theme or template gives a file by (``face: playing-card``): lower-case
@@ -275,3 +277,52 @@ def init_project(folder: Path, engine: bool = False) -> list[Path]:
         target.write_text(text, encoding="utf-8")
         written.append(target)
     return written
+
+
+# -- pnp eject -----------------------------------------------------------------------------------
+
+# What ``pnp eject KIND NAME`` copies: the kind's folder, and the suffixes a file may have.
+EJECTABLE = {"face": ("faces", (".yaml",)), "theme": ("themes", (".yaml",)),
+             "icon": ("icons", (".yaml", ".svg"))}
+
+
+def eject(kind: str, name: str, folder: Path) -> tuple[Path, Path]:
+    """Copy the built-in ``kind`` file ``name`` (a face template, theme or icon) into the
+    project ``folder``'s own folder of that kind, where it then wins over the built-in one
+    (faces, themes and icons are searched in the project first). Never overwrites: a file
+    of that name already in the project is a ProjectError. Returns (source, copy)."""
+    if kind not in EJECTABLE:
+        raise ProjectError(f"cannot eject a {kind!r}; one of: {', '.join(EJECTABLE)}")
+    sub, suffixes = EJECTABLE[kind]
+    if not isinstance(name, str) or not NAME.match(name):
+        raise ProjectError(f"{name!r} is not {NAME_RULE}")
+    data_file(folder)  # a project (ProjectError: "no game data file ... pnp init DIR")
+    source_dir = builtin(f"{sub}")
+    sources = [source_dir / f"{name}{suffix}" for suffix in suffixes
+               if (source_dir / f"{name}{suffix}").is_file()]
+    if not sources:
+        names = sorted({f.stem for suffix in suffixes for f in source_dir.glob(f"*{suffix}")})
+        close = list(dict.fromkeys(difflib.get_close_matches(name, names, n=4, cutoff=0.6)
+                                   + [n for n in names if name in n]))[:8]
+        raise ProjectError(f"no built-in {WHAT[sub]} {name!r}; "
+                           + (f"did you mean {', '.join(close)}? " if close else "")
+                           + f"'pnp eject {kind} --list' lists them")
+    source = sources[0]
+    own = folder / sub
+    if own.is_symlink() or (own.exists() and not own.is_dir()):
+        raise ProjectError(f"{own} is not a folder inside the project")
+    target = own / source.name
+    clash = [own / f"{name}{suffix}" for suffix in suffixes if (own / f"{name}{suffix}").exists()]
+    if clash:
+        raise ProjectError(f"{clash[0]} is already in the project; 'pnp eject' never "
+                           "overwrites your files (rename or remove it first)")
+    own.mkdir(exist_ok=True)
+    with atomic_file(target) as handle:
+        handle.write(source.read_bytes())
+    return source, target
+
+
+def ejectable(kind: str) -> list[str]:
+    """The built-in names ``pnp eject KIND`` can copy."""
+    sub, suffixes = EJECTABLE[kind]
+    return sorted({f.stem for suffix in suffixes for f in builtin(sub).glob(f"*{suffix}")})

@@ -201,6 +201,19 @@ def init(folder: Path, engine: bool = False) -> list[Path]:
     return [*written, *write_schemas(folder / "schemas"), write_editor_settings(folder)]
 
 
+def eject(kind: str, name: str, folder: Path) -> tuple[Path, Path]:
+    """A built-in face, theme or icon copied into a project (generator/data/project.py)."""
+    from generator.data import project
+
+    return project.eject(kind, name, folder)
+
+
+def ejectable(kind: str) -> list[str]:
+    from generator.data import project
+
+    return project.ejectable(kind)
+
+
 def trust(folder: Path) -> Path:
     """Trust a project folder's own code (generator/core/trust.py): the folder recorded."""
     from generator.core import trust as store

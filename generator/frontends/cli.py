@@ -247,6 +247,24 @@ def cmd_init(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_eject(args: argparse.Namespace) -> int:
+    """``pnp eject face rules-page [DIR]``: a built-in face template, theme or icon copied
+    into the project to change (generator/data/project.py); ``--list``: the names."""
+    if args.list:
+        if args.name:
+            raise UsageError(f"eject {args.kind} --list takes no name")
+        for name in app.ejectable(args.kind):
+            print(name)
+        return 0
+    if not args.name:
+        raise UsageError(f"eject needs a name: pnp eject {args.kind} NAME [DIR] (--list: the "
+                         "names)")
+    copy = app.eject(args.kind, args.name, Path(args.folder))[1]
+    print(f"{copy} <- built-in {args.kind} {args.name}: the project now uses your copy "
+          f"(its comments and fields: say what it reads; delete it to go back)")
+    return 0
+
+
 def cmd_trust(args: argparse.Namespace) -> int:
     """``pnp trust DIR`` lets pnp run a project's own Python (its rules.py); ``--list`` and
     ``--revoke DIR`` (generator/core/trust.py)."""
@@ -404,6 +422,15 @@ def parser() -> argparse.ArgumentParser:
     tru.add_argument("--list", action="store_true", help="list the trusted folders")
     tru.add_argument("--revoke", metavar="DIR", default=None, help="stop trusting DIR")
     tru.set_defaults(func=cmd_trust)
+
+    eje = sub.add_parser("eject", help="copy a built-in face template, theme or icon into a "
+                                       "project, to change it there")
+    eje.add_argument("kind", choices=("face", "theme", "icon"))
+    eje.add_argument("name", nargs="?", help="the built-in's name (--list: the names)")
+    eje.add_argument("folder", nargs="?", default=".",
+                     help="the project folder (default: the current folder)")
+    eje.add_argument("--list", action="store_true", help="list the built-in names")
+    eje.set_defaults(func=cmd_eject)
 
     # -- watch, schema, reference (issue 12: authoring) --
     wat = sub.add_parser("watch", help="build, then rebuild a game each time its files are "

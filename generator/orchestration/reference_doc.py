@@ -467,6 +467,36 @@ def themes_section() -> list[str]:
     return out
 
 
+def builtin_faces() -> list[str]:
+    """Every built-in face template: what its opening comment says it draws, and the
+    ``fields:`` it declares (what it reads of a game's data: ``item`` is each piece's row),
+    as written in the file, so a designer who ejects one (``pnp eject face NAME``) knows
+    what their data must hold."""
+    out = ["## Built-in faces", "",
+           "A component's `face:` may name any of these; `pnp eject face NAME DIR` copies one "
+           "into a project to change it there. Each reads what its `fields:` declare "
+           "(`item`: the piece's row; a record type, such as `section`, describes a value "
+           "inside it), checked at the data's own lines when the game is loaded.", ""]
+    for file in sorted(paths.FACES.glob("*.yaml")):
+        lines = file.read_text(encoding="utf-8").splitlines()
+        about = []
+        for line in lines:
+            if not line.startswith("#"):
+                break
+            about.append(line.lstrip("#").strip())
+        summary = " ".join(about).strip() or "(no description)"
+        start = next((n for n, line in enumerate(lines) if line.startswith("fields:")), None)
+        out += [f"### {file.stem}", "", summary, ""]
+        if start is None:
+            out += ["Declares no fields: it reads only what every face sees.", ""]
+            continue
+        end = next((n for n in range(start + 1, len(lines))
+                    if lines[n] and not lines[n].startswith((" ", "#"))), len(lines))
+        block = [line for line in lines[start:end] if line.strip()]
+        out += ["```yaml", *block, "```", ""]
+    return out
+
+
 EDITORS = """## Editor support
 
 `pnp init` sets a new project up for editors: its `schemas/` folder holds five JSON Schema
@@ -511,7 +541,7 @@ def reference_text() -> str:
              "Each section is written from the code that checks those files, so it is "
              "current for this version.", ""]
     for section in (data_file_section, kinds_and_sizes_section, columns_section,
-                    faces_section, themes_section):
+                    faces_section, builtin_faces, themes_section):
         lines += section()
     text = "\n".join(lines) + "\n" + EDITORS
     return re.sub(r"\n{3,}", "\n\n", text)
