@@ -57,6 +57,11 @@ def test_preview_shows_every_piece_at_print_resolution(preview):
     assert len(backs) == 52
     # The report is a table with one row per finding, failures located.
     assert html.count("<tr><td class=") >= 10
+    # Each face is captioned with its piece's label (the file name is a slug of it), and
+    # how many copies print when more than one.
+    captions = re.findall(r"<figcaption>([^<]*)</figcaption>", html)
+    assert "Ace of Spades" in captions and "Queen of Hearts" in captions, captions[:8]
+    assert any(c.startswith("5 points") and "&times;6" in c for c in captions), captions
 
 
 @needs_browser

@@ -8,6 +8,7 @@ but the simulation, which says so in one line. Written to ``output/preview/index
 progress bar on a terminal says which game is being built (it takes a while)."""
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -34,7 +35,14 @@ def _href(target: Path, folder: Path) -> str:
 
 
 def _faces(game: Any, png_folder: Path, folder: Path) -> list[dict[str, Any]]:
-    """Each component with every distinct face the export wrote (fronts paired with backs)."""
+    """Each component with every distinct face the export wrote (fronts paired with backs),
+    captioned with the piece's label and copies as the export's ``manifest.json`` records
+    them (the file name is a shortened slug of the label)."""
+    labels: dict[str, tuple[str, int]] = {}
+    manifest = png_folder / "manifest.json"
+    if manifest.is_file():
+        for row in json.loads(manifest.read_text(encoding="utf-8")).get("files", []):
+            labels[row["file"]] = (str(row.get("label") or ""), int(row.get("copies") or 1))
     out = []
     for comp in game.components:
         files = sorted((png_folder / comp.id).glob("*.png"))
@@ -43,9 +51,11 @@ def _faces(game: Any, png_folder: Path, folder: Path) -> list[dict[str, Any]]:
             if file.stem.endswith("-back"):
                 continue
             back = file.with_name(file.stem.removesuffix("-front") + "-back.png")
+            slug = file.stem.removesuffix("-front").split("-", 1)[-1]
+            label, copies = labels.get(file.relative_to(png_folder).as_posix(), (slug, 1))
             faces.append({"front": _href(file, folder),
                           "back": _href(back, folder) if back.exists() else None,
-                          "name": file.stem.removesuffix("-front").split("-", 1)[-1]})
+                          "name": label or slug, "copies": copies})
         out.append({"name": comp.name, "count": comp.total, "kind": comp.kind, "faces": faces})
     return out
 
