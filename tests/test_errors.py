@@ -14,6 +14,7 @@ from generator.core.model import Size
 from generator.core.primitives import Face, Image
 from generator.data import load_game
 from generator.data.resources import load_resources
+from generator.frontends.cli import main
 from generator.layout.page import Page, Placement, drawn
 from generator.orchestration.build import BuildOptions, build_pdf
 from generator.render.pdf import write_pdf
@@ -223,3 +224,26 @@ def test_thousands_of_problems_list_the_first_fifty_then_count_the_rest():
     assert lines[50] == ("... and 951 more problems in 2 file(s) (fix these first: the rest "
                          "are often the same mistake)")
     assert DataErrors(errors[:50]).message().count("\n") == 49  # fifty: all listed
+
+
+def test_every_path_in_a_message_is_seen_from_where_the_user_stands(tmp_path, monkeypatch,
+                                                                     capsys):
+    """A designer in their project's parent folder: the data file and the face template are
+    both named as they would type them (before, templates were absolute, data relative)."""
+    from generator.core.errors import shown
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["init", "g"]) == 0
+    face = tmp_path / "g" / "faces" / "card.yaml"
+    text = face.read_text(encoding="utf-8")
+    face.write_text(text.replace("size: 20, align: center", "size: [20], align: center", 1),
+                    encoding="utf-8")
+    capsys.readouterr()
+    assert main(["build", "g"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: g/faces/card.yaml:"), err
+    assert str(tmp_path) not in err
+    assert shown(str(tmp_path / "g" / "game.yaml")) == "g/game.yaml"
+    assert shown("/elsewhere/game.yaml") == "/elsewhere/game.yaml"
+    assert shown("g/game.yaml") == "g/game.yaml"
+    assert shown(str(tmp_path)) == str(tmp_path)

@@ -1,9 +1,26 @@
 """Errors a user can act on: each names the file, line, field and what was expected."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from generator.core.atomic import OutputError, UnsafeOutput
+
+
+def shown(file: str) -> str:
+    """A file as a message names it: relative to the folder the user stands in when it lies
+    inside it (``mygame/faces/card.yaml``, as they typed the project), else as it is. Data
+    files were named as typed and templates found by absolute path; either way the user
+    reads one form."""
+    if not file or not os.path.isabs(file):
+        return file
+    try:
+        here = os.getcwd()
+    except OSError:  # the current folder was removed
+        return file
+    if file == here or not file.startswith(here.rstrip(os.sep) + os.sep):
+        return file
+    return os.path.relpath(file, here)
 
 
 class DataError(Exception):
@@ -17,7 +34,8 @@ class DataError(Exception):
         super().__init__(self.message())
 
     def message(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line else self.file
+        file = shown(self.file)
+        where = f"{file}:{self.line}" if self.line else file
         field = f" {self.field}:" if self.field else ""
         return f"{where}:{field} {self.expected}"
 

@@ -126,7 +126,7 @@ def component_key(shared: str, comp: Any, size: Any) -> Any:
     return [shared, comp.id, comp.kind, comp.name, comp.face, comp.back, comp.shape,
             dict(comp.params), comp.label, [comp.size.w, comp.size.h], [size.w, size.h],
             [[dict(item.data), item.count] for item in comp.items],
-            dict(comp.grid) if comp.grid else None]
+            dict(comp.grid) if getattr(comp, "grid", None) else None]
 
 
 def faces_key(first: str, inputs: dict[str, str | None]) -> str:
