@@ -25,6 +25,7 @@ inherit it, load the same engine), set and removed by the command line around on
 """
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 from collections.abc import Iterable, Iterator
@@ -133,6 +134,23 @@ def _write(found: Iterable[Entry]) -> Path:
     return file
 
 
+@contextmanager
+def _changing() -> Iterator[None]:
+    """One ``pnp trust`` or ``--revoke`` at a time reads, changes and writes the file (two at
+    once would each write what it read, losing the other's folder): an exclusive lock on a
+    file beside it, released when the process ends whatever happens."""
+    file = store_file()
+    if file is None:
+        raise TrustError(f"no home folder to keep the trust file in; set {CONFIG_ENV}")
+    file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    with open(file.parent / f"{FILE_NAME}.lock", "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def trust(folder: Path) -> Entry:
     """Record ``folder`` as trusted (replacing an older entry for the same path)."""
     if folder.is_symlink():
@@ -141,18 +159,20 @@ def trust(folder: Path) -> Entry:
     entry = identity(folder)
     if entry is None:
         raise TrustError(f"{folder} is not a folder")
-    _write([*(e for e in entries() if e.path != entry.path), entry])
+    with _changing():
+        _write([*(e for e in entries() if e.path != entry.path), entry])
     return entry
 
 
 def revoke(folder: Path) -> bool:
     """Forget ``folder`` (named as trusted, or by its resolved path); whether it was there."""
     wanted = {os.path.abspath(folder), os.path.realpath(folder)}
-    before = entries()
-    kept = [e for e in before if e.path not in wanted]
-    if len(kept) == len(before):
-        return False
-    _write(kept)
+    with _changing():
+        before = entries()
+        kept = [e for e in before if e.path not in wanted]
+        if len(kept) == len(before):
+            return False
+        _write(kept)
     return True
 
 

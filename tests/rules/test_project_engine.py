@@ -81,6 +81,24 @@ def test_trust_list_and_revoke_keep_the_record_in_the_config_folder(in_tmp, conf
     assert run(capsys, "trust")[0] == 2  # no folder named
 
 
+def _trust_one(folder: str) -> None:
+    trust.trust(Path(folder))
+
+
+def test_folders_trusted_at_once_are_all_recorded(in_tmp, config):
+    """Eight `pnp trust` processes at once: each reads, changes and writes the file under a
+    lock, so none loses another's folder."""
+    import multiprocessing
+
+    folders = [in_tmp / f"p{n}" for n in range(8)]
+    for folder in folders:
+        folder.mkdir()
+    with multiprocessing.get_context("fork").Pool(4) as pool:
+        pool.map(_trust_one, [str(f) for f in folders])
+    assert sorted(e.path for e in trust.entries()) == sorted(os.path.realpath(f)
+                                                             for f in folders)
+
+
 def test_a_link_a_copy_or_a_replaced_folder_is_not_trusted(in_tmp, config, capsys):
     starter(in_tmp / "g")
     assert run(capsys, "trust", "g")[0] == 0
