@@ -127,7 +127,7 @@ def _options(args: argparse.Namespace) -> BuildOptions:
                         margin=args.margin, gap=args.gap, bleed=args.bleed, flip=args.flip,
                         back_dx=args.back_dx, back_dy=args.back_dy, force=args.force,
                         layout=args.layout, lang=args.lang,
-                        out_dir=Path(args.out))
+                        cut_svg=getattr(args, "cut_svg", False), out_dir=Path(args.out))
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -357,6 +357,9 @@ def parser() -> argparse.ArgumentParser:
     layout_args(build)
     build.add_argument("--jobs", type=int, default=None,
                        help="games built at once, one process each (default: one per core)")
+    build.add_argument("--cut-svg", action="store_true",
+                       help="also write <kit>-cut/: one SVG of cut lines per sheet side, true "
+                            "size in mm, for laser and die-cutting machines")
     build.set_defaults(func=cmd_build)
 
     preview = sub.add_parser("preview", help="HTML gallery of every game: output/preview/")
