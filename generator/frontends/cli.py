@@ -159,6 +159,19 @@ def cmd_png(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_tts(args: argparse.Namespace) -> int:
+    """A Tabletop Simulator saved object per game (generator/orchestration/tts.py)."""
+    opts = BuildOptions(theme=args.theme or None, force=args.force, lang=args.lang,
+                        out_dir=Path(args.out))
+    for game_id in _games(args):
+        target, objects, left_out = app.export_tts(game_id, opts, args.base_url, args.jobs)
+        print(f"{game_id}: {objects} objects (Tabletop Simulator) -> {target}")
+        if left_out:
+            print(f"{game_id}: not on the virtual table: {', '.join(left_out)} (dice nets, "
+                  "rules pages and sheets)")
+    return 0
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     """Composition (is the set right?) then pre-flight (will it print right?). Pre-flight
     problems are warnings unless --strict."""
@@ -377,6 +390,23 @@ def parser() -> argparse.ArgumentParser:
     png.add_argument("--jobs", type=int, default=2, help="worker processes (at least 1)")
     png.set_defaults(func=cmd_png)
 
+    tts = sub.add_parser("tts", help="a Tabletop Simulator saved object into "
+                                     "output/<id>/tts/<id>.json, with its images")
+    tts.add_argument("games", nargs="*", help="game ids, data files or project folders "
+                                              "(default: every game)")
+    lang_arg(tts)
+    tts.add_argument("--theme", default="", help="built-in theme name or a theme YAML file")
+    tts.add_argument("--base-url", default=None, metavar="URL",
+                     help="where the tts folder will be hosted (http or https): image URLs "
+                          "start with it (default: file:/// URLs of the images written here)")
+    tts.add_argument("--force", action="store_true", help="export even if verify fails")
+    trust_arg(tts)
+    tts.add_argument("--jobs", type=int, default=2, help="worker processes (at least 1)")
+    tts.add_argument("--out", default=None, help="output folder (default: a project "
+                     f"folder's own output/, else {app.OUTPUT})")
+    wait_arg(tts)
+    tts.set_defaults(func=cmd_tts)
+
     ver = sub.add_parser("verify", help="each game's composition and pre-flight report")
     ver.add_argument("games", nargs="*")
     ver.add_argument("--strict", action="store_true",
@@ -455,10 +485,10 @@ def parser() -> argparse.ArgumentParser:
 
 # Commands whose --out defaults to the project's output/ (the built-in output/ for built-in
 # games and data files named by path): generator/data/project.py decides.
-KIT_COMMANDS = ("build", "png", "preview", "simulate", "calibration", "watch")
+KIT_COMMANDS = ("build", "png", "preview", "simulate", "calibration", "watch", "tts")
 # Commands that build or check a project without its own code when its folder is not trusted
 # (simulate refuses instead: generator/rules/__init__.py).
-NOTED_COMMANDS = ("build", "png", "preview", "verify", "watch")
+NOTED_COMMANDS = ("build", "png", "preview", "verify", "watch", "tts")
 
 
 def run() -> int:
