@@ -33,11 +33,14 @@ MAX_CUT_FILES = 2000  # sheet sides holding pieces: far past any kit, a bound on
 # would write them as they are and leave a file no program reads.
 _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
+_ONE_LINE = str.maketrans("\t\n\r", "   ")
+
 
 def xml_text(text: str) -> str:
-    """A stranger's text as XML can hold it: each character XML forbids becomes U+FFFD (the
-    markup characters ``<``, ``&`` and quotes are escaped by ElementTree itself)."""
-    return _NOT_XML.sub("\ufffd", text)
+    """A stranger's text as XML can hold it, on one line: each character XML forbids becomes
+    U+FFFD, a line break or tab a space (a parser reads ``\\r`` back as ``\\n``); the markup
+    characters ``<``, ``&`` and quotes are escaped by ElementTree itself."""
+    return _NOT_XML.sub("\ufffd", text).translate(_ONE_LINE)
 
 
 def _n(value: float) -> str:
