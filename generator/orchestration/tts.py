@@ -56,7 +56,7 @@ from generator.orchestration.export import write_all
 from generator.orchestration.options import BuildOptions
 
 DPI = 150  # enough for a card read on screen; big pieces get less (MAX_SIDE_PX)
-MAX_SIDE_PX = 8192  # the longest side of any image written: what TTS and GPUs load
+MAX_SIDE_PX = 4096  # an image's longest side: what any TTS install loads; 48 MB a sheet
 COLS, ROWS = 10, 7  # a TTS custom-deck sheet's largest grid
 PER_SHEET = COLS * ROWS - 1  # the last slot is the hidden card's
 MAX_IMAGES = 1000
