@@ -63,6 +63,7 @@ class Component:
     items: tuple[Item, ...]
     back: str | None = None
     shape: str = "rect"
+    corner: float = 0.0  # rounded corners' radius (mm) in the cut file (layout/cutfile.py)
     params: Mapping[str, Any] = field(default_factory=dict)
     label: str | None = None  # a template naming each item (PNG file names, reports)
     assembly: str = ""  # how to cut, fold or join it (the contents sheet prints this)

@@ -525,7 +525,8 @@ def _component(doc: YamlDoc, path: tuple[Hashable, ...], comp: ComponentSpec, sp
     if errors:
         raise DataErrors(errors)
     return Component(id=comp.id, kind=comp.kind, name=comp.name, size=size, face=comp.face,
-                     items=items, back=comp.back, shape=comp.shape, params=comp.params,
+                     items=items, back=comp.back, shape=comp.shape, corner=comp.corner,
+                     params=comp.params,
                      label=comp.label, assembly=comp.assembly,
                      seams=(tuple(comp.seams.x), tuple(comp.seams.y)) if comp.seams else ((), ()),
                      seam_gap=comp.seams.gap if comp.seams else 0.0,

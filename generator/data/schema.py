@@ -108,6 +108,9 @@ class ComponentSpec(Strict):
     face: str = Field(pattern=ID_PATTERN)
     back: str | None = Field(default=None, pattern=ID_PATTERN)
     shape: Literal["rect", "round"] = "rect"
+    # The radius of a rectangular piece's rounded corners, mm: where the cut file
+    # (``build --cut-svg``) rounds them. The printed kit's cut marks stay straight.
+    corner: float = Field(default=0, ge=0, le=50)
     items: list[dict[str, Any]] | None = None
     generate: Generate | None = None
     params: dict[str, Any] = Field(default_factory=dict)

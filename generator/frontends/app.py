@@ -34,8 +34,8 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_LOCK_TIMEOUT", "PAPER_SIZES", "BuildOptions", "CompositionError",
            "DataError", "ForwardedError", "InputError", "OutputError", "build", "build_many",
-           "calibration", "export_pngs", "game_list", "games", "init", "languages", "load",
-           "output_folder",
+           "calibration", "export_pngs", "export_tts", "game_list", "games", "init", "languages",
+           "load", "output_folder",
            "preview", "reference", "reported", "revoke", "schemas", "set_lock_timeout",
            "simulate", "trust", "trusted", "trusting", "untranslated", "untrusted_notes",
            "verify_report", "version", "watch"]
@@ -103,6 +103,15 @@ def export_pngs(game_id: str, opts: BuildOptions, dpi: int | None, jobs: int,
     from generator.orchestration.export import export_pngs as export
 
     return export(game_id, opts, dpi=dpi, jobs=jobs, preset=preset)
+
+
+def export_tts(game_id: str, opts: BuildOptions, base_url: str | None,
+               jobs: int) -> tuple[Path, int, list[str]]:
+    """A Tabletop Simulator saved object and its images (generator/orchestration/tts.py): the
+    JSON file, the objects on the table and the components left out."""
+    from generator.orchestration.tts import export_tts as export
+
+    return export(game_id, opts, base_url=base_url, jobs=jobs)
 
 
 def verify_report(game_id: str, opts: BuildOptions) -> tuple[Game, list[Finding]]:

@@ -127,7 +127,7 @@ def _options(args: argparse.Namespace) -> BuildOptions:
                         margin=args.margin, gap=args.gap, bleed=args.bleed, flip=args.flip,
                         back_dx=args.back_dx, back_dy=args.back_dy, force=args.force,
                         layout=args.layout, lang=args.lang,
-                        out_dir=Path(args.out))
+                        cut_svg=getattr(args, "cut_svg", False), out_dir=Path(args.out))
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -156,6 +156,19 @@ def cmd_png(args: argparse.Namespace) -> int:
         folder, count = app.export_pngs(game_id, opts, dpi=args.dpi, jobs=args.jobs,
                                         preset=args.preset)
         print(f"{game_id}: {count} PNGs ({args.preset}) -> {folder}")
+    return 0
+
+
+def cmd_tts(args: argparse.Namespace) -> int:
+    """A Tabletop Simulator saved object per game (generator/orchestration/tts.py)."""
+    opts = BuildOptions(theme=args.theme or None, force=args.force, lang=args.lang,
+                        out_dir=Path(args.out))
+    for game_id in _games(args):
+        target, objects, left_out = app.export_tts(game_id, opts, args.base_url, args.jobs)
+        print(f"{game_id}: {objects} objects (Tabletop Simulator) -> {target}")
+        if left_out:
+            print(f"{game_id}: not on the virtual table: {', '.join(left_out)} (dice nets, "
+                  "rules pages and sheets)")
     return 0
 
 
@@ -357,6 +370,9 @@ def parser() -> argparse.ArgumentParser:
     layout_args(build)
     build.add_argument("--jobs", type=int, default=None,
                        help="games built at once, one process each (default: one per core)")
+    build.add_argument("--cut-svg", action="store_true",
+                       help="also write <kit>-cut/: one SVG of cut lines per sheet side, true "
+                            "size in mm, for laser and die-cutting machines")
     build.set_defaults(func=cmd_build)
 
     preview = sub.add_parser("preview", help="HTML gallery of every game: output/preview/")
@@ -373,6 +389,23 @@ def parser() -> argparse.ArgumentParser:
                           "MakePlayingCards")
     png.add_argument("--jobs", type=int, default=2, help="worker processes (at least 1)")
     png.set_defaults(func=cmd_png)
+
+    tts = sub.add_parser("tts", help="a Tabletop Simulator saved object into "
+                                     "output/<id>/tts/<id>.json, with its images")
+    tts.add_argument("games", nargs="*", help="game ids, data files or project folders "
+                                              "(default: every game)")
+    lang_arg(tts)
+    tts.add_argument("--theme", default="", help="built-in theme name or a theme YAML file")
+    tts.add_argument("--base-url", default=None, metavar="URL",
+                     help="where the tts folder will be hosted (http or https): image URLs "
+                          "start with it (default: file:/// URLs of the images written here)")
+    tts.add_argument("--force", action="store_true", help="export even if verify fails")
+    trust_arg(tts)
+    tts.add_argument("--jobs", type=int, default=2, help="worker processes (at least 1)")
+    tts.add_argument("--out", default=None, help="output folder (default: a project "
+                     f"folder's own output/, else {app.OUTPUT})")
+    wait_arg(tts)
+    tts.set_defaults(func=cmd_tts)
 
     ver = sub.add_parser("verify", help="each game's composition and pre-flight report")
     ver.add_argument("games", nargs="*")
@@ -452,10 +485,10 @@ def parser() -> argparse.ArgumentParser:
 
 # Commands whose --out defaults to the project's output/ (the built-in output/ for built-in
 # games and data files named by path): generator/data/project.py decides.
-KIT_COMMANDS = ("build", "png", "preview", "simulate", "calibration", "watch")
+KIT_COMMANDS = ("build", "png", "preview", "simulate", "calibration", "watch", "tts")
 # Commands that build or check a project without its own code when its folder is not trusted
 # (simulate refuses instead: generator/rules/__init__.py).
-NOTED_COMMANDS = ("build", "png", "preview", "verify", "watch")
+NOTED_COMMANDS = ("build", "png", "preview", "verify", "watch", "tts")
 
 
 def run() -> int:

@@ -9,8 +9,8 @@ from typing import Any
 
 from generator import rules
 from generator.core import context
-from generator.core.atomic import atomic_batch, output_lock
-from generator.core.errors import CompositionError, DataError
+from generator.core.atomic import atomic_batch, atomic_dir, atomic_file, output_lock
+from generator.core.errors import CompositionError, DataError, InputError
 from generator.core.findings import Finding
 from generator.core.model import Component, FaceTemplate, Game, Size
 from generator.core.primitives import WEIGHED, Face, Primitive, face_weight
@@ -32,6 +32,7 @@ from generator.faces.template import dependencies, render_face
 from generator.layout.assemble import Part, Summary, assemble
 from generator.layout.calibration import calibration_pages
 from generator.layout.contents import contents_prims
+from generator.layout.cutfile import MAX_CUT_FILES, cut_name, cut_pages, cut_svg
 from generator.layout.frame import Frame
 from generator.layout.kit import Board, Piece
 from generator.layout.manifest import manifest_path, write_manifest
@@ -212,7 +213,7 @@ def faces_key(game: Game, theme: Theme, opts: BuildOptions) -> str | None:
     if not face_cache.usable():
         return None
     options = {f.name: getattr(opts, f.name) for f in fields(opts)
-               if f.name not in ("force", "out_dir")}  # where the kit goes draws nothing
+               if f.name not in ("force", "out_dir", "cut_svg")}  # these draw nothing
     own = rules.project_engine(game)
     if own is not None:  # its examples are drawn: keyed on its code, and on whether it ran
         options["engine"] = rules.code_key(own)
@@ -406,12 +407,42 @@ def _build_pdf(game: Game, opts: BuildOptions) -> tuple[Path, int]:
     # One build of a folder at a time; the PDF, manifest and calibration sheet are all written
     # to temporary files first and only then renamed into place, so a failure (or Ctrl-C)
     # leaves the previous set whole.
-    with output_lock(target.parent), atomic_batch():
-        write_kit(kit, target, title=i18n.message("kit.title", title=kit_title(game)),
-                  subject=kit_credit(game))
-        if opts.layout == "sheets":
-            write_calibration(target.with_name(calibration_name(game.id, opts)), opts)
+    cuts = cut_files(game, kit) if opts.cut_svg else None  # refused before anything is written
+    with output_lock(target.parent):
+        with atomic_batch():
+            write_kit(kit, target, title=i18n.message("kit.title", title=kit_title(game)),
+                      subject=kit_credit(game))
+            if opts.layout == "sheets":
+                write_calibration(target.with_name(calibration_name(game.id, opts)), opts)
+        if cuts is not None:
+            write_folder(cut_folder(target), cuts)
     return target, len(kit.pages)
+
+
+def cut_folder(pdf: Path) -> Path:
+    """Where ``build --cut-svg`` puts a kit's cut files: ``<kit>-cut/`` beside its PDF."""
+    return pdf.with_name(pdf.name.removesuffix(".pdf") + "-cut")
+
+
+def cut_files(game: Game, kit: Kit) -> dict[str, bytes]:
+    """One SVG of cut lines per sheet side holding pieces (generator/layout/cutfile.py), by
+    file name; a kit past ``MAX_CUT_FILES`` sides is refused."""
+    pages = cut_pages(kit)
+    if len(pages) > MAX_CUT_FILES:
+        raise InputError(f"--cut-svg: {game.id}'s kit has {len(pages)} sheet sides of pieces; "
+                         f"a set of cut files holds at most {MAX_CUT_FILES}")
+    corners = {comp.id: comp.corner for comp in game.components}
+    return {cut_name(sheet, page.side): cut_svg(page, sheet, corners) for sheet, page in pages}
+
+
+def write_folder(folder: Path, files: dict[str, bytes]) -> None:
+    """A set of files written into a fresh folder and swapped in whole, so no file of an older,
+    longer set survives (generator/core/atomic.py). Called under the kit folder's lock, after
+    its batch: a folder is swapped in on its own, not with the batch's files."""
+    with atomic_dir(folder) as staging:
+        for name, data in files.items():
+            with atomic_file(staging / name) as out:
+                out.write(data)
 
 
 def write_kit(kit: Kit, target: Path, title: str, subject: str) -> None:

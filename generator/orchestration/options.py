@@ -28,6 +28,7 @@ class BuildOptions:
     back_dy: float = 0.0  # ... and down (mm)
     force: bool = False
     layout: str = "sheets"  # sheets | gutterfold | single (one piece per page, print shops)
+    cut_svg: bool = False  # a cut file (SVG) per sheet side beside the PDF (layout/cutfile.py)
     lang: str = SOURCE  # the kit's language: furniture and translated texts (data/i18n.py)
     out_dir: Path = field(default=paths.OUTPUT)
 

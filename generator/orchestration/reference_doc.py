@@ -55,6 +55,8 @@ NOTES: dict[str, str] = {
     "ComponentSpec.face": "the face template drawing the front",
     "ComponentSpec.back": "the face template drawing the back (none: blank backs)",
     "ComponentSpec.shape": "`round` pieces are cut along a circle",
+    "ComponentSpec.corner": "the radius of a rectangular piece's rounded corners, mm, in the "
+                            "cut file (`build --cut-svg`); the printed cut marks stay straight",
     "ComponentSpec.items": "the pieces written out, each a mapping (`count` copies)",
     "ComponentSpec.generate": "the pieces made from tables",
     "ComponentSpec.params": "values every face of the component sees as `params`",

@@ -1,0 +1,86 @@
+"""Cut files: one SVG per printed sheet side holding pieces, with the cut line of every piece at
+true size, for laser cutters and die-cutting machines (Cricut, Silhouette, a laser's software).
+
+Written from the same ``Kit`` the PDF and its manifest (``manifest.py``) are: each piece's box
+is the manifest's ``x, y, w, h`` (its trim on the page, in mm from the top-left corner), so
+the cut lies on the printed trim. A round piece (``shape: round``) is a ``<circle>`` on its
+trim's inscribed circle, as the kit draws its hairline; any other piece a ``<rect>`` with the
+component's ``corner`` radius (``rx``/``ry``, at most half its shorter side). One shape per
+piece, no fill, a hairline stroke; its ``id`` names the page, the piece's number on it and its
+component, its ``<title>`` the piece's label (a stranger's text: ElementTree escapes it, so
+``<``, ``&`` or a quote in a label cannot break the file).
+
+Millimetres throughout: the root's ``width``/``height`` are the paper's in ``mm`` and its
+``viewBox`` the same numbers, so one user unit is one millimetre whatever the program's DPI.
+
+Pure geometry and text: pages in, bytes out; the caller writes them (orchestration/build.py).
+"""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping
+
+from .page import Kit, Page
+
+SVG_NS = "http://www.w3.org/2000/svg"
+HAIRLINE = 0.025  # mm: 0.001 in, what laser software takes for a vector cut (a hairline)
+CUT_COLOUR = "#ff0000"  # the colour cutters' software maps to "cut" by default
+MAX_CUT_FILES = 2000  # sheet sides holding pieces: far past any kit, a bound on a stranger's
+
+
+# What XML 1.0 cannot hold (control characters, lone surrogates, U+FFFE/U+FFFF): ElementTree
+# would write them as they are and leave a file no program reads.
+_NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+_ONE_LINE = str.maketrans("\t\n\r", "   ")
+
+
+def xml_text(text: str) -> str:
+    """A stranger's text as XML can hold it, on one line: each character XML forbids becomes
+    U+FFFD, a line break or tab a space (a parser reads ``\\r`` back as ``\\n``); the markup
+    characters ``<``, ``&`` and quotes are escaped by ElementTree itself."""
+    return _NOT_XML.sub("\ufffd", text).translate(_ONE_LINE)
+
+
+def _n(value: float) -> str:
+    """A length as written: mm to 0.01 (the manifest's rounding), no trailing zeros."""
+    return f"{round(value + 0.0, 2):g}"
+
+
+def cut_pages(kit: Kit) -> list[tuple[int, Page]]:
+    """The sheet sides that hold pieces, each with its sheet's number (from 1)."""
+    return [(s, page) for s, sheet in enumerate(kit.sheets, start=1) for page in sheet.pages
+            if page.pieces]
+
+
+def cut_svg(page: Page, sheet: int, corners: Mapping[str, float]) -> bytes:
+    """One sheet side's cut file. ``corners``: each component's corner radius (mm; a
+    component not in it has square corners)."""
+    w, h = page.size.w, page.size.h
+    root = ET.Element("svg", {"xmlns": SVG_NS, "version": "1.1",
+                              "width": f"{_n(w)}mm", "height": f"{_n(h)}mm",
+                              "viewBox": f"0 0 {_n(w)} {_n(h)}"})
+    ET.SubElement(root, "title").text = f"sheet {sheet} {page.side}: cut lines"
+    group = ET.SubElement(root, "g", {"id": f"cut-{sheet}-{page.side}", "fill": "none",
+                                      "stroke": CUT_COLOUR, "stroke-width": f"{HAIRLINE:g}"})
+    for number, pl in enumerate(page.pieces, start=1):
+        x, y, pw, ph = pl.trim
+        ident = f"s{sheet}-{page.side}-{number:03d}-{pl.component}"
+        if pl.round:
+            shape = ET.SubElement(group, "circle", {
+                "id": ident, "cx": _n(x + pw / 2), "cy": _n(y + ph / 2),
+                "r": _n(min(pw, ph) / 2)})
+        else:
+            attrs = {"id": ident, "x": _n(x), "y": _n(y), "width": _n(pw), "height": _n(ph)}
+            radius = min(corners.get(pl.component, 0.0), pw / 2, ph / 2)
+            if radius > 0:
+                attrs |= {"rx": _n(radius), "ry": _n(radius)}
+            shape = ET.SubElement(group, "rect", attrs)
+        ET.SubElement(shape, "title").text = xml_text(pl.label or pl.component)
+    ET.indent(root, space=" ")
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+
+
+def cut_name(sheet: int, side: str) -> str:
+    return f"sheet-{sheet:03d}-{side}.svg"
