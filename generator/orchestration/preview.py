@@ -3,7 +3,8 @@
 For every game: every distinct face of every component (front beside back), rendered at print
 resolution by the PNG export and shown small (click one to see it at 300 dpi); a link to the
 PDF of each layout that has been built; the verify report as a table; and a simulation
-summary with its chart. A game without a play engine (no ``rules:`` module) gets everything
+summary (the balance report of ``pnp simulate --compare``: random against greedy) with its
+chart. A game without a play engine (no ``rules:`` module) gets everything
 but the simulation, which says so in one line. Written to ``output/preview/index.html``; a
 progress bar on a terminal says which game is being built (it takes a while)."""
 from __future__ import annotations
@@ -88,9 +89,13 @@ def _simulation(game_id: str, folder: Path, n: int, lang: str) -> tuple[str, lis
         return simulate.no_engine(game.id), []
     texts, charts = [], []
     for players in sorted({game.players[0], game.players[1]}):
-        for suffix, report in simulate.run_variants(module, game.title, game.data, players,
-                                                    n=n, seed=1, jobs=2):
-            texts.append(f"{report.game}, {players} players:\n{simulate.format_report(report)}")
+        runs = simulate.run_variants(module, game.title, game.data, players, n=n, seed=1,
+                                     jobs=2)
+        greedy = simulate.run_variants(module, game.title, game.data, players, n=n, seed=1,
+                                       jobs=2, policy="greedy")
+        for (suffix, report), (_, other) in zip(runs, greedy, strict=True):
+            texts.append(f"{report.game}, {players} players:\n{simulate.format_report(report)}"
+                         f"\n{simulate.compare_policies(report, other)}")
             chart = folder / f"{game.id}-sim{suffix}-{players}p.png"
             simulate_chart.write_chart(report, chart)
             charts.append(chart.name)
