@@ -34,8 +34,8 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_LOCK_TIMEOUT", "PAPER_SIZES", "BuildOptions", "CompositionError",
            "DataError", "ForwardedError", "InputError", "OutputError", "build", "build_many",
-           "calibration", "deal", "deal_findings", "export_pngs", "game_list", "games", "init", "languages", "load",
-           "output_folder",
+           "calibration", "deal", "deal_findings", "export_pngs", "game_list", "games", "init",
+           "languages", "load", "output_folder",
            "preview", "reference", "reported", "revoke", "schemas", "set_lock_timeout",
            "simulate", "trust", "trusted", "trusting", "untranslated", "untrusted_notes",
            "verify_report", "version", "watch"]

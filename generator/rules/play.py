@@ -28,7 +28,7 @@ class GameResult:
     # Decisions (``count_choices``): (steps played, steps with more than one legal action,
     # sum and sum of squares of the legal actions at those, most at one): the balance
     # report's "decisions per turn", summed over games without keeping every step.
-    choices: tuple[int, int, int, int, int] = ()
+    choices: tuple[int, ...] = ()
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -80,7 +80,7 @@ def play_one(module: Playable, players: int, seed: int, policy: str, max_turns: 
         winners = tuple(s for s, v in enumerate(final) if v == best)
     extra = (tuple(sorted(module.counters(state).items())) if isinstance(module, HasCounters)
              else ())
-    choices = (steps, decided, total, squares, most) if count_choices else ()
+    choices: tuple[int, ...] = (steps, decided, total, squares, most) if count_choices else ()
     return GameResult(min(state.turn, max_turns), outcome, final, winners, extra, choices)
 
 
