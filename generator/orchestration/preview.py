@@ -2,7 +2,8 @@
 
 For every game: every distinct face of every component (front beside back), rendered at print
 resolution by the PNG export and shown small (click one to see it at 300 dpi); a link to the
-PDF of each layout that has been built; the verify report as a table; and a simulation
+PDF of each layout that has been built; the verify report as a table (with the answers to
+the data file's ``deal:`` questions, generator/rules/deal.py); and a simulation
 summary (the balance report of ``pnp simulate --compare``: random against greedy) with its
 chart. A game without a play engine (no ``rules:`` module) gets everything
 but the simulation, which says so in one line. Written to ``output/preview/index.html``; a
@@ -27,6 +28,7 @@ from generator.orchestration.build import build_pdf, output_pdf, verify
 from generator.orchestration.export import PRESETS, export_pngs
 from generator.orchestration.options import BuildOptions
 from generator.orchestration.preflight.report import preflight
+from generator.rules import deal
 
 LAYOUTS = ("sheets", "gutterfold", "single")
 
@@ -122,7 +124,7 @@ def _write_preview(opts: BuildOptions, folder: Path, n_games: int,
             with i18n.collect() as missing, context.building():
                 game = load_game(game_id)
                 with i18n.session(game, opts.lang):
-                    findings = verify(game) + preflight(game, opts)
+                    findings = verify(game) + preflight(game, opts) + deal.findings(game)
             findings += i18n.findings(missing, opts.lang)  # texts left in English
             _, pages = build_pdf(game_id, opts)
             png_folder, _ = export_pngs(game_id, opts)
