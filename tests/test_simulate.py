@@ -242,5 +242,21 @@ def test_cli_simulate_compare_prints_both_policies(tmp_path, capsys):
                  "--compare", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "random policy against greedy policy, 10 games each" in out
+    assert (tmp_path / "moving-target" / "simulation-2p-compare.png").exists()
     assert "every seat's 95 % interval includes its fair share" in out or \
         "than its fair share" in out
+
+
+def test_comparison_chart_draws_both_policies_with_error_bars(tmp_path):
+    from generator.orchestration import simulate_chart as chart
+
+    first, second = _report([800, 200]), replace(_report([300, 700]), policy="greedy")
+    target = chart.write_comparison_chart(first, second, tmp_path / "c.png")
+    again = chart.write_comparison_chart(first, second, tmp_path / "d.png")
+    assert target.read_bytes() == again.read_bytes()
+    image = _pixels(target)
+    slot = chart.PANEL_W / 4  # seat 1 random, seat 1 greedy, seat 2 random, seat 2 greedy
+    for k, colour in enumerate([chart.SEAT, chart.BAR, chart.SEAT, chart.BAR]):
+        middle = round(chart.LEFT_X + slot * (k + 0.5))
+        column = [image.getpixel((middle, y)) for y in range(chart.TOP, chart.TOP + chart.PLOT_H)]
+        assert colour in column and chart.INK in column  # the bar and its error bar

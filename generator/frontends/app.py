@@ -203,6 +203,9 @@ def simulate(game: Game, players: int, n: int, seed: int, jobs: int, policy: str
         text = sim.format_report(report)
         if others:
             text += "\n" + sim.compare_policies(report, others[k][1])
+            both = out_dir / game.id / f"simulation{suffix}-{players}p-compare.png"
+            simulate_chart.write_comparison_chart(report, others[k][1], both)
+            text += f"\ncomparison chart -> {both}"
         yield f"{report.game}, {players} players", text, chart
 
 

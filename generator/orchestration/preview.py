@@ -100,7 +100,9 @@ def _simulation(game_id: str, folder: Path, n: int, lang: str) -> tuple[str, lis
                          f"\n{simulate.compare_policies(report, other)}")
             chart = folder / f"{game.id}-sim{suffix}-{players}p.png"
             simulate_chart.write_chart(report, chart)
-            charts.append(chart.name)
+            both = folder / f"{game.id}-sim{suffix}-{players}p-compare.png"
+            simulate_chart.write_comparison_chart(report, other, both)
+            charts += [chart.name, both.name]
     return "\n\n".join(texts), charts
 
 
