@@ -189,3 +189,14 @@ def test_a_project_game_answers_its_questions_and_a_card_without_the_field_fails
     assert f"deal: a hand of 6 without a Moon: {100 * float(no_moon):.2f} % [exact]" in out
     assert "[FAIL] [design] deal: tokens by colour: tokens item 1 (Star) has no field " \
            "'colour'" in out
+
+
+def test_the_monte_carlo_work_is_capped_in_cards_dealt():
+    from generator.data.deal_list import MAX_DEALT_CARDS, check_work
+
+    check_work(4, 13, MAX_DEALT_CARDS // 52, anyone=True)
+    check_work(4, 13, 100_000, anyone=False)  # one hand a deal: 1,300,000 cards
+    with pytest.raises(ValueError, match="ask for at most 96153 deals"):
+        check_work(4, 13, 96_154, anyone=True)
+    with pytest.raises(ValueError, match="from 1 to 100000"):
+        check_work(1, 1, 0, anyone=False)

@@ -12,12 +12,14 @@ from typing import Any
 from generator.core.model import Component
 from generator.expressions import ExpressionError, compile_value
 
-from .schema import DealQuestion
+from .schema import MAX_DEAL_TRIALS, DealQuestion
 from .verify_list import is_expression
 
 # The fields looked for, in this order, as a deck's "suit" when none is named: the first
 # one every card has is used, and the report says which.
 SUIT_FIELDS = ("suit", "suits", "colour", "color")
+# Cards one question's Monte Carlo may deal (deals x cards of a deal): its work, counted.
+MAX_DEALT_CARDS = 5_000_000
 
 
 def default_deck(components: Sequence[Component]) -> Component | None:
@@ -56,6 +58,18 @@ def check_hands(deck: Component, players: int, hand: int) -> None:
                          f"{deck.id} has {deck.total}")
 
 
+def check_work(players: int, hand: int, trials: int, anyone: bool) -> None:
+    """Refuse a Monte Carlo past ``MAX_DEALT_CARDS`` (or past ``MAX_DEAL_TRIALS`` deals):
+    ValueError saying how many deals are allowed."""
+    if not 1 <= trials <= MAX_DEAL_TRIALS:
+        raise ValueError(f"trials must be a whole number from 1 to {MAX_DEAL_TRIALS} "
+                         f"(got {trials})")
+    per = hand * (players if anyone else 1)
+    if trials * per > MAX_DEALT_CARDS:
+        raise ValueError(f"{trials} deals of {per} cards deal {trials * per} cards; at most "
+                         f"{MAX_DEALT_CARDS}: ask for at most {MAX_DEALT_CARDS // per} deals")
+
+
 def check_questions(doc: Any, questions: Sequence[DealQuestion],
                     components: Sequence[Component]) -> list[dict[str, Any]]:
     """What the questions name, checked against the loaded game; returns them as plain
@@ -70,6 +84,11 @@ def check_questions(doc: Any, questions: Sequence[DealQuestion],
             check_hands(deck, question.players, question.hand)
         except ValueError as exc:
             raise doc.error(path + ("hand",), str(exc)) from None
+        try:  # the most a question may deal (a question answered exactly deals nothing)
+            check_work(question.players, question.hand, question.trials,
+                       question.who == "anyone")
+        except ValueError as exc:
+            raise doc.error(path + ("trials",), str(exc)) from None
         for key, ref in refs(question):
             if is_expression(ref):
                 try:

@@ -30,15 +30,20 @@ from typing import Any
 
 from generator.core.findings import DESIGN, Finding
 from generator.core.model import Component, Game
-from generator.data.deal_list import SUIT_FIELDS, check_hands, deck_of, default_suit
+from generator.data.deal_list import (
+    SUIT_FIELDS,
+    check_hands,
+    check_work,
+    deck_of,
+    default_suit,
+)
 from generator.data.i18n import message
-from generator.data.schema import MAX_DEAL_PLAYERS, MAX_DEAL_TRIALS, DealQuestion
+from generator.data.schema import MAX_DEAL_PLAYERS, DealQuestion
 
 from .base import at
 from .declarative import Reader, ident, pieces_of
 from .stats import wilson_interval
 
-MAX_DEALT_CARDS = 5_000_000  # cards one question's Monte Carlo deals (trials x cards a deal)
 MAX_EXACT_WORK = 1_000_000   # coefficient products of one exact void polynomial (hand x deck)
 DEFAULT_TRIALS = 10_000
 
@@ -100,9 +105,11 @@ def hypergeometric(deck: int, kind: int, hand: int, j: int) -> Fraction:
 
 
 def at_least(deck: int, kind: int, hand: int, k: int) -> Fraction:
-    """P(a hand holds ``k`` or more of ``kind`` copies)."""
-    return sum((hypergeometric(deck, kind, hand, j) for j in range(k, min(kind, hand) + 1)),
-               Fraction(0))
+    """P(a hand holds ``k`` or more of ``kind`` copies): the hands summed as whole numbers,
+    one division at the end."""
+    hands = sum(math.comb(kind, j) * math.comb(deck - kind, hand - j)
+                for j in range(max(0, k), min(kind, hand) + 1) if hand - j <= deck - kind)
+    return Fraction(hands, math.comb(deck, hand))
 
 
 def void_in_some(sizes: Sequence[int], hand: int) -> Fraction:
@@ -138,18 +145,6 @@ def monte_carlo(cards: int, players: int, hand: int, trials: int, seed: int,
         hands = [cards_dealt[k:k + hand] for k in range(0, dealt, hand)]
         hits += any(hit(h) for h in hands)
     return hits
-
-
-def check_work(players: int, hand: int, trials: int, anyone: bool) -> None:
-    """Refuse a Monte Carlo past ``MAX_DEALT_CARDS`` (or past ``MAX_DEAL_TRIALS`` deals)."""
-    if not 1 <= trials <= MAX_DEAL_TRIALS:
-        raise ValueError(f"trials must be a whole number from 1 to {MAX_DEAL_TRIALS} "
-                         f"(got {trials})")
-    dealt = trials * hand * (players if anyone else 1)
-    if dealt > MAX_DEALT_CARDS:
-        per = hand * (players if anyone else 1)
-        raise ValueError(f"{trials} deals of {per} cards deal {dealt} cards; at most "
-                         f"{MAX_DEALT_CARDS}: ask for at most {MAX_DEALT_CARDS // per} deals")
 
 
 # -- the deck as cards -------------------------------------------------------------------------
