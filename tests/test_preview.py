@@ -45,6 +45,19 @@ def test_preview_lists_every_component_and_report(preview):
     assert "moving-target-sim-2p.png" in {p.name for p in preview.parent.glob("*.png")}
 
 
+
+def test_preview_shows_the_balance_report_and_the_deal_questions(preview):
+    """The simulation summary is the balance report of ``pnp simulate --compare`` (fair
+    shares, decisions, the turn limit, random against greedy), and the verify table carries
+    the data file's ``deal:`` answers with their method."""
+    html = preview.read_text(encoding="utf-8")
+    for text in ("fair share", "legal actions on average", "turn limit:",
+                 "random policy against greedy policy, 20 games each",
+                 "deal: a 3-player starting hand (7 cards) void in some suit",
+                 "43.0 % [exact]", "[Monte Carlo, 10000 deals, seed 1, 95 % interval"):
+        assert text in html
+
+
 def test_preview_shows_every_piece_at_print_resolution(preview):
     """Every distinct face of the deck (52 fronts, each with its back) is linked at 300 dpi."""
     html = preview.read_text(encoding="utf-8")

@@ -11,6 +11,7 @@ from PIL import Image
 from generator import rules
 from generator.data import load_game
 from generator.orchestration import simulate, simulate_chart
+from generator.rules import play
 
 
 def test_run_variants_gives_one_report_per_board_and_skips_refused_counts():
@@ -160,3 +161,102 @@ def test_cli_simulate_prints_the_intervals(tmp_path, capsys):
         assert float(low) <= float(rate) <= float(high)
     assert "at n=60 (95 %)" in out
     assert (tmp_path / "moving-target" / "simulation-2p-random.png").exists()
+
+
+# -- the balance report: fair shares, decisions, the turn limit, two policies ----------------
+
+def test_report_adds_the_fair_share_verdict_and_the_turn_limit_after_the_old_lines():
+    text = simulate.format_report(_report([250, 450, 300]))
+    lines = text.splitlines()
+    verdict = lines.index("seat 2 wins more than its fair share: 45.0 % of the 1000 won games "
+                          "(95 % interval 41.9-48.1 %), a fair share being 33.3 %")
+    assert verdict > next(k for k, line in enumerate(lines) if "significant" in line)
+    assert "seat 1 wins less than its fair share: 25.0 %" in text
+    assert lines[-1] == "turn limit: no game reached 500 turns"
+
+
+def test_stalls_are_said_with_their_interval():
+    text = simulate.format_report(_report([40, 60], stalls=900))
+    assert ("turn limit: 900 of 1000 games reached 500 turns without ending, 90.0 % "
+            "(88.0-91.7 %); the game may not always end") in text
+
+
+def _seeded(policy: str) -> simulate.Report:
+    game = load_game("moving-target")
+    return simulate.run(rules.load(game.rules), 2, 12, seed=5, jobs=1, data=game.data,
+                        game=game.title, policy=policy)
+
+
+def test_a_seeded_run_counts_the_same_decisions_every_time():
+    report = _seeded("random")
+    again = _seeded("random")
+    assert [r.choices for r in report.results] == [r.choices for r in again.results]
+    choice = report.decisions()
+    steps = report.steps()
+    assert steps == sum(r.choices[0] for r in report.results) > choice.n > 0
+    assert choice.most == max(r.choices[4] for r in report.results) > 1
+    assert choice.mean > 1
+    # Counting choices plays the same games: turns and winners as the plain loop's.
+    plain = [play.play_one(rules.load("moving_target"), 2, play.game_seed(5, i), "random",
+                           simulate.DEFAULT_MAX_TURNS, load_game("moving-target").data)
+             for i in range(12)]
+    assert [(r.turns, r.winners) for r in plain] == \
+        [(r.turns, r.winners) for r in report.results]
+    text = simulate.format_report(report)
+    assert (f"decisions: {choice.n} of {steps} steps offered a choice "
+            f"({100 * choice.n / steps:.1f} %); at a choice, {choice.mean:.1f} legal actions "
+            f"on average (spread {choice.sd:.1f}, at most {choice.most})") in text
+
+
+def test_greedy_counts_its_choices_without_changing_its_games():
+    report = _seeded("greedy")
+    plain = [play.play_one(rules.load("moving_target"), 2, play.game_seed(5, i), "greedy",
+                           simulate.DEFAULT_MAX_TURNS, load_game("moving-target").data)
+             for i in range(12)]
+    assert [(r.turns, r.winners, r.scores) for r in plain] == \
+        [(r.turns, r.winners, r.scores) for r in report.results]
+    assert report.decisions().n > 0
+
+
+def test_two_policies_side_by_side():
+    random_run, greedy_run = _seeded("random"), _seeded("greedy")
+    text = simulate.compare_policies(random_run, greedy_run)
+    lines = text.splitlines()
+    assert lines[0] == ("random policy against greedy policy, 12 games each "
+                        "(95 % intervals, random / greedy):")
+    assert len(WILSON.findall(text)) == 2  # seat 1 and seat 2, each "rate (low-high)" twice
+    assert lines[-1].startswith(("no seat's win rate differs", "seat "))
+    assert any(line.startswith("  mean length (turns): ") for line in lines)
+
+
+def test_compare_names_a_seat_whose_intervals_do_not_overlap():
+    text = simulate.compare_policies(_report([800, 200]), _report([200, 800]))
+    assert "seat 1 wins more often under the random policy" in text
+    assert "seat 2 wins more often under the random policy" in text  # both hand-built random
+
+
+def test_cli_simulate_compare_prints_both_policies(tmp_path, capsys):
+    from generator.frontends.cli import main
+
+    assert main(["simulate", "moving-target", "--n", "10", "--players", "2", "--jobs", "1",
+                 "--compare", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "random policy against greedy policy, 10 games each" in out
+    assert (tmp_path / "moving-target" / "simulation-2p-compare.png").exists()
+    assert "every seat's 95 % interval includes its fair share" in out or \
+        "than its fair share" in out
+
+
+def test_comparison_chart_draws_both_policies_with_error_bars(tmp_path):
+    from generator.orchestration import simulate_chart as chart
+
+    first, second = _report([800, 200]), replace(_report([300, 700]), policy="greedy")
+    target = chart.write_comparison_chart(first, second, tmp_path / "c.png")
+    again = chart.write_comparison_chart(first, second, tmp_path / "d.png")
+    assert target.read_bytes() == again.read_bytes()
+    image = _pixels(target)
+    slot = chart.PANEL_W / 4  # seat 1 random, seat 1 greedy, seat 2 random, seat 2 greedy
+    for k, colour in enumerate([chart.SEAT, chart.BAR, chart.SEAT, chart.BAR]):
+        middle = round(chart.LEFT_X + slot * (k + 0.5))
+        column = [image.getpixel((middle, y)) for y in range(chart.TOP, chart.TOP + chart.PLOT_H)]
+        assert colour in column and chart.INK in column  # the bar and its error bar

@@ -3,6 +3,7 @@ tail, and the seat test's verdicts on hand-built counts."""
 from __future__ import annotations
 
 import math
+import statistics
 
 import pytest
 from hypothesis import given
@@ -60,10 +61,13 @@ def test_wilson_accepts_fractional_wins_from_shared_first_places(n, share):
     (10, 10, 0.722, 1.0),
     (1, 10, 0.018, 0.404),
     (362, 1000, 0.333, 0.392),
+    (50, 100, 0.4038, 0.5962),   # the textbook value: p = 0.5, z = 1.96, n = 100
 ])
 def test_wilson_known_values(k, n, low, high):
     got = wilson_interval(k, n)
     assert got == pytest.approx((low, high), abs=5e-4)
+    digits = len(str(low).split(".")[1])
+    assert [round(v, digits) for v in got] == pytest.approx([low, high], abs=10 ** -digits)
 
 
 def test_wilson_refuses_impossible_counts_and_knows_nothing_at_zero_games():
@@ -133,3 +137,48 @@ def test_rate_with_interval_text_and_mean_interval():
     mean, low, high = mean_interval([1.0, 2.0, 3.0, 4.0])
     assert mean == 2.5 and low < mean < high and high - mean == pytest.approx(mean - low)
     assert mean_interval([7.0]) == (7.0, 7.0, 7.0)
+
+
+# -- fair shares and their words -------------------------------------------------------------
+
+def test_a_seat_whose_interval_excludes_the_fair_share_is_named_in_plain_words():
+    from generator.rules.stats import describe_fair_shares, fair_shares
+
+    shares = fair_shares([450, 250, 300])  # 1000 won games among 3 seats: fair is 33.3 %
+    assert [s.side for s in shares] == ["above", "below", "below"]
+    assert shares[0].rate == 0.45 and shares[0].low > 1 / 3
+    assert describe_fair_shares(shares) == [
+        "seat 1 wins more than its fair share: 45.0 % of the 1000 won games "
+        "(95 % interval 41.9-48.1 %), a fair share being 33.3 %",
+        "seat 2 wins less than its fair share: 25.0 % of the 1000 won games "
+        "(95 % interval 22.4-27.8 %), a fair share being 33.3 %",
+        "seat 3 wins less than its fair share: 30.0 % of the 1000 won games "
+        "(95 % interval 27.2-32.9 %), a fair share being 33.3 %"]
+
+
+def test_fair_shares_within_noise_say_so_once_and_ignore_draws():
+    from generator.rules.stats import describe_fair_shares, fair_shares
+
+    shares = fair_shares([52, 48])  # e.g. 100 won games out of 1000 played (900 draws)
+    assert [s.side for s in shares] == ["within", "within"]
+    assert describe_fair_shares(shares) == [
+        "every seat's 95 % interval includes its fair share (50.0 % of the 100 won games)"]
+    assert fair_shares([0, 0]) == [] and fair_shares([7]) == []
+
+
+def test_fair_share_words_follow_the_language():
+    from generator.data import i18n
+    from generator.rules.stats import describe_fair_shares, fair_shares
+
+    with i18n.session(None, "fr"):
+        [line, *_] = describe_fair_shares(fair_shares([450, 250, 300]))
+    assert line.startswith("le siège 1 gagne plus que sa juste part\u00a0: 45.0 %")
+
+
+def test_spread_of_a_count_from_its_sums():
+    from generator.rules.stats import spread
+
+    values = [2, 4, 4, 4, 5, 5, 7, 9]
+    got = spread(len(values), sum(values), sum(v * v for v in values), max(values))
+    assert got.mean == 5 and got.sd == pytest.approx(statistics.stdev(values)) and got.most == 9
+    assert spread(0, 0, 0, 0).n == 0 and spread(1, 3, 9, 3).sd == 0

@@ -226,7 +226,9 @@ def load_game(game: str, card_data: Path = paths.CARD_DATA) -> Game:
               # The declarative checks, their names and targets checked against the
               # components and tables here (data/verify_list.py; rules/declarative.py
               # runs them).
-              "verify": _composition_checks(doc, spec, components, tables)},
+              "verify": _composition_checks(doc, spec, components, tables),
+              # Deal questions (data/deal_list.py checks them; rules/deal.py answers).
+              "deal": _deal_questions(doc, spec, components)},
         source=file,
         docs={"game": doc, "tables": table_docs},
         known=known,
@@ -287,6 +289,15 @@ def _composition_checks(doc: YamlDoc, spec: GameSpec, components: list[Component
     from .verify_list import check_specs
 
     return check_specs(doc, spec.verify, components, tables)
+
+
+def _deal_questions(doc: YamlDoc, spec: GameSpec, components: list[Component]
+                    ) -> list[dict[str, Any]]:
+    """The ``deal`` list, each question's deck, hands and expressions checked (a DataError
+    at the question's line), as plain data the Game carries."""
+    from .deal_list import check_questions
+
+    return check_questions(doc, spec.deal, components)
 
 
 def _included_tables(doc: YamlDoc, spec: GameSpec, folder: Path

@@ -385,6 +385,60 @@ class CompositionCheck(Strict):
         return "count"
 
 
+# Deal questions (the data file's ``deal:`` list, docs/deal-statistics.md): the bounds keep
+# each one's work small (generator/rules/deal.py counts it in cards dealt, never seconds).
+MAX_DEAL_QUESTIONS = 30
+MAX_DEAL_PLAYERS = 100
+MAX_DEAL_TRIALS = 100_000
+DEAL_KINDS = ("lengths", "void", "none", "at_least")
+
+
+class DealQuestion(Strict):
+    """One question about dealing a deck (the data file's ``deal:`` list), answered by
+    ``verify`` and the preview, exactly where one hand's composition decides it, else by a
+    seeded Monte Carlo with a 95 % interval; the syntax is in docs/deal-statistics.md.
+
+        deal:
+          - name: a starting hand without a card above 7
+            players: 4
+            hand: 8
+            none: "{{ item.rank.value > 7 }}"
+
+    Exactly one kind: ``lengths: FIELD`` (the suit lengths of one hand), ``void: FIELD``
+    (a hand missing some value of FIELD), ``none: WHERE`` (a hand with no card matching) or
+    ``at_least: K`` with ``where: WHERE`` (a hand with K or more such cards)."""
+
+    name: str = Field(min_length=1, max_length=120)
+    component: str | None = Field(default=None, pattern=ID_PATTERN)
+    players: int = Field(ge=1, le=MAX_DEAL_PLAYERS)
+    hand: int = Field(ge=1, le=MAX_COMPONENT_PIECES)
+    who: Literal["one", "anyone"] = "one"
+    lengths: FieldRef | None = Field(default=None, min_length=1, max_length=FIELD_MAX)
+    void: FieldRef | None = Field(default=None, min_length=1, max_length=FIELD_MAX)
+    none: dict[str, Any] | str | None = Field(default=None, union_mode="left_to_right")
+    at_least: int | None = Field(default=None, ge=1, le=MAX_COMPONENT_PIECES)
+    where: dict[str, Any] | str | None = Field(default=None, union_mode="left_to_right")
+    trials: int = Field(default=10_000, ge=1, le=MAX_DEAL_TRIALS)
+    seed: int = Field(default=1, ge=0, le=2**31 - 1)
+
+    @model_validator(mode="after")
+    def one_kind(self) -> DealQuestion:
+        kinds = [k for k in DEAL_KINDS if getattr(self, k) is not None]
+        if len(kinds) != 1:
+            given = f"; {' and '.join(kinds)} are several" if kinds else ""
+            raise ValueError(f"ask one thing: one of lengths: FIELD, void: FIELD, none: WHERE, "
+                             f"at_least: K with where: WHERE{given}")
+        if (self.at_least is None) != (self.where is None):
+            raise ValueError("'at_least' and 'where' go together")
+        if self.lengths is not None and self.who != "one":
+            raise ValueError("'lengths' is about one hand: leave 'who' out")
+        return self
+
+    @property
+    def kind(self) -> str:
+        return next(k for k in DEAL_KINDS if getattr(self, k) is not None)
+
+
 LINES_PATTERN = r"^[0-9]{1,5}(-[0-9]{1,5})?$"
 
 
@@ -511,6 +565,9 @@ class GameSpec(Strict):
     verify: list[CompositionCheck] = Field(default_factory=list, max_length=MAX_VERIFY_CHECKS)
     # Each seed rule and the printed rules line carrying it, checked by verify.
     rules_coverage: RulesCoverage | None = None
+    # Questions about dealing a deck (suit lengths, voids, hands without a kind of card),
+    # answered by verify and the preview (docs/deal-statistics.md).
+    deal: list[DealQuestion] = Field(default_factory=list, max_length=MAX_DEAL_QUESTIONS)
 
     @field_validator("theme")
     @classmethod

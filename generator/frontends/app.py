@@ -34,8 +34,8 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_LOCK_TIMEOUT", "PAPER_SIZES", "BuildOptions", "CompositionError",
            "DataError", "ForwardedError", "InputError", "OutputError", "build", "build_many",
-           "calibration", "export_pngs", "export_tts", "game_list", "games", "init", "languages",
-           "load", "output_folder",
+           "calibration", "deal", "deal_findings", "export_pngs", "export_tts", "game_list",
+           "games", "init", "languages", "load", "output_folder",
            "preview", "reference", "reported", "revoke", "schemas", "set_lock_timeout",
            "simulate", "trust", "trusted", "trusting", "untranslated", "untrusted_notes",
            "verify_report", "version", "watch"]
@@ -132,7 +132,50 @@ def verify_report(game_id: str, opts: BuildOptions) -> tuple[Game, list[Finding]
             found += preflight(game, opts) if all(f.ok or f.warn for f in found) else [
                 Finding("pre-flight", False, "not run: the set is incomplete or wrong (the "
                         "failures above); fix them and verify again", warn=True)]
-    return game, found + i18n.findings(missing, opts.lang)
+    return game, found + deal_findings(game) + i18n.findings(missing, opts.lang)
+
+
+def deal_findings(game: Game) -> list[Finding]:
+    """The data file's ``deal:`` questions answered (generator/rules/deal.py), one finding
+    each; none for a game without them."""
+    from generator.rules import deal as deals
+
+    with context.building():
+        return deals.findings(game)
+
+
+def deal(game_id: str, players: int, hand: int, component: str | None, suit: str | None,
+         trials: int, seed: int, none: str | None, at_least: int | None, where: str | None
+         ) -> list[str]:
+    """``pnp deal``'s report (generator/rules/deal.py): ValueError for what cannot be
+    dealt or asked, in words."""
+    from generator.rules import deal as deals
+
+    with context.building():
+        game = load(game_id)
+        return deals.report(game, players, hand, component, suit, trials, seed,
+                            none=_condition(none), at_least_k=at_least,
+                            where=_condition(where))
+
+
+def _condition(text: str | None) -> dict[str, list[Any]] | str | None:
+    """A ``where:`` condition typed on the command line: an expression over ``item``
+    (``"{{ item.rank.value > 7 }}"``) as it is, or ``FIELD=VALUE`` as ``{FIELD: VALUE}``."""
+    if text is None or "{{" in text or "{%" in text:
+        return text
+    name, equals, value = text.partition("=")
+    if not equals or not name.strip():
+        raise ValueError(f"a condition is FIELD=VALUE or an expression like "
+                         f"\"{{{{ item.rank.value > 7 }}}}\" (got {text!r})")
+    value = value.strip()
+    try:  # "value=7" matches the number 7 as well as the text "7"
+        number: int | float | None = int(value)
+    except ValueError:
+        try:
+            number = float(value)
+        except ValueError:
+            number = None
+    return {name.strip(): [value] if number is None else [value, number]}
 
 
 def engine(game: Game) -> Any:
@@ -149,20 +192,30 @@ def no_engine(game_id: str) -> str:
 
 
 def simulate(game: Game, players: int, n: int, seed: int, jobs: int, policy: str,
-             out_dir: Path) -> Iterator[tuple[str, str, Path]]:
+             out_dir: Path, compare: bool = False) -> Iterator[tuple[str, str, Path]]:
     """Seeded playouts of every variant (board) for one player count: (heading, report,
-    chart file) per variant; nothing for a count the game does not allow."""
+    chart file) per variant; nothing for a count the game does not allow. ``compare`` also
+    plays the same games under the other policy and adds the two side by side."""
     from generator.orchestration import simulate as sim
     from generator.orchestration import simulate_chart  # Pillow loads only to draw a chart
 
     module = sim.engine(game)
     if module is None:  # no play engine: the caller says so (``no_engine``)
         return
-    for suffix, report in sim.run_variants(module, game.title, game.data, players, n=n,
-                                           seed=seed, jobs=jobs, policy=policy):
+    runs = sim.run_variants(module, game.title, game.data, players, n=n, seed=seed, jobs=jobs,
+                            policy=policy)
+    others = sim.run_variants(module, game.title, game.data, players, n=n, seed=seed,
+                              jobs=jobs, policy=sim.other_policy(policy)) if compare else []
+    for k, (suffix, report) in enumerate(runs):
         chart = out_dir / game.id / f"simulation{suffix}-{players}p-{policy}.png"
         simulate_chart.write_chart(report, chart)
-        yield f"{report.game}, {players} players", sim.format_report(report), chart
+        text = sim.format_report(report)
+        if others:
+            text += "\n" + sim.compare_policies(report, others[k][1])
+            both = out_dir / game.id / f"simulation{suffix}-{players}p-compare.png"
+            simulate_chart.write_comparison_chart(report, others[k][1], both)
+            text += f"\ncomparison chart -> {both}"
+        yield f"{report.game}, {players} players", text, chart
 
 
 def preview(opts: BuildOptions, n_games: int, named: list[str]) -> Path:

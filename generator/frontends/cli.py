@@ -212,13 +212,28 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         for players in player_counts[game_id]:
             ran = False
             for heading, report, chart in app.simulate(game, players, args.n, args.seed,
-                                                       args.jobs, args.policy, Path(args.out)):
+                                                       args.jobs, args.policy, Path(args.out),
+                                                       compare=args.compare):
                 ran = True
                 print(f"== {heading} ==")
                 print(report)
                 print(f"chart -> {chart}")
             if not ran:
                 print(f"== {game.title}, {players} players: not a player count of this game ==")
+    return 0
+
+
+def cmd_deal(args: argparse.Namespace) -> int:
+    """Deal statistics of a game's deck (generator/rules/deal.py): exact where one hand
+    decides, seeded Monte Carlo otherwise, the method beside each figure."""
+    if args.at_least is not None and args.where is None:
+        raise UsageError("--at-least K needs --where CONDITION (the kind of card counted)")
+    try:
+        lines = app.deal(args.game, args.players, args.hand, args.component, args.suit,
+                         args.trials, args.seed, args.none, args.at_least, args.where)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    print("\n".join(lines))
     return 0
 
 
@@ -426,10 +441,36 @@ def parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--jobs", type=int, default=2)
     sim.add_argument("--policy", choices=("random", "greedy"), default="random")
+    sim.add_argument("--compare", action="store_true",
+                     help="also play the same games under the other policy (random against "
+                          "greedy) and compare the two")
     sim.add_argument("--out", default=None)
     wait_arg(sim)
     trust_arg(sim)
     sim.set_defaults(func=cmd_simulate)
+
+    deal = sub.add_parser("deal", help="how a game's deck falls when dealt: suit lengths, "
+                                       "voids, hands without a kind of card")
+    deal.add_argument("game", help="a game id, a data file or a project folder")
+    deal.add_argument("--players", type=int, default=4, help="hands dealt (default 4)")
+    deal.add_argument("--hand", type=int, default=8, help="cards in each hand (default 8)")
+    deal.add_argument("--component", default=None,
+                      help="the component dealt (default: the card component of the most "
+                           "pieces)")
+    deal.add_argument("--suit", default=None, metavar="FIELD",
+                      help="the field that is a card's suit (default: the first of suit, "
+                           "suits, colour, color every card has)")
+    deal.add_argument("--none", default=None, metavar="CONDITION",
+                      help="also: the chance a hand has no card matching FIELD=VALUE or "
+                           "\"{{ item.rank.value > 7 }}\"")
+    deal.add_argument("--at-least", type=int, default=None, metavar="K",
+                      help="also: the chance a hand holds K or more cards matching --where")
+    deal.add_argument("--where", default=None, metavar="CONDITION",
+                      help="the cards --at-least counts (as --none)")
+    deal.add_argument("--trials", type=int, default=10_000,
+                      help="seeded deals for the figures that are not exact (default 10000)")
+    deal.add_argument("--seed", type=int, default=1)
+    deal.set_defaults(func=cmd_deal)
 
     cal = sub.add_parser("calibration", help="a duplex calibration sheet (2 pages)")
     cal.add_argument("--paper", choices=sorted(PAPER_SIZES), default="a4")

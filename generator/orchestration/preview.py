@@ -2,8 +2,10 @@
 
 For every game: every distinct face of every component (front beside back), rendered at print
 resolution by the PNG export and shown small (click one to see it at 300 dpi); a link to the
-PDF of each layout that has been built; the verify report as a table; and a simulation
-summary with its chart. A game without a play engine (no ``rules:`` module) gets everything
+PDF of each layout that has been built; the verify report as a table (with the answers to
+the data file's ``deal:`` questions, generator/rules/deal.py); and a simulation
+summary (the balance report of ``pnp simulate --compare``: random against greedy) with its
+chart. A game without a play engine (no ``rules:`` module) gets everything
 but the simulation, which says so in one line. Written to ``output/preview/index.html``; a
 progress bar on a terminal says which game is being built (it takes a while)."""
 from __future__ import annotations
@@ -26,6 +28,7 @@ from generator.orchestration.build import build_pdf, output_pdf, verify
 from generator.orchestration.export import PRESETS, export_pngs
 from generator.orchestration.options import BuildOptions
 from generator.orchestration.preflight.report import preflight
+from generator.rules import deal
 
 LAYOUTS = ("sheets", "gutterfold", "single")
 
@@ -88,12 +91,18 @@ def _simulation(game_id: str, folder: Path, n: int, lang: str) -> tuple[str, lis
         return simulate.no_engine(game.id), []
     texts, charts = [], []
     for players in sorted({game.players[0], game.players[1]}):
-        for suffix, report in simulate.run_variants(module, game.title, game.data, players,
-                                                    n=n, seed=1, jobs=2):
-            texts.append(f"{report.game}, {players} players:\n{simulate.format_report(report)}")
+        runs = simulate.run_variants(module, game.title, game.data, players, n=n, seed=1,
+                                     jobs=2)
+        greedy = simulate.run_variants(module, game.title, game.data, players, n=n, seed=1,
+                                       jobs=2, policy="greedy")
+        for (suffix, report), (_, other) in zip(runs, greedy, strict=True):
+            texts.append(f"{report.game}, {players} players:\n{simulate.format_report(report)}"
+                         f"\n{simulate.compare_policies(report, other)}")
             chart = folder / f"{game.id}-sim{suffix}-{players}p.png"
             simulate_chart.write_chart(report, chart)
-            charts.append(chart.name)
+            both = folder / f"{game.id}-sim{suffix}-{players}p-compare.png"
+            simulate_chart.write_comparison_chart(report, other, both)
+            charts += [chart.name, both.name]
     return "\n\n".join(texts), charts
 
 
@@ -117,7 +126,7 @@ def _write_preview(opts: BuildOptions, folder: Path, n_games: int,
             with i18n.collect() as missing, context.building():
                 game = load_game(game_id)
                 with i18n.session(game, opts.lang):
-                    findings = verify(game) + preflight(game, opts)
+                    findings = verify(game) + preflight(game, opts) + deal.findings(game)
             findings += i18n.findings(missing, opts.lang)  # texts left in English
             _, pages = build_pdf(game_id, opts)
             png_folder, _ = export_pngs(game_id, opts)

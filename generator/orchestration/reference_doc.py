@@ -101,6 +101,23 @@ NOTES: dict[str, str] = {
                                  "occur (`true`: the values seen; `{field: table}` or "
                                  "`{field: {min, max}}` declares a field's values; `false`: "
                                  "the gaps are meant, no warning)",
+    "GameSpec.deal": "questions about dealing a deck, answered by verify and the preview "
+                     "(docs/deal-statistics.md)",
+    "DealQuestion.name": "what the question asks, printed by verify beside its figure",
+    "DealQuestion.component": "the deck dealt (default: the card component of the most "
+                              "pieces)",
+    "DealQuestion.players": "hands dealt",
+    "DealQuestion.hand": "cards in each hand",
+    "DealQuestion.who": "`one`: a given player's hand (exact); `anyone`: some player's "
+                        "(Monte Carlo)",
+    "DealQuestion.lengths": "the field that is the suit: how many cards of each suit one "
+                            "hand holds",
+    "DealQuestion.void": "the field that is the suit: a hand missing some suit",
+    "DealQuestion.none": "a condition as a check's `where`: a hand with no card matching",
+    "DealQuestion.at_least": "a hand holding this many cards matching `where`, or more",
+    "DealQuestion.where": "the cards `at_least` counts, as a check's `where`",
+    "DealQuestion.trials": "seeded deals of a Monte Carlo figure",
+    "DealQuestion.seed": "the Monte Carlo's seed: the same figure every run",
     "PreflightSpec.colour_groups": "colours that carry information, checked for colour-blind "
                                    "and greyscale readers",
     "PreflightSpec.sheets": "paper (a3, a4, letter) -> the most sheets the kit may take; "

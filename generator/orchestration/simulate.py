@@ -16,15 +16,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator import rules
+from generator.data.i18n import message
 from generator.rules.base import HasVariants, RulesEngine
 from generator.rules.guard import Guarded, replay_check
 from generator.rules.play import POLICIES, GameResult, game_seed, play_one, seat_wins
 from generator.rules.stats import (
+    FairShare,
     SeatTest,
+    Spread,
+    describe_fair_shares,
     describe_seats,
+    fair_shares,
     mean_interval,
+    percent,
     rate_with_interval,
     seat_test,
+    spread,
     wilson_interval,
 )
 
@@ -41,6 +48,7 @@ class Report:
     results: list[GameResult] = field(default_factory=list)
     seconds: float = 0.0
     points: bool = False
+    max_turns: int = DEFAULT_MAX_TURNS  # a game still running at this turn is a stall
 
     @property
     def lengths(self) -> list[int]:
@@ -73,6 +81,25 @@ class Report:
         """Chi-square test of the seats' wins against equal chances (see rules/stats.py)."""
         return seat_test(self.seat_wins())
 
+    def fair_shares(self) -> list[FairShare]:
+        """Each seat's share of the won games against 1/players (see rules/stats.py)."""
+        return fair_shares(self.seat_wins())
+
+    def steps(self) -> int:
+        """Steps (actions) played in all, when the run counted choices (else 0)."""
+        return sum(r.choices[0] for r in self.results if r.choices)
+
+    def decisions(self) -> Spread:
+        """Legal actions at each step that offered more than one (mean, spread, most), over
+        every game of the run: how much choice a player has when there is one."""
+        counted = [r.choices for r in self.results if r.choices]
+        return spread(sum(c[1] for c in counted), sum(c[2] for c in counted),
+                      sum(c[3] for c in counted), max((c[4] for c in counted), default=0))
+
+    def length_interval(self) -> tuple[float, float, float]:
+        """(mean, low, high) game length in turns, a 95 % interval for the mean."""
+        return mean_interval([float(t) for t in self.lengths] or [0.0])
+
     def extras(self) -> dict[str, float]:
         """Each module counter averaged per game."""
         totals: Counter[str] = Counter()
@@ -84,6 +111,11 @@ class Report:
 def _rate(successes: float, n: int) -> tuple[float, float, float]:
     low, high = wilson_interval(successes, n)
     return (successes / n if n else 0.0), low, high
+
+
+def other_policy(policy: str) -> str:
+    """The policy a comparison plays against ``policy`` (random against greedy)."""
+    return POLICIES[1 - POLICIES.index(policy)]
 
 
 def no_engine(game_id: str) -> str:
@@ -102,8 +134,8 @@ def _chunk(args: tuple[str | rules.ProjectEngine, int, int, int, int, str, int, 
            ) -> list[GameResult]:
     module_name, players, seed, start, stop, policy, max_turns, data = args
     module = rules.load(module_name)  # a project's engine: trusted again in the worker
-    return [play_one(module, players, game_seed(seed, i), policy, max_turns, data)
-            for i in range(start, stop)]
+    return [play_one(module, players, game_seed(seed, i), policy, max_turns, data,
+                     count_choices=True) for i in range(start, stop)]
 
 
 def run(module: RulesEngine, players: int, n: int, seed: int = 1, jobs: int | None = 1,
@@ -134,7 +166,7 @@ def run(module: RulesEngine, players: int, n: int, seed: int = 1, jobs: int | No
     if isinstance(module, Guarded) and all(r.outcome == "stall" for r in results):
         raise module.endless(game_seed(seed, 0), max_turns)
     return Report(game or name, players, policy, n, seed, results, seconds,
-                  bool(module.POINTS))
+                  bool(module.POINTS), max_turns)
 
 
 def run_variants(module: RulesEngine, title: str, data: Mapping[str, Any], players: int,
@@ -190,5 +222,61 @@ def format_report(report: Report) -> str:
     extras = report.extras()
     if extras:
         lines.append("per game: " + ", ".join(f"{k} {v:.2f}" for k, v in extras.items()))
-    return "\n".join(lines)
+    return "\n".join(lines + balance_lines(report))
+
+
+def balance_lines(report: Report) -> list[str]:
+    """What a designer reads after the figures above (added after them, so those stay as
+    they were): which seat's interval leaves out its fair share, how much choice a turn
+    offers, how often the turn limit cut a game short. Words: messages' ``balance.*``."""
+    lines = describe_fair_shares(report.fair_shares())
+    steps = report.steps()
+    if steps:
+        choice = report.decisions()
+        if choice.n:
+            lines.append(message("balance.decisions", decided=choice.n, steps=steps,
+                                 share=percent(choice.n / steps), mean=f"{choice.mean:.1f}",
+                                 sd=f"{choice.sd:.1f}", most=choice.most))
+        else:
+            lines.append(message("balance.no_decisions", steps=steps))
+    stalls = report.count("stall")
+    if stalls:
+        lines.append(message("balance.turn_limit", count=stalls, n=report.n,
+                             rate=rate_with_interval(stalls, report.n),
+                             limit=report.max_turns))
+    else:
+        lines.append(message("balance.no_turn_limit", limit=report.max_turns))
+    return lines
+
+
+def compare_policies(first: Report, second: Report) -> str:
+    """Two runs of the same set-up under two policies (random against greedy), side by
+    side: each seat's win rate, draws and stalls, game length and choice, then in words
+    whether a seat's rate moved more than noise (its two 95 % intervals do not overlap: a
+    cautious reading, so a difference it names is a real one)."""
+    def mean_text(interval: tuple[float, float, float]) -> str:
+        mean, low, high = interval
+        return f"{mean:.1f} ({low:.1f}-{high:.1f})"
+
+    lines = [message("balance.compare", a=first.policy, b=second.policy, n=first.n)]
+    moved = []
+    for seat, (a, b) in enumerate(zip(first.win_intervals(), second.win_intervals(),
+                                      strict=True)):
+        lines.append("  " + message("balance.compare_seat", seat=seat + 1,
+                                    a=rate_with_interval(a[0] * first.n, first.n),
+                                    b=rate_with_interval(b[0] * second.n, second.n)))
+        if a[1] > b[2] or b[1] > a[2]:
+            moved.append(message("balance.compare_differs", seat=seat + 1,
+                                 policy=first.policy if a[0] > b[0] else second.policy))
+    lines.append("  " + message(
+        "balance.compare_other",
+        a=rate_with_interval(first.count("draw") + first.count("stall"), first.n),
+        b=rate_with_interval(second.count("draw") + second.count("stall"), second.n)))
+    lines.append("  " + message("balance.compare_length", a=mean_text(first.length_interval()),
+                                b=mean_text(second.length_interval())))
+    if first.steps() and second.steps():
+        lines.append("  " + message("balance.compare_decisions",
+                                    a=f"{first.decisions().mean:.1f}",
+                                    b=f"{second.decisions().mean:.1f}"))
+    return "\n".join(lines + (moved or [message("balance.compare_same")]))
 

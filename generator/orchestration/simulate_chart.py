@@ -236,3 +236,32 @@ def write_chart(report: Report, target: Path) -> Path:
     with output_lock(target.parent), atomic_file(target) as out:
         image.save(out, format="PNG")
     return target
+
+
+def write_comparison_chart(first: Report, second: Report, target: Path) -> Path:
+    """Two policies' runs of one set-up side by side (``pnp simulate --compare``, the
+    preview): each seat's win rate under each policy and each policy's mean game length,
+    every bar with its 95 % error bar, so "does playing well change who wins?" is read with
+    its noise."""
+    image = Image.new("RGB", (WIDTH, TOP + PLOT_H + 70), "white")
+    draw = ImageDraw.Draw(image)
+    draw.text((40, 20), f"{first.game}: {first.players} players, {first.n} games per policy",
+              font=_font(26, True), fill=INK)
+    draw.text((40, 62), f"{first.policy} (orange) against {second.policy} (blue), same seeds",
+              font=_font(18), fill=MUTED)
+    left: Box = (LEFT_X, TOP, LEFT_X + PANEL_W, TOP + PLOT_H)
+    right: Box = (RIGHT_X, TOP, RIGHT_X + PANEL_W, TOP + PLOT_H)
+    labels, values, colours = [], [], []
+    for seat, (a, b) in enumerate(zip(first.win_intervals(), second.win_intervals(),
+                                      strict=True)):
+        labels += [f"seat {seat + 1}", ""]
+        values += [a, b]
+        colours += [SEAT, BAR]
+    _bars(image, left, "Win rate per seat", "share of games",
+          "error bars: 95 % Wilson interval", labels, values, colours, percent=True)
+    _bars(image, right, "Mean game length", "turns", "error bars: 95 % interval",
+          [first.policy, second.policy], [first.length_interval(), second.length_interval()],
+          [SEAT, BAR], percent=False)
+    with output_lock(target.parent), atomic_file(target) as out:
+        image.save(out, format="PNG")
+    return target

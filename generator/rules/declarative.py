@@ -111,19 +111,41 @@ def _error(game: Game, index: int, expected: str) -> DataError:
     return DataError(game.source, None, f"verify[{index}]", expected)
 
 
-def _pieces(game: Game, check: CompositionCheck, budget: _Budget) -> list[Piece]:
+def pieces_of(game: Game, cid: str) -> list[Piece]:
+    """Every distinct item of component ``cid`` as a ``Piece``, named for findings."""
     pieces = []
-    for cid in component_ids(check.component):
-        comp = game.component(cid)
-        for position, item in enumerate(comp.items):
-            hint = next((item.data[k] for k in ("name", "id", "label")
-                         if isinstance(item.data.get(k), (str, int))), None)
-            name = f"{cid} item {position + 1}" + (f" ({_show(hint)})" if hint is not None
-                                                   else "")
-            piece = Piece(name, item.data, item.count)
-            if check.where is None or _keeps(check.where, piece, budget):
-                pieces.append(piece)
+    for position, item in enumerate(game.component(cid).items):
+        hint = next((item.data[k] for k in ("name", "id", "label")
+                     if isinstance(item.data.get(k), (str, int))), None)
+        name = f"{cid} item {position + 1}" + (f" ({_show(hint)})" if hint is not None
+                                               else "")
+        pieces.append(Piece(name, item.data, item.count))
     return pieces
+
+
+def _pieces(game: Game, check: CompositionCheck, budget: _Budget) -> list[Piece]:
+    return [piece for cid in component_ids(check.component) for piece in pieces_of(game, cid)
+            if check.where is None or _keeps(check.where, piece, budget)]
+
+
+class Reader:
+    """Reads pieces the way the checks do, for another part of the rules layer (the deal
+    questions of rules/deal.py): a FIELD (``value``) and a ``where:`` condition (``keeps``),
+    in the one sandbox, under the same bounds (MAX_EVALUATIONS, the build's budget spent as
+    ``who``). A piece without the field raises ValueError naming the piece and its fields."""
+
+    def __init__(self, who: Spender) -> None:
+        self.budget = _Budget()
+        self.budget.who = who
+
+    def value(self, ref: str, piece: Piece) -> Any:
+        try:
+            return _value(ref, piece, self.budget)
+        except _Missing as exc:
+            raise ValueError(str(exc)) from None
+
+    def keeps(self, where: Mapping[str, Any] | str, piece: Piece) -> bool:
+        return _keeps(where, piece, self.budget)
 
 
 def _keeps(where: Mapping[str, Any] | str, piece: Piece, budget: _Budget) -> bool:

@@ -25,6 +25,10 @@ class GameResult:
     scores: tuple[float, ...]
     winners: tuple[int, ...]     # seats with the best score (empty for a stall)
     extra: tuple[tuple[str, int], ...] = ()  # engine-specific counters (e.g. damage rules)
+    # Decisions (``count_choices``): (steps played, steps with more than one legal action,
+    # sum and sum of squares of the legal actions at those, most at one): the balance
+    # report's "decisions per turn", summed over games without keeping every step.
+    choices: tuple[int, ...] = ()
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -32,19 +36,37 @@ def game_seed(seed: int, index: int) -> int:
 
 
 def play_one(module: Playable, players: int, seed: int, policy: str, max_turns: int,
-             data: Mapping[str, Any] | None) -> GameResult:
-    """Play one game to its end (or to ``max_turns``, a stall) with a seeded policy."""
+             data: Mapping[str, Any] | None, count_choices: bool = False) -> GameResult:
+    """Play one game to its end (or to ``max_turns``, a stall) with a seeded policy.
+
+    ``count_choices`` also counts the legal actions at every step (``GameResult.choices``);
+    the greedy policy then asks ``legal_actions`` too, which only reads the state (the
+    Protocol's contract), so the game played is the same either way."""
     state = module.new_game(players, seed, data)
     chooser = random.Random(seed ^ 0x5EED)
     greedy = module.greedy_action if policy == "greedy" else None
     legal, apply, over = module.legal_actions, module.apply, module.is_over
     steps, max_steps = 0, max_turns * 50
+    decided = total = squares = most = 0
     while not over(state) and state.turn <= max_turns and steps < max_steps:
         if greedy is not None:
+            if count_choices:
+                options = len(legal(state))
+                if options > 1:
+                    decided, total, squares = decided + 1, total + options, \
+                        squares + options * options
+                    most = max(most, options)
             action = greedy(state)
         else:
             actions = legal(state)
-            action = actions[0] if len(actions) == 1 else chooser.choice(actions)
+            if len(actions) == 1:
+                action = actions[0]
+            else:
+                action = chooser.choice(actions)
+                options = len(actions)
+                decided, total, squares = decided + 1, total + options, \
+                    squares + options * options
+                most = max(most, options)
         state = apply(state, action)
         steps += 1
     done = over(state)
@@ -58,7 +80,8 @@ def play_one(module: Playable, players: int, seed: int, policy: str, max_turns: 
         winners = tuple(s for s, v in enumerate(final) if v == best)
     extra = (tuple(sorted(module.counters(state).items())) if isinstance(module, HasCounters)
              else ())
-    return GameResult(min(state.turn, max_turns), outcome, final, winners, extra)
+    choices: tuple[int, ...] = (steps, decided, total, squares, most) if count_choices else ()
+    return GameResult(min(state.turn, max_turns), outcome, final, winners, extra, choices)
 
 
 def seat_wins(results: Iterable[GameResult], players: int) -> list[float]:

@@ -162,3 +162,76 @@ def describe_seats(test: SeatTest, n: int) -> str:
         return f"seat differences are within noise {level}: {detail}"
     return (f"seat {test.best + 1} wins more often (seat {test.worst + 1} least): "
             f"the seat difference is significant {level}: {detail}")
+
+
+@dataclass(frozen=True)
+class FairShare:
+    """One seat's share of the won games against the fair share ``1/players``: ``side`` is
+    ``"above"`` or ``"below"`` when the 95 % Wilson interval excludes the fair share, else
+    ``"within"``."""
+
+    seat: int       # 0-based
+    wins: float
+    won: int        # games won by anyone: draws and stalls favour no seat
+    low: float
+    high: float
+    side: str
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.won if self.won else 0.0
+
+
+def fair_shares(seat_wins: Sequence[float]) -> list[FairShare]:
+    """Each seat's share of the won games, with its 95 % Wilson interval, against the fair
+    share 1/players. Why of the won games, not of all games: a game of many draws would
+    otherwise put every seat "below" a share no seat could reach. (With several seats one of
+    them may fall outside by chance now and then; ``seat_test`` is the one test over all
+    seats, and the report prints both.)"""
+    players = len(seat_wins)
+    won = round(sum(seat_wins))
+    if players < 2 or won == 0:
+        return []
+    fair = 1 / players
+    out = []
+    for seat, wins in enumerate(seat_wins):
+        low, high = wilson_interval(min(wins, won), won)
+        side = "above" if low > fair else ("below" if high < fair else "within")
+        out.append(FairShare(seat, wins, won, low, high, side))
+    return out
+
+
+def describe_fair_shares(shares: Sequence[FairShare]) -> list[str]:
+    """The report's plain words about ``fair_shares``: one line per seat whose interval
+    excludes the fair share, or one line saying every interval includes it (the words are
+    templates/messages/<lang>.yaml's ``balance.*``)."""
+    from generator.data.i18n import message
+
+    if not shares:
+        return []
+    fair = percent(1 / len(shares))
+    lines = [message(f"balance.fair_{share.side}", seat=share.seat + 1,
+                     rate=percent(share.rate), low=f"{100 * share.low:.1f}",
+                     high=f"{100 * share.high:.1f}", fair=fair, won=share.won)
+             for share in shares if share.side != "within"]
+    return lines or [message("balance.fair_within", fair=fair, won=shares[0].won)]
+
+
+@dataclass(frozen=True)
+class Spread:
+    """Mean and standard deviation of a count, from its sums (no list of every step kept)."""
+
+    n: int
+    mean: float
+    sd: float
+    most: int
+
+
+def spread(n: int, total: int, squares: int, most: int) -> Spread:
+    """``Spread`` of ``n`` values with sum ``total`` and sum of squares ``squares`` (the
+    sample standard deviation; 0 for fewer than two values)."""
+    if n == 0:
+        return Spread(0, 0.0, 0.0, 0)
+    mean = total / n
+    var = (squares - total * total / n) / (n - 1) if n > 1 else 0.0
+    return Spread(n, mean, math.sqrt(max(0.0, var)), most)

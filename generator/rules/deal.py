@@ -1,0 +1,386 @@
+"""Deal statistics without code: how a deck falls when dealt (``pnp deal``, a data file's
+``deal:`` questions shown by verify and the preview; docs/deal-statistics.md).
+
+A designer's first questions about a card game need only the deck: "dealt 8 each among 4,
+how often is someone void in a suit?", "how often does a starting hand hold no card above
+7?". Each figure says how it was found:
+
+- **exact** where one hand's composition decides the question: a hand of ``h`` cards from a
+  deck of ``N`` is a uniformly random ``h``-subset, so the number of its cards of a kind with
+  ``K`` copies is hypergeometric, P(j) = C(K, j)·C(N-K, h-j) / C(N, h); a void in some suit
+  counts the hands that meet every suit, the coefficient of x^h in Π_s ((1+x)^K_s − 1)
+  (whole numbers throughout, a ``Fraction`` at the end: no rounding until it is printed);
+- **Monte Carlo** otherwise (a question about any of several hands, which are not
+  independent; a card of two suits at once), with a seeded ``random.Random`` so a report is
+  the same every run, and the 95 % Wilson interval of its hit rate (rules/stats.py).
+
+Cards are read, and ``where:`` conditions matched, by the declarative checks' reader
+(rules/declarative.py: the one sandbox, its bounds): once per distinct item, never per deal.
+Work is bounded by counts, never seconds: ``MAX_DEALT_CARDS`` cards dealt by one question's
+Monte Carlo, ``MAX_EXACT_WORK`` products in its exact polynomial (past that it deals instead).
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from generator.core.findings import DESIGN, Finding
+from generator.core.model import Component, Game
+from generator.data.deal_list import (
+    SUIT_FIELDS,
+    check_hands,
+    check_work,
+    deck_of,
+    default_suit,
+)
+from generator.data.i18n import message
+from generator.data.schema import MAX_DEAL_PLAYERS, DealQuestion
+
+from .base import at
+from .declarative import Reader, ident, pieces_of
+from .stats import wilson_interval
+
+MAX_EXACT_WORK = 1_000_000   # coefficient products of one exact void polynomial (hand x deck)
+DEFAULT_TRIALS = 10_000
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One probability and how it was found: ``exact`` (a Fraction) or ``hits`` of
+    ``trials`` seeded deals."""
+
+    label: str
+    exact: Fraction | None = None
+    hits: int = 0
+    trials: int = 0
+    seed: int = 0
+
+    @property
+    def value(self) -> float:
+        return float(self.exact) if self.exact is not None else self.hits / self.trials
+
+    def interval(self) -> tuple[float, float]:
+        """The 95 % interval: the value itself when exact, Wilson's around a Monte Carlo."""
+        if self.exact is not None:
+            return self.value, self.value
+        return wilson_interval(self.hits, self.trials)
+
+    def method(self) -> str:
+        if self.exact is not None:
+            return message("deal.exact")
+        low, high = self.interval()
+        return message("deal.monte_carlo", trials=self.trials, seed=self.seed,
+                       low=_number(100 * low), high=_number(100 * high))
+
+    def rate(self) -> str:
+        return f"{_number(100 * self.value)} %"
+
+    def text(self) -> str:
+        return message("deal.figure", question=self.label, rate=self.rate(),
+                       method=self.method())
+
+
+def _number(percent: float) -> str:
+    """Three significant figures, never in exponent form; under 0.001 % as "< 0.001"."""
+    if 0 < percent < 0.001:
+        return "< 0.001"
+    if percent == 0 or percent >= 100:
+        return f"{percent:.0f}" if percent in (0, 100) else f"{percent:.1f}"
+    digits = max(1, 2 - math.floor(math.log10(percent)))
+    return f"{percent:.{digits}f}"
+
+
+# -- exact: one hand -------------------------------------------------------------------------
+
+def hypergeometric(deck: int, kind: int, hand: int, j: int) -> Fraction:
+    """P(a hand of ``hand`` cards from ``deck`` holds exactly ``j`` of ``kind`` copies)."""
+    if not 0 <= j <= min(kind, hand) or hand - j > deck - kind:
+        return Fraction(0)
+    return Fraction(math.comb(kind, j) * math.comb(deck - kind, hand - j),
+                    math.comb(deck, hand))
+
+
+def at_least(deck: int, kind: int, hand: int, k: int) -> Fraction:
+    """P(a hand holds ``k`` or more of ``kind`` copies): the hands summed as whole numbers,
+    one division at the end."""
+    hands = sum(math.comb(kind, j) * math.comb(deck - kind, hand - j)
+                for j in range(max(0, k), min(kind, hand) + 1) if hand - j <= deck - kind)
+    return Fraction(hands, math.comb(deck, hand))
+
+
+def void_in_some(sizes: Sequence[int], hand: int) -> Fraction:
+    """P(a hand misses at least one suit), the suits a partition of the deck of ``sizes``:
+    1 − (hands meeting every suit) / C(N, h), the count being the coefficient of x^h in
+    Π_s ((1+x)^K_s − 1)."""
+    deck = sum(sizes)
+    poly = [1] + [0] * hand
+    for size in sizes:
+        factor = [math.comb(size, j) for j in range(min(size, hand) + 1)]
+        factor[0] = 0  # (1+x)^K - 1: at least one card of this suit
+        out = [0] * (hand + 1)
+        for i, a in enumerate(poly):
+            if a:
+                for j, b in enumerate(factor[:hand + 1 - i]):
+                    out[i + j] += a * b
+        poly = out
+    return 1 - Fraction(poly[hand], math.comb(deck, hand))
+
+
+# -- Monte Carlo: several hands --------------------------------------------------------------
+
+def monte_carlo(cards: int, players: int, hand: int, trials: int, seed: int,
+                hit: Callable[[list[int]], bool], anyone: bool) -> int:
+    """Deals in which ``hit`` holds for the first hand (``anyone``: for some hand) of
+    ``players`` hands of ``hand`` cards, out of ``trials`` seeded deals."""
+    rng = random.Random(seed)
+    order = range(cards)
+    dealt = players * hand if anyone else hand
+    hits = 0
+    for _ in range(trials):
+        cards_dealt = rng.sample(order, dealt)
+        hands = [cards_dealt[k:k + hand] for k in range(0, dealt, hand)]
+        hits += any(hit(h) for h in hands)
+    return hits
+
+
+# -- the deck as cards -------------------------------------------------------------------------
+
+@dataclass
+class Deck:
+    """A component dealt as cards: each copy of each item is a card, read through the
+    declarative checks' ``Reader`` once per item."""
+
+    component: Component
+    pieces: list[Any]
+    reader: Reader
+    card_piece: list[int] = field(default_factory=list)  # card -> its item
+
+    @classmethod
+    def of(cls, game: Game, component: Component, who: tuple[str, int | None, str]
+           ) -> Deck:
+        pieces = pieces_of(game, component.id)
+        deck = cls(component, pieces, Reader((*who, "piece")))
+        deck.card_piece = [k for k, piece in enumerate(pieces) for _ in range(piece.count)]
+        return deck
+
+    @property
+    def size(self) -> int:
+        return len(self.card_piece)
+
+    def suits(self, ref: str) -> list[frozenset[Hashable]]:
+        """Each card's suits: the value of ``ref`` (a list is a card of several suits)."""
+        per_piece = []
+        for piece in self.pieces:
+            value = self.reader.value(ref, piece)
+            parts = value if isinstance(value, (list, tuple)) else [value]
+            per_piece.append(frozenset(ident(part) for part in parts))
+        return [per_piece[k] for k in self.card_piece]
+
+    def matches(self, where: Mapping[str, Any] | str) -> list[bool]:
+        per_piece = [self.reader.keeps(where, piece) for piece in self.pieces]
+        return [per_piece[k] for k in self.card_piece]
+
+
+def _suit_sizes(suits: Sequence[frozenset[Hashable]]) -> dict[Hashable, int]:
+    sizes: dict[Hashable, int] = {}
+    for card in suits:
+        for suit in card:
+            sizes[suit] = sizes.get(suit, 0) + 1
+    return sizes
+
+
+def _show(value: Hashable) -> str:
+    return "(" + ", ".join(map(str, value)) + ")" if isinstance(value, tuple) else str(value)
+
+
+# -- the questions ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Answer:
+    """A question's figures (suit lengths: one per suit size and length), under its name."""
+
+    name: str
+    figures: list[Figure]
+    groups: list[tuple[str, int, list[Figure]]] = field(default_factory=list)  # lengths
+
+    def detail(self) -> str:
+        """One line for a verify finding."""
+        if self.groups:
+            return "; ".join(
+                f"{suits} ({cards}): " + ", ".join(f"{f.label} {f.rate()}" for f in figures)
+                + f" [{figures[0].method()}]" for suits, cards, figures in self.groups)
+        return "; ".join(f"{f.rate()} [{f.method()}]" for f in self.figures)
+
+
+def answer(deck: Deck, question: DealQuestion, label: str | None = None) -> Answer:
+    """The figures answering ``question`` about ``deck`` (ValueError for what cannot be
+    dealt or asked: too many cards, too much work, a card without the field)."""
+    check_hands(deck.component, question.players, question.hand)
+    anyone = question.who == "anyone" and question.players > 1
+    n, h = deck.size, question.hand
+    trials, seed = question.trials, question.seed
+    name = label or question.name
+    if question.lengths is not None:
+        return _lengths(deck, question.lengths, h, name)
+    if question.void is not None:
+        suits = deck.suits(question.void)
+        sizes = _suit_sizes(suits)
+        partition = all(len(card) == 1 for card in suits)
+        if not anyone and partition and h * n <= MAX_EXACT_WORK:
+            return Answer(name, [Figure(name, void_in_some(list(sizes.values()), h))])
+        every = len(sizes)
+
+        def void(hand: list[int]) -> bool:
+            met: set[Hashable] = set()
+            for card in hand:
+                met |= suits[card]
+            return len(met) < every
+
+        check_work(question.players, h, trials, anyone)
+        hits = monte_carlo(n, question.players, h, trials, seed, void, anyone)
+        return Answer(name, [Figure(name, None, hits, trials, seed)])
+    where = question.none if question.none is not None else question.where
+    assert where is not None
+    matching = deck.matches(where)
+    kind = sum(matching)
+    k = 1 if question.none is not None else (question.at_least or 1)
+    if not anyone:
+        exact = at_least(n, kind, h, k)
+        return Answer(name, [Figure(name, 1 - exact if question.none is not None else exact)])
+
+    if question.none is not None:
+        def hit(hand: list[int]) -> bool:
+            return not any(matching[card] for card in hand)
+    else:
+        def hit(hand: list[int]) -> bool:
+            return sum(matching[card] for card in hand) >= k
+
+    check_work(question.players, h, trials, anyone)
+    hits = monte_carlo(n, question.players, h, trials, seed, hit, anyone)
+    return Answer(name, [Figure(name, None, hits, trials, seed)])
+
+
+def _lengths(deck: Deck, ref: str, hand: int, name: str) -> Answer:
+    """The number of cards of each suit in one hand, exact, suits of one size together."""
+    sizes = _suit_sizes(deck.suits(ref))
+    by_size: dict[int, list[Hashable]] = {}
+    for suit, size in sizes.items():
+        by_size.setdefault(size, []).append(suit)
+    groups = []
+    for size, suits in sorted(by_size.items(), key=lambda kv: -kv[0]):
+        figures = [Figure(str(j), hypergeometric(deck.size, size, hand, j))
+                   for j in range(min(size, hand) + 1)]
+        groups.append((", ".join(_show(s) for s in suits), size, figures))
+    return Answer(name, [f for _, _, figures in groups for f in figures], groups)
+
+
+# -- verify and pnp deal ------------------------------------------------------------------------
+
+def findings(game: Game) -> list[Finding]:
+    """One finding per question of the game's ``deal`` list (ok: a figure is no failure),
+    at the question's line; a question that cannot be answered (a card without the field it
+    reads) is a failed finding naming why."""
+    from generator.expressions import ExpressionError
+
+    out = []
+    doc = (getattr(game, "docs", None) or {}).get("game")
+    for index, raw in enumerate(game.data.get("deal") or []):
+        question = DealQuestion.model_validate(raw)
+        where = at(game, "deal", index)
+        who = (str(doc.file) if doc is not None else str(game.source),
+               doc.line_of(("deal", index)) if doc is not None else None, f"deal[{index}]")
+        try:
+            deck = Deck.of(game, deck_of(game.components, question.component), who)
+            found = answer(deck, question)
+        except (ValueError, ExpressionError) as exc:
+            out.append(Finding(f"deal: {question.name}", False, str(exc), where=where,
+                               basis=DESIGN))
+            continue
+        out.append(Finding(f"deal: {question.name}", True, found.detail(), where=where,
+                           basis=DESIGN))
+    return out
+
+
+def _where_words(where: Mapping[str, Any] | str) -> str:
+    if isinstance(where, str):
+        return where
+    def shown(value: Any) -> str:
+        if isinstance(value, list):  # any of these ("7" or 7: one value typed once)
+            return " or ".join(dict.fromkeys(str(v) for v in value))
+        return str(value)
+
+    return ", ".join(f"{key} = {shown(value)}" for key, value in where.items())
+
+
+def report(game: Game, players: int, hand: int, component: str | None = None,
+           suit: str | None = None, trials: int = DEFAULT_TRIALS, seed: int = 1,
+           none: Mapping[str, Any] | str | None = None, at_least_k: int | None = None,
+           where: Mapping[str, Any] | str | None = None) -> list[str]:
+    """``pnp deal``'s lines: the deck dealt, suit lengths of one hand, a void for a given
+    player (exact) and for anyone (Monte Carlo), the optional ``none`` / ``at_least_k``
+    with ``where`` questions, then the data file's own ``deal:`` questions. ValueError for
+    what cannot be dealt (named in words, for the command's one error line)."""
+    if not 1 <= players <= MAX_DEAL_PLAYERS:
+        raise ValueError(f"players must be a whole number from 1 to {MAX_DEAL_PLAYERS} "
+                         f"(got {players})")
+    if hand < 1:
+        raise ValueError(f"hand must be a whole number of cards, at least 1 (got {hand})")
+    if not 0 <= seed < 2**31:
+        raise ValueError(f"seed must be a whole number from 0 to {2**31 - 1} (got {seed})")
+    deck_component = deck_of(game.components, component)
+    check_hands(deck_component, players, hand)
+    check_work(players, hand, trials, players > 1)
+    deck = Deck.of(game, deck_component, (str(game.source), None, "pnp deal"))
+    field_name = suit or default_suit(deck_component)
+    fields = ", ".join(SUIT_FIELDS)
+    suit_words = (suit if suit else message("deal.suit_default", field=field_name,
+                                            fields=fields)) if field_name else \
+        message("deal.no_suit", fields=fields)
+    lines = [message("deal.heading", component=deck_component.id, cards=deck.size,
+                     players=players, hand=hand, left=deck.size - players * hand,
+                     suit=suit_words)]
+    base = {"name": "pnp deal", "players": players, "hand": hand, "trials": trials,
+            "seed": seed}
+
+    def ask(label: str, **kind: Any) -> None:
+        found = answer(deck, DealQuestion.model_validate({**base, **kind}), label)
+        lines.extend(found_lines(found))
+
+    if field_name:
+        lines.append(message("deal.lengths", suits=field_name))
+        ask("", lengths=field_name)
+        ask(message("deal.void_one"), void=field_name)
+        if players > 1:
+            ask(message("deal.void_anyone"), void=field_name, who="anyone")
+    if none is not None:
+        words = _where_words(none)
+        ask(message("deal.none_one", where=words), none=none)
+        if players > 1:
+            ask(message("deal.none_anyone", where=words), none=none, who="anyone")
+    if at_least_k is not None and where is not None:
+        words = _where_words(where)
+        ask(message("deal.at_least_one", k=at_least_k, where=words), at_least=at_least_k,
+            where=where)
+        if players > 1:
+            ask(message("deal.at_least_anyone", k=at_least_k, where=words),
+                at_least=at_least_k, where=where, who="anyone")
+    for finding in findings(game):
+        lines.append(finding.line().strip())
+    return lines
+
+
+def found_lines(found: Answer) -> list[str]:
+    """An answer as report lines: a figure per line, suit lengths as a small table."""
+    if not found.groups:
+        return [f.text() for f in found.figures]
+    lines = []
+    for suits, cards, figures in found.groups:
+        lines.append("  " + message("deal.lengths_group", suits=suits, cards=cards,
+                                    method=figures[0].method()))
+        lines += ["    " + message("deal.length_row", length=f.label, rate=f.rate())
+                  for f in figures]
+    return lines
