@@ -97,7 +97,8 @@ def test_bad_yaml_syntax(game_file, tmp_path):
     file, (line,) = game_file(("title: Moving Target", "title: Moving: Target"))
     err = fail(file, tmp_path)
     assert (err.file, err.line, err.field) == (str(file), line, "")
-    assert err.message() == f"{file}:{line}: invalid YAML: mapping values are not allowed here"
+    assert err.message() == (f'{file}:{line}: invalid YAML: a ": " inside a value reads as a '
+                             'second key (column 14): put the value in quotes: "Moving: Target"')
 
 
 def test_expression_with_undefined_name(game_file, tmp_path):

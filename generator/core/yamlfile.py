@@ -39,7 +39,7 @@ from typing import Any
 
 import yaml
 
-from generator.core import context, memo, yamlfast
+from generator.core import context, memo, yamlfast, yamlhints
 from generator.core.errors import DataError
 
 Path_ = tuple[Hashable, ...]
@@ -396,10 +396,10 @@ def _parse(file: Path, text: str) -> tuple[yaml.Node | None, Any]:
                               mark.column + 1 if mark else None,
                               f"invalid YAML: {exc.message}") from None
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        raise YamlSyntaxError(file, mark.line + 1 if mark else None,
-                              mark.column + 1 if mark else None,
-                              f"invalid YAML: {_problem(exc)}") from None
+        # The one place a parser error becomes a DataError: in plain words, at the line of
+        # the slip, with a hint for the usual ones (generator/core/yamlhints.py).
+        line, column, words = yamlhints.explain(exc, text)
+        raise YamlSyntaxError(file, line, column, f"invalid YAML: {words}") from None
     except yaml.YAMLError as exc:  # ReaderError and others without a mark
         raise YamlSyntaxError(file, None, None, f"invalid YAML: {exc}") from None
     except (ValueError, TypeError, OverflowError, RecursionError) as exc:
@@ -408,13 +408,3 @@ def _parse(file: Path, text: str) -> tuple[yaml.Node | None, Any]:
         loader.dispose()
     return node, data
 
-
-def _problem(exc: yaml.MarkedYAMLError) -> str:
-    problem = exc.problem or exc.context or "unreadable"
-    mark = exc.problem_mark
-    if "could not determine a constructor for the tag" in problem:
-        tag = problem.split("tag", 1)[1].strip().replace("tag:yaml.org,2002:", "!!")
-        return f"the tag {tag} is not allowed (plain YAML only)"
-    if "'\\t'" in problem and mark is not None:
-        return f"a tab at column {mark.column + 1}: indent with spaces"
-    return problem
