@@ -156,11 +156,11 @@ def test_a_folder_with_no_game_or_several_is_a_clear_error(in_tmp, mygame, capsy
     assert code == 2 and "several game data files (one.yaml, two.yaml)" in err
 
 
-def test_list_shows_the_built_in_games(mygame, capsys):
+def test_list_shows_the_projects_here_and_the_built_in_games(mygame, capsys):
     code, out, _ = run(capsys, "list")
     assert code == 0
     assert re.search(r"^moving-target: Moving Target", out, re.M)
-    assert "mygame" not in out
+    assert re.search(r"^mygame/ \(mygame\): Mygame", out, re.M)  # tests/test_standing_in.py
 
 
 def test_version(capsys):

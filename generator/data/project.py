@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.core import context, paths
+from generator.core import folders as places  # this module has a folders() of its own
 from generator.core.atomic import atomic_file
 from generator.core.errors import InputError
 
@@ -40,7 +41,7 @@ KINDS = ("faces", "themes", "icons", "art", "fonts", "games")
 # What each kind is called in messages ("no face template 'x' in ...").
 WHAT = {"faces": "face template", "themes": "theme", "icons": "icon", "art": "image",
         "fonts": "font", "games": "game"}
-DATA_FILE = "game.yaml"
+DATA_FILE = places.DATA_FILE
 OUTPUT = "output"
 
 
@@ -163,38 +164,16 @@ def known(kind: str) -> list[str]:
 def is_project_dir(name: str) -> bool:
     """Whether a command-line game argument names a project folder (an existing folder that
     holds a game data file): ``pnp build mygame``. A folder with no game file in it (say
-    ``output/moving-target`` seen from ``output/``) does not hide the built-in game."""
+    ``output/moving-target`` seen from ``output/``) does not hide the built-in game. What
+    makes a folder a project is generator/core/folders.py's to say."""
     folder = Path(name)
-    return folder.is_dir() and (_data_files(folder) != [] or name.endswith(("/", os.sep)))
-
-
-def _data_files(folder: Path) -> list[Path]:
-    """The game data files at the top of ``folder``: ``game.yaml`` if present, else every
-    ``*.yaml`` file with a top-level ``components`` key (included table files have none)."""
-    main = folder / DATA_FILE
-    if main.is_file():
-        return [main]
-    found = []
-    try:
-        candidates = sorted(folder.glob("*.yaml"))
-    except OSError:
-        return []
-    for file in candidates[:200]:
-        try:
-            if file.stat().st_size > 1024 * 1024 or not file.is_file():
-                continue
-            text = file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        if any(line.startswith("components:") for line in text.splitlines()):
-            found.append(file)
-    return found
+    return folder.is_dir() and (places.data_files(folder) != [] or name.endswith(("/", os.sep)))
 
 
 def data_file(folder: Path) -> Path:
     """The game data file of a project folder: ``game.yaml``, or the one ``*.yaml`` game file
     in it. ProjectError names the folder and what was expected."""
-    found = _data_files(folder)
+    found = places.data_files(folder)
     if not found:
         raise ProjectError(f"no game data file in {folder} (expected {DATA_FILE}, or one "
                            ".yaml file with a 'components' list; 'pnp init DIR' writes one)")

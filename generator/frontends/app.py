@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.core import context, paths
+from generator.core import context, folders, paths
 from generator.core.atomic import DEFAULT_LOCK_TIMEOUT, OutputError, set_lock_timeout
 from generator.core.errors import (
     CompositionError,
@@ -35,8 +35,8 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULT_LOCK_TIMEOUT", "PAPER_SIZES", "BuildOptions", "CompositionError",
            "DataError", "ForwardedError", "InputError", "OutputError", "build", "build_many",
            "calibration", "deal", "deal_findings", "export_pngs", "export_tts", "game_list",
-           "games", "init", "languages", "load", "output_folder",
-           "preview", "reference", "reported", "revoke", "schemas", "set_lock_timeout",
+           "games", "here", "init", "languages", "load", "output_folder", "preview",
+           "project_list", "reference", "reported", "revoke", "schemas", "set_lock_timeout",
            "simulate", "trust", "trusted", "trusting", "untranslated", "untrusted_notes",
            "verify_report", "version", "watch"]
 
@@ -72,6 +72,29 @@ def game_list() -> list[str]:
     from generator.orchestration import listing
 
     return listing.lines()
+
+
+def here() -> list[str]:
+    """What a command acts on when no game is named: the project the designer stands in
+    (its folder), or nothing (every built-in game) outside a project
+    (generator/core/folders.py: light, so ``pnp list`` stays quick)."""
+    return folders.here()
+
+
+def project_list(folder: Path | None) -> Iterator[tuple[str, str | None]]:
+    """``pnp list [DIR]``: (line, None) for each project at or directly inside ``folder``
+    (the current folder by default), or (folder, error) for one that does not load."""
+    where = Path(".") if folder is None else folder
+    if not where.is_dir():
+        raise InputError(f"{where} is not a folder (pnp list DIR lists the projects in DIR)")
+    from generator.orchestration import listing
+
+    for found in folders.projects_in(where):
+        try:
+            yield listing.project_line(found), None
+        except (DataError, InputError) as exc:
+            text, _ = reported(exc) or (str(exc), 2)
+            yield str(found), text
 
 
 def output_folder(named: Sequence[str]) -> Path:

@@ -246,8 +246,9 @@ def cmd_calibration(args: argparse.Namespace) -> int:
 def cmd_watch(args: argparse.Namespace) -> int:
     """Build, then rebuild on every save until Ctrl-C (exit 130); see
     generator/frontends/watch.py."""
-    if not args.games:
-        raise UsageError("watch needs a game id, a data file or a project folder")
+    if not args.games:  # none named, and not in a project folder (main looked)
+        raise UsageError("watch needs a game id, a data file or a project folder (or run it "
+                         "in a project folder)")
     return app.watch(args.games, _options(args))
 
 
@@ -320,9 +321,22 @@ def cmd_trust(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    """The projects in DIR (or the current folder: itself, or the folders in it), then the
+    built-in games; a project that does not load is an ``error:`` line (exit 2 at the end)."""
+    projects = list(app.project_list(Path(args.folder) if args.folder else None))
+    failed = 0
+    if projects:
+        print("projects:")
+        for line, error in projects:
+            if error is None:
+                print(line)
+            else:
+                failed += 1
+                print(f"error: {error}", file=sys.stderr)
+        print("built-in games:")
     for line in app.game_list():
         print(line)
-    return 0
+    return 2 if failed else 0
 
 
 class _Version(argparse.Action):
@@ -348,7 +362,8 @@ def parser() -> argparse.ArgumentParser:
                             "translations (default en)")
 
     def layout_args(p: argparse.ArgumentParser) -> None:
-        p.add_argument("games", nargs="*", help="game ids (default: every game)")
+        p.add_argument("games", nargs="*", help="game ids, data files or project folders "
+                       "(default: the project in this folder, else every built-in game)")
         lang_arg(p)
         p.add_argument("--paper", choices=sorted(PAPER_SIZES), default="a4")
         p.add_argument("--theme", default="", help="built-in theme name or a theme YAML file")
@@ -423,7 +438,8 @@ def parser() -> argparse.ArgumentParser:
     tts.set_defaults(func=cmd_tts)
 
     ver = sub.add_parser("verify", help="each game's composition and pre-flight report")
-    ver.add_argument("games", nargs="*")
+    ver.add_argument("games", nargs="*", help="game ids, data files or project folders "
+                     "(default: the project in this folder, else every built-in game)")
     ver.add_argument("--strict", action="store_true",
                      help="pre-flight warnings fail too (exit 1)")
     ver.add_argument("--paper", choices=sorted(PAPER_SIZES), default="a4")
@@ -480,7 +496,10 @@ def parser() -> argparse.ArgumentParser:
     wait_arg(cal)
     cal.set_defaults(func=cmd_calibration)
 
-    lst = sub.add_parser("list", help="list the games and their components")
+    lst = sub.add_parser("list", help="list the projects (in DIR, or here) and the built-in "
+                                      "games, with their components")
+    lst.add_argument("folder", nargs="?", metavar="DIR",
+                     help="a project folder, or a folder of projects (default: here)")
     lst.set_defaults(func=cmd_list)
 
     ini = sub.add_parser("init", help="write a small working game into a new project folder")
@@ -530,6 +549,9 @@ KIT_COMMANDS = ("build", "png", "preview", "simulate", "calibration", "watch", "
 # Commands that build or check a project without its own code when its folder is not trusted
 # (simulate refuses instead: generator/rules/__init__.py).
 NOTED_COMMANDS = ("build", "png", "preview", "verify", "watch", "tts")
+# Commands that, with no game named, act on the project the designer stands in (a folder
+# holding a game data file, generator/core/folders.py), and on every built-in game elsewhere.
+HERE_COMMANDS = ("build", "verify", "png", "preview", "watch")
 
 
 def run() -> int:
@@ -553,6 +575,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser().parse_args(argv)
         validate(args)
+        if args.command in HERE_COMMANDS and not args.games:  # in a project: that project
+            args.games = app.here()
         if args.command in KIT_COMMANDS and args.out is None:  # a project's output/, or output/
             args.out = str(app.output_folder(getattr(args, "games", [])))
         named = getattr(args, "games", [])
