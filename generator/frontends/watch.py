@@ -7,6 +7,9 @@ tables, spreadsheets, images, a theme file), its project's ``faces/``, ``themes/
 ``icons/``, ``art/`` and ``fonts/`` (the whole folder for a project folder), and the built-in
 templates, themes and icons. A failed build prints ``error: ...`` lines (no traceback) and
 the watcher keeps going; each build reports its time (``rebuilt mt in 0.84 s (24 pages)``).
+A set that fails its checks (halfway through adding a suit) is built all the same, with NOT
+VERIFIED on every page, and the failing checks are printed under the build's line: the PDF
+shows the work in progress, never a stale kit (``pnp build`` still refuses such a set).
 Ctrl-C stops it (exit 130).
 
 Why ``watchfiles``: it wraps the Rust ``notify`` crate (inotify, FSEvents, ReadDirectoryChanges
@@ -19,8 +22,11 @@ rather than single files because an editor's rename-over-save replaces the watch
 Our own writes never retrigger a build: the output folder of each game (learnt from each
 build's result, plus any ``output/`` folder of a project) and temporary files (atomic writes'
 ``.<name>.pnp-<pid>-<random>.part`` files, the lock file, editor swap and backup files) are
-ignored. The loop is ``watch(targets, rebuild, stop_event)`` so tests drive it with their
-own ``rebuild`` and stop it with an event.
+ignored, by one predicate (``ignored``): besides ours, the lock and temporary files of editors
+and office suites (LibreOffice's ``.~lock.NAME#``, Excel's ``~$NAME.xlsx``, vim's ``.NAME.swp``,
+``NAME~`` and ``4913``, emacs's ``#NAME#`` and ``.#NAME``). The loop is
+``watch(targets, rebuild, stop_event)`` so tests drive it with their own ``rebuild`` and stop
+it with an event.
 """
 from __future__ import annotations
 
@@ -50,7 +56,10 @@ MAX_DEPTH = 3  # a data file names an include, which names a spreadsheet...
 IGNORED_NAMES = (LITTER, re.compile(rf"^{re.escape(LOCK_NAME)}$"),
                  re.compile(r"\.sw.$"), re.compile(r"~$"), re.compile(r"^\.#"),
                  re.compile(r"^#.*#$"), re.compile(r"\.tmp$"), re.compile(r"^\.DS_Store$"),
-                 re.compile(r"\.py[cod]$"), re.compile(r"\.___jb_...___$"))
+                 re.compile(r"\.py[cod]$"), re.compile(r"\.___jb_...___$"),
+                 re.compile(r"^\.~lock\..*#$"),  # LibreOffice's lock of an open file
+                 re.compile(r"^~\$"),  # Excel's (and Word's) owner file of an open file
+                 re.compile(r"^4913$"))  # vim's test of whether it may write the folder
 IGNORED_DIRS = ("__pycache__", ".git", ".hg", ".svn", ".venv", "node_modules")
 # A batch is yielded once no change has arrived for this long (an editor's save, temp file
 # and rename, takes a few ms; 50 ms keeps a one-line edit's rebuild under 0.3 s)...
@@ -182,7 +191,8 @@ def find_target(given: str) -> Target:
     return Target(given, loader.game_file(given, paths.CARD_DATA))
 
 
-Rebuild = Callable[[Target], tuple[Path, int]]
+# A build: the PDF, its pages and the lines of the checks that fail (drawn NOT VERIFIED).
+Rebuild = Callable[[Target], tuple[Path, int, list[str]]]
 
 
 def error_lines(exc: BaseException) -> list[str]:
@@ -204,7 +214,7 @@ def run_build(target: Target, rebuild: Rebuild, report: Callable[[str], None],
     memo.forget_all()
     start = time.perf_counter()
     try:
-        pdf, pages = rebuild(target)
+        pdf, pages, failing = rebuild(target)
     except KeyboardInterrupt:
         raise
     except Exception as exc:  # every failure is reported, the loop goes on
@@ -218,7 +228,14 @@ def run_build(target: Target, rebuild: Rebuild, report: Callable[[str], None],
     target.outputs.add(pdf.resolve().parent)
     game_id = pdf.parent.name
     where = f" -> {pdf}" if first else ""
-    report(f"{verb} {game_id} in {seconds:.2f} s ({pages} pages){where}")
+    if not failing:
+        report(f"{verb} {game_id} in {seconds:.2f} s ({pages} pages){where}")
+        return True
+    checks = "1 check fails" if len(failing) == 1 else f"{len(failing)} checks fail"
+    report(f"{verb} {game_id} in {seconds:.2f} s ({pages} pages), NOT VERIFIED: {checks} "
+           f"(marked on every page; pnp build refuses it until they pass){where}")
+    for line in failing:
+        report(line)
     return True
 
 
@@ -255,12 +272,13 @@ def watch(targets: Sequence[Target], rebuild: Rebuild, stop_event: StopEvent,
 
 
 def build_with(opts: Any) -> Rebuild:
-    """The rebuild of the CLI: ``generator.orchestration.build.build_pdf`` with the command's
-    options."""
-    from generator.orchestration.build import build_pdf
+    """The rebuild of the CLI: ``generator.orchestration.build.build_draft`` with the command's
+    options (a set failing its checks is built, marked NOT VERIFIED)."""
+    from generator.orchestration.build import build_draft
 
-    def rebuild(target: Target) -> tuple[Path, int]:
-        return build_pdf(str(target.data_file), opts)
+    def rebuild(target: Target) -> tuple[Path, int, list[str]]:
+        pdf, pages, failing = build_draft(str(target.data_file), opts)
+        return pdf, pages, [finding.line() for finding in failing]
 
     return rebuild
 

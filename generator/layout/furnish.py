@@ -10,14 +10,16 @@ printer set to skip blank pages would otherwise break the stack).
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from generator.core import primitives as p
 from generator.data.i18n import message
 
 from .frame import Frame
-from .furniture import GREY, footer, glue_strip, mark_lines, ruler
+from .furniture import GREY, footer, glue_strip, mark_lines, not_verified, ruler
 from .kit import Block, SheetDraft, TileInfo
 from .marks import PRINTABLE, Mark, Segment, block_marks
-from .page import Box, Page, Placement
+from .page import Box, Kit, Page, Placement, Sheet
 from .tiling import GLUE
 
 
@@ -97,3 +99,15 @@ def make_page(frame: Frame, placements: list[Placement], furniture: list[p.Primi
     return Page(frame.paper, tuple(placements), tuple(furniture), bookmark, side,
                 content=content)
 
+
+
+def mark_not_verified(kit: Kit, failing: int) -> Kit:
+    """The kit with NOT VERIFIED on every page, in its furniture (drawn over the pieces):
+    every layout's pages, the contents sheet, rules and blank backs alike
+    (generator/orchestration/build.py: only a watch build of a set that fails its checks)."""
+    def marked(page: Page) -> Page:
+        return replace(page, furniture=(*page.furniture, *not_verified(page.size, failing)))
+
+    return replace(kit, sheets=tuple(
+        Sheet(marked(sheet.front), None if sheet.back is None else marked(sheet.back))
+        for sheet in kit.sheets))

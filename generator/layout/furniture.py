@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 
 from generator.core import primitives as p
+from generator.core.model import Size
 from generator.data.i18n import message
 
 from ..faces.text import TextBox, TextDoesNotFit, layout
@@ -113,3 +114,36 @@ def glue_strip(box: Box, text: str, ticks: list[tuple[float, float, float, float
                                     "#555555", "center", "middle", 1.0, rotate)))
     prims += lines(ticks, INK, 0.35)
     return prims
+
+
+# A draft's mark (watch with failing checks): red, translucent over the art, so the pieces
+# still show through while no one can take the sheet for a finished kit.
+DRAFT_RED = "#d0103a"
+DRAFT_TEXT = DRAFT_RED + "66"  # 40 % over the art
+DRAFT_BAND = "#ffffff8c"  # 55 % white under the words
+DRAFT_EDGE = 2.5  # mm: the red frame's distance from the paper's edge (inside any margin)
+
+
+def not_verified(paper: Size, failing: int) -> list[p.Primitive]:
+    """NOT VERIFIED across the middle of a page, how many checks fail under it and a red frame
+    round the paper: the mark of a kit built while its checks fail (``pnp watch``), which a
+    plain build refuses to print. The frame is always drawn; a text that does not fit the
+    page (a token's own page in the one-piece-per-page layout) is left out."""
+    w, h = paper.w, paper.h
+    edge = min(DRAFT_EDGE, w / 8, h / 8)
+    prims: list[p.Primitive] = [p.Rect(edge, edge, w - 2 * edge, h - 2 * edge, None,
+                                       DRAFT_RED, min(1.2, edge / 2))]
+    key = "watch.not_verified_one" if failing == 1 else "watch.not_verified_many"
+    big = min(72.0, w * 0.9)  # pt: about the page's width for the two words
+    texts = ((message("watch.not_verified"), h / 2 - h * 0.1, h * 0.1, big, 8.0, DRAFT_TEXT),
+             (message(key, count=failing), h / 2 + h * 0.01, h * 0.06, 16.0, 5.0,
+              DRAFT_RED + "b3"))
+    words: list[p.Primitive] = []
+    for text, y, height, size, smallest, colour in texts:
+        with contextlib.suppress(TextDoesNotFit):
+            words.append(layout(TextBox(w * 0.08, y, w * 0.84, height, text, BOLD_FONT, size,
+                                        smallest, colour, "center", "middle", 1.0)))
+    if words:  # a pale band under the words: legible on dark art too
+        top, bottom = h / 2 - h * 0.1, h / 2 + h * 0.07
+        prims.append(p.Rect(w * 0.05, top, w * 0.9, bottom - top, DRAFT_BAND, None, 0.0))
+    return prims + words

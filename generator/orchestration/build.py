@@ -34,6 +34,7 @@ from generator.layout.calibration import calibration_pages
 from generator.layout.contents import contents_prims
 from generator.layout.cutfile import MAX_CUT_FILES, cut_name, cut_pages, cut_svg
 from generator.layout.frame import Frame
+from generator.layout.furnish import mark_not_verified
 from generator.layout.kit import Board, Piece
 from generator.layout.manifest import manifest_path, write_manifest
 from generator.layout.outline import kit_outline
@@ -394,15 +395,31 @@ def build_pdf(game_id: str, opts: BuildOptions) -> tuple[Path, int]:
     """Build one game's complete kit (PDF, manifest, calibration sheet); returns the PDF path
     and its page count. Its state (the project, the language session, the files read) is a
     context of its own (generator/core/context.py): builds in other threads never see it."""
+    target, pages, _ = _build(game_id, opts, draft=False)
+    return target, pages
+
+
+def build_draft(game_id: str, opts: BuildOptions) -> tuple[Path, int, list[Finding]]:
+    """``build_pdf`` for ``pnp watch``: a set that fails its checks (halfway through adding a
+    suit) is built all the same, NOT VERIFIED on every page, and the failing checks are
+    returned for the watcher to print. A plain build still refuses such a set."""
+    return _build(game_id, opts, draft=True)
+
+
+def _build(game_id: str, opts: BuildOptions, draft: bool) -> tuple[Path, int, list[Finding]]:
     with context.building():
         game = load_game(game_id)
         with i18n.session(game, opts.lang):  # one record of what has no translation
-            return _build_pdf(game, opts)
+            return _build_pdf(game, opts, draft)
 
 
-def _build_pdf(game: Game, opts: BuildOptions) -> tuple[Path, int]:
-    check_composition(game, opts.force)
+def _build_pdf(game: Game, opts: BuildOptions, draft: bool = False
+               ) -> tuple[Path, int, list[Finding]]:
+    findings = check_composition(game, opts.force or draft)
+    failing = [f for f in findings if not f.ok] if draft else []
     kit = single_kit(game, opts) if opts.layout == "single" else build_kit(game, opts)
+    if failing and not opts.force:  # --force prints as asked, unmarked
+        kit = mark_not_verified(kit, len(failing))
     target = output_pdf(game.id, opts)
     # One build of a folder at a time; the PDF, manifest and calibration sheet are all written
     # to temporary files first and only then renamed into place, so a failure (or Ctrl-C)
@@ -416,7 +433,7 @@ def _build_pdf(game: Game, opts: BuildOptions) -> tuple[Path, int]:
                 write_calibration(target.with_name(calibration_name(game.id, opts)), opts)
         if cuts is not None:
             write_folder(cut_folder(target), cuts)
-    return target, len(kit.pages)
+    return target, len(kit.pages), failing
 
 
 def cut_folder(pdf: Path) -> Path:
