@@ -58,9 +58,10 @@ def test_each_slip_is_one_line_at_its_line_with_a_hint(tmp_path, slip, hint):
                                                                    HealthCheck.function_scoped_fixture])
 @given(before=VALID, after=VALID, slip=st.sampled_from(SLIPS))
 def test_a_slip_on_any_line_is_reported_at_that_line(tmp_path, before, after, slip):
-    head = "\n".join(before)
-    text = (head + "\n" if head else "") + slip[0] + "\n" + "\n".join(after) + "\n"
-    line = head.count("\n") + 2 if head else 1
+    head = "\n".join(["id: x", *before])  # a data file's first line (an indented first
+    # line is no slip: YAML takes the whole file as indented)
+    text = head + "\n" + slip[0] + "\n" + "\n".join(after) + "\n"
+    line = head.count("\n") + 2
     message = error_of(tmp_path, text).message()
     assert message.startswith(f"{tmp_path / 'game.yaml'}:{line}: invalid YAML: ")
     assert slip[1] in message
