@@ -139,3 +139,16 @@ def test_list_of_a_folder_that_is_not_there_is_one_error(in_tmp, capsys):
     code, out, err = run(capsys, "list", "nowhere")
     assert (code, out) == (2, "") and err == "error: nowhere is not a folder (pnp list DIR " \
                                              "lists the projects in DIR)\n"
+
+
+def test_a_folder_of_several_games_is_no_project_here(mygame, fresh_cache, monkeypatch,
+                                                      capsys):
+    """Two game files side by side: named, the folder is refused naming both
+    (tests/test_project.py); unnamed, it is passed by (every built-in game, not listed)."""
+    text = (mygame / "game.yaml").read_text(encoding="utf-8")
+    (mygame / "game.yaml").rename(mygame / "one.yaml")
+    (mygame / "two.yaml").write_text(text.replace("id: mygame", "id: two"), encoding="utf-8")
+    monkeypatch.chdir(mygame)
+    assert folders.here() == []
+    code, out, _ = run(capsys, "list", "..")
+    assert code == 0 and "projects:" not in out

@@ -53,8 +53,10 @@ def builtin_games(folder: Path) -> bool:
 
 
 def is_project(folder: Path) -> bool:
-    """A folder holding a game data file, other than the built-in games' folder."""
-    return folder.is_dir() and not builtin_games(folder) and data_files(folder) != []
+    """A folder holding one game data file (the one a build of the folder builds), other than
+    the built-in games' folder. A folder of several games is none: named on the command line
+    it is refused naming them (generator/data/project.py), unnamed it is passed by."""
+    return folder.is_dir() and not builtin_games(folder) and len(data_files(folder)) == 1
 
 
 def here() -> list[str]:
