@@ -108,8 +108,8 @@ def test_a_designer_slip_in_the_project_fails_the_build_with_the_line(tmp_path, 
     game.write_text("\n".join(lines) + "\n", encoding="utf-8")
     capsys.readouterr()
     monkeypatch.chdir(folder)
-    assert cli.main(["build", str(folder)]) == 2
+    assert cli.main(["build"]) == 2  # the project here
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0
-    assert err.startswith(f"error: {game}:{at + 1}: invalid YAML: ")
+    assert err.startswith(f"error: game.yaml:{at + 1}: invalid YAML: ")  # as seen from here
     assert 'put the value in quotes: "bool?"' in err
