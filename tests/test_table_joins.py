@@ -11,7 +11,7 @@ from generator.core.errors import DataError
 from generator.data import load_game
 from generator.frontends.cli import main
 
-CARDS = "cards: {name: str, suit: {table: suits}, value: int 1..9}"
+CARDS = 'cards: {name: str, suit: {table: suits}, value: "int 1..9"}'
 
 
 def cards(join: str) -> tuple[str, str]:
