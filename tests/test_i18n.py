@@ -77,7 +77,7 @@ def test_placeholders_are_filled_safely():
     ('strings:\n  "Hello": "Bonjour"\n  "Bye": 3\n', 3, "expected text"),
     ('strings:\n  "Hello": "Bonjour"\n  "Hello  ": "Salut"\n', 3, "translated twice"),
     ('strings: {}\nnotes: 1\n', 2, "unknown key 'notes'"),
-    ('strings:\n  "Hello": ""\n', 2, "empty translation"),
+    ('strings:\n  "Hello": " "\n', 2, "empty translation"),
     ('furniture:\n  contents.nope: "x"\n', 2, "unknown message key"),
     ('furniture:\n  footer.sheet: "planche {sheet}"\n', 2, "expected the placeholders"),
     ('strings: [1, 2]\n', 1, "expected a mapping"),

@@ -40,7 +40,7 @@ from generator.data.origin import Where, written
 from generator.expressions import offer_function
 
 __all__ = ["SOURCE", "Missing", "Session", "checked", "collect", "current", "data_text",
-           "findings", "here", "lang", "languages", "localised", "message", "number",
+           "findings", "here", "lang", "languages", "localised", "message", "number", "ordered",
            "session", "t",
            "text_field", "translate", "translation_since", "translation_site",
            "translations_mark"]
@@ -167,6 +167,10 @@ class Session:
             self.events.append(["checked", file, line, value])
         words = _WORD.findall(_ICON.sub(" ", value))
         if any(w.casefold() not in self.words for w in words):
+            data = self.data_where(value)
+            if data is not None:  # a cell's whole text: reported at the cell, each one
+                self._missing(data[0], data[1], value, "value", data[2])
+                return
             site = (file, line)
             if site not in self.flagged:  # once per template line (a deck prints it per card)
                 self.flagged.add(site)
@@ -457,6 +461,12 @@ def _data_strings(docs: Any) -> dict[str, Where]:
     return found
 
 
+def ordered(missing: list[Missing]) -> list[Missing]:
+    """The texts left untranslated, once each, by file, line or row, and text."""
+    unique = {(m.file, m.line, m.field, m.text, m.how): m for m in missing}
+    return sorted(unique.values(), key=_order)
+
+
 def _order(m: Missing) -> tuple[str, int, int, str, str]:
     """Missing texts by file, then line or spreadsheet row (in number order), then text."""
     row = _ROW.search(m.field)
@@ -523,11 +533,10 @@ def findings(missing: list[Missing], lang_code: str) -> list[Finding]:
     (where it comes from, the English), sorted by file and line; nothing in English."""
     if lang_code == SOURCE:
         return []
-    unique = {(m.file, m.line, m.field, m.text, m.how): m for m in missing}
-    ordered = sorted(unique.values(), key=_order)
+    ordered_ = ordered(missing)
     out = [Finding(f"translation ({lang_code})", False,
                    f"no {lang_code} translation ({_HOW.get(m.how, m.how)}): {m.text!r}",
-                   warn=True, where=m.where(), basis=DESIGN) for m in ordered]
+                   warn=True, where=m.where(), basis=DESIGN) for m in ordered_]
     if not out:
         out.append(Finding(f"translation ({lang_code})", True,
                            "every text the kit prints has a translation", basis=DESIGN))
