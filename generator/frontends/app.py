@@ -183,6 +183,7 @@ def catalogue(game_id: str, lang: str) -> tuple[Any, int]:
     every text the kit prints untranslated (generator/data/i18n_skeleton.py), found as
     ``verify --lang`` finds them; and how many of them no catalogue can translate (data
     values printed without t(): a translated column, or t() in the template, does)."""
+    from generator.core.errors import location
     from generator.data import i18n, i18n_skeleton, load_game
     from generator.data.project import Project
     from generator.orchestration.build import verify
@@ -205,7 +206,12 @@ def catalogue(game_id: str, lang: str) -> tuple[Any, int]:
                                  f"{game_id}); fix them, then pnp i18n lists every text")
             preflight(game, opts)  # every face drawn: every text looked up
             used = set(session.hits)
-    wanted = [(m.text, m.where()) for m in i18n.ordered(missing)
+    def where(m: i18n.Missing) -> str:  # in the catalogue: from the project's folder
+        file = Path(m.file).resolve()
+        shown = file.relative_to(root) if file.is_relative_to(root) else Path(m.file)
+        return location(shown, m.line, m.field)
+
+    wanted = [(m.text, where(m)) for m in i18n.ordered(missing)
               if m.how in ("text", "t()", "name", "python")]
     values = len({m.text for m in missing if m.how == "value"})
     return i18n_skeleton.update(root / "messages" / f"{lang}.yaml", lang, wanted, used), values
