@@ -103,7 +103,7 @@ def test_verify_names_each_untranslated_cell_in_full(game, capsys):
     assert "'Crescent' (g/night.xlsx: sheet Night, row 3, column name)" in out
     assert "'New Moon'" not in out and "'Dawn'" not in out
     assert "None)" not in out
-    assert "(g/game.yaml:14: tables.suits[1].name)" in out  # Moon: a YAML row's line
+    assert "'Moon' (g/game.yaml:14)" in out  # a YAML row: its line
 
 
 @pytest.mark.parametrize(("where", "header", "words"), [

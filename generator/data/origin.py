@@ -28,9 +28,10 @@ _GLYPHS = re.compile(r"has no glyph for '([^']{1,200})'")
 
 def written(doc: Any, path: tuple[Hashable, ...]) -> Where:
     """Where ``path`` of ``doc`` (a YamlDoc, or a SheetDoc standing for a spreadsheet) was
-    written: the same file, line and field its own errors name."""
+    written: the file and line of a YAML value; the file and its sheet, row and column
+    (the field its own errors name) for a spreadsheet's cell, which has no line."""
     found = doc.error(path, "")
-    return found.file, found.line, found.field
+    return found.file, found.line, "" if found.line else found.field
 
 
 def item_value(game: Game, ref: ItemRef, path: tuple[Hashable, ...]) -> Where:
