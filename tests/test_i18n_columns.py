@@ -119,7 +119,7 @@ def test_a_translated_column_in_an_unknown_language_is_an_error_at_its_header(
         edit(game / "suns.csv", "name,name@fr,suit,value", header)
     else:
         edit(game / "game.yaml", "name@fr: Soleil}", "name@de: Sonne}")
-    code, out, err = run(capsys, "build", "g", "--out", "out")
+    code, _, err = run(capsys, "build", "g", "--out", "out")
     assert code == 2 and words in err, err
     assert "Traceback" not in err
 
@@ -203,3 +203,12 @@ def test_a_text_too_long_for_its_box_names_its_cell(game, capsys):
     code, _, err = run(capsys, "build", "g", "--out", "out")
     assert code == 2
     assert "the text comes from g/night.xlsx: sheet Night, row 4, column name" in err, err
+
+
+def test_verify_names_the_cell_of_a_missing_glyph(game, capsys):
+    edit(game / "suns.csv", "Dusk,", "Dusk \u0f00,")
+    code, out, _ = run(capsys, "verify", "g")
+    assert code == 1
+    line = next(line for line in out.splitlines() if "pre-flight glyph" in line)
+    assert "faces/card.yaml:" in line and "on Dusk \u0f00" in line
+    assert line.endswith("the text comes from g/suns.csv: row 6, column name"), line

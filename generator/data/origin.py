@@ -84,17 +84,24 @@ def culprit(item: Mapping[str, Any], printed: str, why: str) -> tuple[Hashable, 
     return max(found, key=lambda pair: len(pair[1]))[0]
 
 
+def cell_of(game: Game, comp: Component, index: int, printed: str, why: str) -> str | None:
+    """Where the value of item ``index`` of ``comp`` that ``printed`` (a face's text, which
+    ``why`` is about) holds was written, as messages say it; None when it holds none."""
+    if not 0 <= index < min(len(comp.sources), len(comp.items)):
+        return None
+    path = culprit(comp.items[index].data, printed, why)
+    return None if path is None else location(*item_value(game, comp.sources[index], path))
+
+
 def at_the_cell(exc: DataError, game: Game, comp: Component, index: int) -> DataError:
     """``exc``, raised drawing item ``index`` of ``comp``, naming the cell (or YAML line) of
     the value its text printed beside the template line; ``exc`` itself when the text printed
     no value of the item (or the error was not about a text)."""
-    if isinstance(exc, DataErrors) or exc.printed is None or index >= len(comp.sources):
+    if isinstance(exc, DataErrors) or exc.printed is None:
         return exc
-    item = comp.items[index].data
-    path = culprit(item, exc.printed, exc.expected)
-    if path is None:
+    cell = cell_of(game, comp, index, exc.printed, exc.expected)
+    if cell is None:
         return exc
-    cell = location(*item_value(game, comp.sources[index], path))
     found = DataError(exc.file, exc.line, exc.field,
                       f"{exc.expected}; the text comes from {cell}")
     found.printed = exc.printed
