@@ -8,7 +8,12 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from generator.core.yamlfile import load_yaml
+from generator.data.i18n_files import collapse, load_catalogue
+from generator.data.i18n_skeleton import update
 from generator.frontends.cli import main
 
 MOONS = ["New Moon", "Crescent", "Half Moon", "Gibbous", "Full Moon", "Blue Moon"]
@@ -212,3 +217,19 @@ def test_verify_names_the_cell_of_a_missing_glyph(game, capsys):
     line = next(line for line in out.splitlines() if "pre-flight glyph" in line)
     assert "faces/card.yaml:" in line and "on Dusk \u0f00" in line
     assert line.endswith("the text comes from g/suns.csv: row 6, column name"), line
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp"),
+                             blacklist_characters="\u202a\u202b\u202c\u202d\u202e\u2066\u2067"
+                                                  "\u2068\u2069\x85\ufeff"),
+               min_size=1, max_size=1500).filter(lambda t: t.strip()))
+def test_any_text_is_written_as_a_catalogue_key_that_reads_back(tmp_path, text):
+    file = tmp_path / "fr.yaml"
+    file.unlink(missing_ok=True)
+    update(file, "fr", [(text, "cards.csv: row 2, column name")], set())
+    assert load_yaml(file).data["strings"] == {text: ""}
+    file.write_text(file.read_text(encoding="utf-8").replace(': ""', ': "x"'),
+                    encoding="utf-8")
+    assert load_catalogue(file).strings[collapse(text)][0] == "x"

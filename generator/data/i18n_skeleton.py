@@ -28,6 +28,8 @@ from generator.core.atomic import atomic_file, make_folder
 from generator.core.yamlfile import load_yaml
 
 from .i18n_files import collapse, load_catalogue
+from .project import Project, ProjectError
+from .resolve import inside
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,17 @@ class Updated:
 def _quoted(text: str) -> str:
     """A YAML double-quoted scalar (JSON's string syntax is one): any text, one line."""
     return json.dumps(text, ensure_ascii=False)
+
+
+def catalogue_file(root: Path, lang: str) -> Path:
+    """``<root>/messages/<lang>.yaml``, refused (ProjectError) when ``messages`` or the file
+    leads outside the project (a symlink): what this writes stays in the project."""
+    folder = Project(root).own("messages") or root / "messages"
+    file = folder / f"{lang}.yaml"
+    if file.exists() and not inside(file.resolve(), root):
+        raise ProjectError(f"{file} leads outside the project {root} (a symlink?); pnp i18n "
+                           "writes only inside it")
+    return file
 
 
 def update(file: Path, lang: str, wanted: Iterable[tuple[str, str]], used: set[str]
@@ -98,15 +111,24 @@ def update(file: Path, lang: str, wanted: Iterable[tuple[str, str]], used: set[s
     return Updated(file, len(added), len(kept), len(gone), changed, backup)
 
 
+def _entry(key: str, value: str) -> list[str]:
+    """One ``key: value`` line; an explicit ``? key`` / ``: value`` pair for a key longer
+    than YAML allows a plain one (1024 characters)."""
+    if len(key) > 1000:
+        return [f"  ? {key}", f"  : {value}"]
+    return [f"  {key}: {value}"]
+
+
 def _render(lang: str, kept: Mapping[str, Any], added: list[tuple[str, str]],
             furniture: Mapping[str, Any], obsolete: Mapping[str, Any]) -> str:
     lines = [f"# The {lang} translations of this project's texts (pnp i18n --lang {lang} "
              "adds what is missing).",
              '# Fill in each "": an empty translation prints the English (and verify '
              "lists it).", "strings:"]
-    lines += [f"  {_quoted(english)}: {_quoted(str(text))}" for english, text in kept.items()]
+    for english, text in kept.items():
+        lines += _entry(_quoted(english), _quoted(str(text)))
     for english, where in added:
-        lines += [f"  # {' '.join(where.split())}", f"  {_quoted(english)}: \"\""]
+        lines += [f"  # {' '.join(where.split())}", *_entry(_quoted(english), '""')]
     if not kept and not added:
         lines[-1] = "strings: {}"
     if furniture:
@@ -115,6 +137,6 @@ def _render(lang: str, kept: Mapping[str, Any], added: list[tuple[str, str]],
     if obsolete:
         lines.append("# Texts the kit no longer prints (a wording changed): kept for reference.")
         lines.append("obsolete:")
-        lines += [f"  {_quoted(str(english))}: {_quoted(str(text))}"
-                  for english, text in obsolete.items()]
+        for english, text in obsolete.items():
+            lines += _entry(_quoted(str(english)), _quoted(str(text)))
     return "\n".join(lines) + "\n"

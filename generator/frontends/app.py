@@ -214,7 +214,8 @@ def catalogue(game_id: str, lang: str) -> tuple[Any, int]:
     wanted = [(m.text, where(m)) for m in i18n.ordered(missing)
               if m.how in ("text", "t()", "name", "python")]
     values = len({m.text for m in missing if m.how == "value"})
-    return i18n_skeleton.update(root / "messages" / f"{lang}.yaml", lang, wanted, used), values
+    file = i18n_skeleton.catalogue_file(root, lang)
+    return i18n_skeleton.update(file, lang, wanted, used), values
 
 
 def engine(game: Game) -> Any:
