@@ -45,9 +45,10 @@ def game(in_tmp, capsys) -> Path:
     start, end = text.index("  # The card list"), text.index("# Column types")
     text = text[:start] + ("  suncards: {file: suns.csv}\n"
                            "  nightcards: {file: night.xlsx, sheet: Night}\n\n") + text[end:]
-    text = text.replace("cards: {name: str, suit: str, value: int 1..9}",
-                        "suncards: {name: str, suit: str, value: int 1..9}\n"
-                        "  nightcards: {name: str 1..40, suit: str, value: int 1..9}")
+    text = text.replace("cards: {name: str, suit: {table: suits}, value: int 1..9}",
+                        "suncards: {name: str, suit: {table: suits}, value: int 1..9}\n"
+                        "  nightcards: {name: str 1..40, suit: {table: suits}, "
+                        "value: int 1..9}")
     text = text.replace("suits: {id: str, name: str, icon: name, colour: name}",
                         'suits: {id: str, name: str, icon: name, colour: name, '
                         'name@fr: "str?"}')
@@ -196,6 +197,15 @@ def test_an_error_in_a_face_names_the_cell_its_text_came_from(game, capsys, tabl
     assert "faces/card.yaml:" in err and "elements[" in err  # the template line, and beside:
     assert where in err, err
     assert "Traceback" not in err
+
+
+def test_an_error_in_a_joined_rows_text_names_the_row_joined(game, capsys):
+    edit(game / "game.yaml", "{id: moon, name: Moon,", '{id: moon, name: "Moon :nosuchicon:",')
+    lines = (game / "game.yaml").read_text(encoding="utf-8").splitlines()
+    line = next(n for n, text in enumerate(lines, 1) if ":nosuchicon:" in text)
+    code, _, err = run(capsys, "build", "g", "--out", "out")
+    assert code == 2
+    assert f"the text comes from g/game.yaml:{line}" in err, err
 
 
 def test_a_text_too_long_for_its_box_names_its_cell(game, capsys):

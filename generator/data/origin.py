@@ -34,12 +34,16 @@ def written(doc: Any, path: tuple[Hashable, ...]) -> Where:
     return found.file, found.line, "" if found.line else found.field
 
 
-def item_value(game: Game, ref: ItemRef, path: tuple[Hashable, ...]) -> Where:
+def item_value(game: Game, ref: ItemRef, path: tuple[Hashable, ...],
+               item: Mapping[str, Any] | None = None) -> Where:
     """Where the value at ``path`` of an item (``("power",)``, a product's ``("suit",
-    "name")``) was written."""
+    "name")``, a joined row's ``("suit", "name")``: in the table joined) was written."""
     keys = dict(ref.keys)
+    joined = _joined_row(game, (item or {}).get(str(path[0]))) if len(path) > 1 else None
     if path and path[0] in keys:
         full = keys[str(path[0])] + tuple(path[1:])
+    elif joined is not None:
+        full = joined + tuple(path[1:])
     else:
         full = ref.whole + tuple(path)
     tables = (game.docs or {}).get("tables") or {}
@@ -48,6 +52,19 @@ def item_value(game: Game, ref: ItemRef, path: tuple[Hashable, ...]) -> Where:
     if doc is None:
         return str(game.source), None, ""
     return written(doc, full)
+
+
+def _joined_row(game: Game, value: Any) -> tuple[Hashable, ...] | None:
+    """The table row a joined column's value is a copy of (``suit: {table: suits}``,
+    generator/data/loader.py), as ``("tables", name, index)``; None for any other value."""
+    if not isinstance(value, Mapping):
+        return None
+    tables = game.data.get("tables") if isinstance(game.data, Mapping) else None
+    for name, rows in (tables.items() if isinstance(tables, Mapping) else ()):
+        for index, row in enumerate(rows if isinstance(rows, list) else ()):
+            if row == value:
+                return ("tables", name, index)
+    return None
 
 
 def _leaves(value: Any, path: tuple[Hashable, ...] = ()) -> Iterator[tuple[tuple[Hashable, ...],
@@ -89,8 +106,10 @@ def cell_of(game: Game, comp: Component, index: int, printed: str, why: str) -> 
     ``why`` is about) holds was written, as messages say it; None when it holds none."""
     if not 0 <= index < min(len(comp.sources), len(comp.items)):
         return None
-    path = culprit(comp.items[index].data, printed, why)
-    return None if path is None else location(*item_value(game, comp.sources[index], path))
+    item = comp.items[index].data
+    path = culprit(item, printed, why)
+    return None if path is None else location(*item_value(game, comp.sources[index], path,
+                                                          item))
 
 
 def at_the_cell(exc: DataError, game: Game, comp: Component, index: int) -> DataError:
