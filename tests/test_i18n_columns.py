@@ -243,3 +243,12 @@ def test_any_text_is_written_as_a_catalogue_key_that_reads_back(tmp_path, text):
     file.write_text(file.read_text(encoding="utf-8").replace(': ""', ': "x"'),
                     encoding="utf-8")
     assert load_catalogue(file).strings[collapse(text)][0] == "x"
+
+
+def test_pnp_i18n_refuses_a_built_in_game_and_a_failing_set(game, capsys):
+    code, _, err = run(capsys, "i18n", "moving-target", "--lang", "fr")
+    assert code == 2 and "name a project folder" in err
+    edit(game / "game.yaml", "    count: 6\n", "    count: 7\n")
+    code, _, err = run(capsys, "i18n", "g", "--lang", "fr")
+    assert code == 2 and "fails its checks" in err
+    assert not (game / "messages").exists()

@@ -24,6 +24,7 @@ from pathlib import Path
 from PIL import Image as PILImage
 
 from generator.core import primitives as p
+from generator.core.errors import location
 from generator.data import fonts
 from generator.faces.ink import SAFE_MM, Box, bounds
 
@@ -72,7 +73,7 @@ def edge_distance(box: Box, w: float, h: float, round_: bool) -> float:
 def _where(face: p.Face, index: int) -> str:
     line = face.origins[index].line if index < len(face.origins) else None
     file = _short(face.template)
-    return f"{file}:{line}" if line else file
+    return location(file, line)
 
 
 def _short(path: str) -> str:
