@@ -265,9 +265,9 @@ def _draw_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions, s
             if back_t is not None and (back is None or not shared_back):
                 back = render_face(back_t, size.w, size.h, ctx, f"{comp.id}-back"
                                    if shared_back else label + "-back", known)
+                primitives += face_weight(back)
         except DataError as exc:  # a text of the item's: name its cell beside the template
             raise origin.at_the_cell(exc, game, comp, index) from None
-            primitives += face_weight(back)
         if primitives > MAX_COMPONENT_PRIMITIVES:
             raise too_many_primitives(game, comp, f"more than {MAX_COMPONENT_PRIMITIVES:,} "
                                       f"{WEIGHED} in one "
