@@ -220,10 +220,11 @@ def test_replayed_checks_are_made_against_the_session_not_copied():
 @pytest.mark.parametrize("events", [
     None, [["note"]], [["miss", "f", 1, "t"]], [["checked", "f", True, "t"]],
     [["run", "rm -rf /"]], [["note", 5]], ["note"],
+    [["miss", "f", None, "t", "text"]],  # a cache of before misses had cells: drawn again
 ])
 def test_tampered_language_events_are_a_miss(events):
     assert not i18n.valid_events(events)
-    assert i18n.valid_events([["note", "x"], ["miss", "f", None, "t", "text"],
+    assert i18n.valid_events([["note", "x"], ["miss", "f", None, "t", "text", ""],
                               ["checked", "f", 2, "v"]])
 
 

@@ -77,7 +77,7 @@ def test_placeholders_are_filled_safely():
     ('strings:\n  "Hello": "Bonjour"\n  "Bye": 3\n', 3, "expected text"),
     ('strings:\n  "Hello": "Bonjour"\n  "Hello  ": "Salut"\n', 3, "translated twice"),
     ('strings: {}\nnotes: 1\n', 2, "unknown key 'notes'"),
-    ('strings:\n  "Hello": ""\n', 2, "empty translation"),
+    ('strings:\n  "Hello": " "\n', 2, "empty translation"),
     ('furniture:\n  contents.nope: "x"\n', 2, "unknown message key"),
     ('furniture:\n  footer.sheet: "planche {sheet}"\n', 2, "expected the placeholders"),
     ('strings: [1, 2]\n', 1, "expected a mapping"),
@@ -148,7 +148,7 @@ def test_a_project_builds_in_french_with_its_catalogue(mygame, pypdf_text, capsy
     lines = game_file.read_text(encoding="utf-8").splitlines()
     noon = next(i for i, line in enumerate(lines, 1) if "name: Noon" in line)
     assert f"[WARN] [design] translation (fr): no fr translation (t() of a data value): " \
-           f"'Noon' ({game_file}:{noon})" in out
+           f"'Noon' ({game_file.relative_to(Path.cwd())}:{noon})" in out  # from where we stand
     assert "'Dawn'" not in out and "'Sun'" not in out
     code, _, _ = run(capsys, "verify", mygame, "--lang", "fr", "--strict")
     assert code == 1
@@ -257,9 +257,10 @@ def test_verify_in_french_names_each_untranslated_text(capsys):
     # Its catalogue (card_data/messages/moving-target.fr.yaml) covers the furniture only: the
     # title, credit, component names and notes are French, the faces still English.
     assert "(data text)" not in out
-    assert f"'first card face up here' ({paths.FACES / 'card-grid.yaml'}:" in out
-    assert re.search(rf"\(t\(\) of a data value\): 'Strategy' \({re.escape(str(data))}:\d+\)",
-                     out)
+    # Files named from where the user stands (generator/core/errors.py's ``shown``).
+    assert f"'first card face up here' ({shown(str(paths.FACES / 'card-grid.yaml'))}:" in out
+    named = re.escape(shown(str(data)))
+    assert re.search(rf"\(t\(\) of a data value\): 'Strategy' \({named}:\d+\)", out)
     assert "coverage in fr: 31 rules have no French printed words" in out
     code, out, _ = run(capsys, "verify", GAME)
     assert "translation (" not in out and "coverage in" not in out

@@ -23,8 +23,22 @@ def shown(file: str) -> str:
     return os.path.relpath(file, here)
 
 
+def location(file: Path | str, line: int | None, field: str = "") -> str:
+    """Where a value was written, as every message says it: ``game.yaml:12: cards[3].name``
+    for a YAML file, ``cards.xlsx: sheet Roles, row 4, column power`` for a spreadsheet's
+    cell (no line: the field says the sheet, row and column), the bare file when nothing
+    more is known; the file as ``shown``. The one place a location is formatted."""
+    name = shown(str(file))
+    where = f"{name}:{line}" if line else name
+    return f"{where}: {field}" if field else where
+
+
 class DataError(Exception):
     """Bad input (a data file, theme or face template). The CLI prints it and exits with 2."""
+
+    # The text a face's text element was drawing when the error arose, when it was one: the
+    # build names the data the text came from (a spreadsheet's cell) beside the template.
+    printed: str | None = None
 
     def __init__(self, file: Path | str, line: int | None, field: str, expected: str) -> None:
         self.file = str(file)
@@ -34,10 +48,7 @@ class DataError(Exception):
         super().__init__(self.message())
 
     def message(self) -> str:
-        file = shown(self.file)
-        where = f"{file}:{self.line}" if self.line else file
-        field = f" {self.field}:" if self.field else ""
-        return f"{where}:{field} {self.expected}"
+        return f"{location(self.file, self.line, self.field)}: {self.expected}"
 
 
 SHOWN = 50  # problems listed one per line before the rest are counted

@@ -4,7 +4,7 @@ Every measurement is in millimetres. Points and pixels exist only inside a rende
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,6 +37,18 @@ class Item:
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.data.get(key, default)
+
+
+@dataclass(frozen=True)
+class ItemRef:
+    """Where an item's values were written, as field paths of the game's files: ``whole``,
+    the item itself (``("tables", "cards", 3)``: a table's row, in the file that holds the
+    table; ``("components", 0, "items", 2)``: an entry of the game file), ``keys``, a top-level
+    field written elsewhere (a product's row of another table, a ``generate``'s ``extra``).
+    Errors about a value drawn from the item name its cell (generator/data/origin.py)."""
+
+    whole: tuple[Hashable, ...]
+    keys: tuple[tuple[str, tuple[Hashable, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -74,6 +86,9 @@ class Component:
     # A board of equal cells (``size: {grid: ...}``): rows, cols, gap, border and the cell's
     # {w, h} in mm, which its faces read (``component.grid.rows``) instead of repeating them.
     grid: Mapping[str, Any] | None = None
+    # Where each item was written (parallel to ``items``; empty for a component made in
+    # code), for errors about its values. Left out of equality.
+    sources: tuple[ItemRef, ...] = field(default=(), compare=False)
 
     def expanded(self) -> Iterator[Mapping[str, Any]]:
         """Each copy's data, ``count`` times per item: what ends up on the table."""

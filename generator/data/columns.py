@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from generator.core.errors import DataError
+from generator.core.languages import SOURCE, languages
 from generator.core.yamlfile import YamlDoc
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
@@ -344,6 +345,45 @@ def problems(kind: ColumnType, value: Any, path: tuple[Hashable, ...] = (),
             yield path, f"expected {kind.describe()} ({shown or 'none'}), got {_short(value)}"
 
 
+# -- translated columns: ``power@fr`` beside ``power`` --------------------------------------
+
+def lang_column(name: str) -> tuple[str, str] | None:
+    """``power@fr`` -> ("power", "fr"): the French of column ``power``; None for a column
+    that is not a translation (no ``@``)."""
+    base, at, code = name.rpartition("@")
+    return (base, code) if at and base else None
+
+
+def lang_column_problem(name: str, types: Mapping[str, ColumnType] | None = None
+                        ) -> str | None:
+    """Why ``name``, a column holding ``@``, is not a translated column of a table whose
+    declared ``types`` (None: undeclared) are given: the code after ``@`` must be a kit
+    language other than English (templates/messages/<code>.yaml), and the column before it
+    one the table declares."""
+    split = lang_column(name)
+    if split is None:
+        return (f"column {name!r}: a translated column is named <column>@<language>, as "
+                "power@fr")
+    base, code = split
+    offered = [lang for lang in languages() if lang != SOURCE]
+    if code not in offered:
+        english = " (the English is the column itself)" if code == SOURCE else ""
+        return (f"column {name!r}: no kit language {code!r}{english}; translated columns may "
+                f"be in: {', '.join(offered) or 'none'} (templates/messages/<code>.yaml)")
+    if types is not None and "*" not in types and base not in types:
+        return (f"column {name!r} translates a column {base!r} the table does not have; "
+                f"it has: {', '.join(types)}")
+    return None
+
+
+def lang_column_type(name: str, types: Mapping[str, ColumnType] | None) -> ColumnType | None:
+    """The type of translated column ``name``: its base column's, optional (an empty cell
+    prints the English)."""
+    split = lang_column(name)
+    kind = (types or {}).get(split[0]) if split is not None else None
+    return replace(kind, optional=True) if kind is not None else None
+
+
 def check_tables(doc: YamlDoc, tables: Mapping[str, Any], columns: Any) -> list[DataError]:
     """Every row of every declared table against its column types, each error at its line."""
     if columns is None:
@@ -391,9 +431,19 @@ def _check_rows(doc: YamlDoc, table: str, rows: Any, types: dict[str, ColumnType
                 continue
             errors += [doc.error(path, problem)
                        for path, problem in problems(kind, row[column], where + (column,))]
+        for column in row:
+            if isinstance(column, str) and "@" in column and column not in types:
+                problem = lang_column_problem(column, types)
+                translated = lang_column_type(column, types)
+                if problem is not None:
+                    errors.append(doc.error(where + (column,), problem))
+                elif translated is not None and row[column] is not None:
+                    errors += [doc.error(path, problem) for path, problem
+                               in problems(translated, row[column], where + (column,))]
         if not open_ended:
             for column in row:
-                if column not in types and column != "count":
+                if column not in types and column != "count" and not (
+                        isinstance(column, str) and "@" in column):
                     errors.append(doc.error(where + (column,), f"unknown column {column!r}; "
                                             f"{table} has: {', '.join(types)}"))
     return errors

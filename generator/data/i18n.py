@@ -25,20 +25,23 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from generator.core import context
+from generator.core.errors import location
 from generator.core.findings import DESIGN, Finding
 from generator.data import i18n_files as files
 from generator.data.i18n_files import SOURCE, collapse, fill, languages
+from generator.data.origin import Where, written
 from generator.expressions import offer_function
 
 __all__ = ["SOURCE", "Missing", "Session", "checked", "collect", "current", "data_text",
-           "findings", "here", "lang", "languages", "message", "number", "session", "t",
+           "findings", "here", "lang", "languages", "localised", "message", "number", "ordered",
+           "session", "t",
            "text_field", "translate", "translation_since", "translation_site",
            "translations_mark"]
 
@@ -65,9 +68,10 @@ class Missing:
     text: str
     how: str  # "text" (a template's text), "t()", "value" (data printed without t()),
     # "name" (title, credit, component name, assembly), "python" (a rules module), "message"
+    field: str = ""  # a spreadsheet's "sheet Roles, row 4, column power" (it has no lines)
 
     def where(self) -> str:
-        return f"{self.file}:{self.line}" if self.line else self.file
+        return location(self.file, self.line, self.field)
 
 
 @dataclass
@@ -78,13 +82,19 @@ class Session:
     key: tuple[Hashable, ...] = ()
     messages: dict[str, str] = field(default_factory=dict)
     catalogues: tuple[files.Catalogue, ...] = ()
-    missing: dict[tuple[str, int | None, str], Missing] = field(default_factory=dict)
+    missing: dict[tuple[str, int | None, str, str], Missing] = field(default_factory=dict)
     words: set[str] = field(default_factory=set)  # words printed through a translation step
     site: tuple[Any, tuple[Hashable, ...]] | None = None  # the template value being evaluated
     memo: dict[str, str | None] = field(default_factory=dict)
     game: Any = None
     flagged: set[tuple[str, int | None]] = field(default_factory=set)  # "value" lines reported
-    _strings: dict[str, str] | None = None  # the game's data texts -> "file:line"
+    _strings: dict[str, Where] | None = None  # the game's data texts -> where written
+    # The texts of the game's translated columns (``power@fr``) in this language, collapsed:
+    # printed in place of the English (``localised``), they are translations already.
+    given: set[str] = field(default_factory=set)
+    # The catalogue texts (collapsed English) a lookup found in the game's own catalogue:
+    # ``pnp i18n`` keeps them, and marks the others obsolete.
+    hits: set[str] = field(default_factory=set)
     # While a component's faces are drawn for the face cache: what the drawing told this
     # session, in order (see ``recording`` and ``replay``).
     events: list[list[Any]] | None = None
@@ -105,11 +115,13 @@ class Session:
         if text in self.memo:
             return self.memo[text]
         key = collapse(text)
-        found = None
-        for catalogue in self.catalogues:
+        found = text if key in self.given else None
+        for number, catalogue in enumerate(self.catalogues if found is None else ()):
             hit = catalogue.strings.get(key)
             if hit is not None:
                 found = hit[0]
+                if number == 0 and len(self.hits) < 50_000:
+                    self.hits.add(key)
                 break
         if len(self.memo) < 50_000:
             self.memo[text] = found
@@ -125,26 +137,29 @@ class Session:
                 return str(catalogue.file), hit[1]
         return None
 
-    def translated(self, text: str, file: str, line: int | None, how: str) -> str:
-        """``text`` translated, or ``text`` itself recorded as missing at file:line."""
+    def translated(self, text: str, file: str, line: int | None, how: str,
+                   field: str = "") -> str:
+        """``text`` translated, or ``text`` itself recorded as missing at file:line (and
+        ``field``, a spreadsheet's cell)."""
         if not self.translating or not _LETTER.search(text):
             return text
         found = self.lookup(text)
         self.note(found if found is not None else text)
         if found is None:
-            self.miss(file, line, text, how)
+            self.miss(file, line, text, how, field)
             return text
         return found
 
-    def miss(self, file: str, line: int | None, text: str, how: str) -> None:
+    def miss(self, file: str, line: int | None, text: str, how: str, field: str = "") -> None:
         if self.events is not None:
-            self.events.append(["miss", file, line, text, how])
-        self._missing(file, line, text, how)
+            self.events.append(["miss", file, line, text, how, field])
+        self._missing(file, line, text, how, field)
 
-    def _missing(self, file: str, line: int | None, text: str, how: str) -> None:
-        key = (file, line, collapse(text)[:300])
+    def _missing(self, file: str, line: int | None, text: str, how: str,
+                 field: str = "") -> None:
+        key = (file, line, field, collapse(text)[:300])
         if key not in self.missing and len(self.missing) < 10_000:
-            self.missing[key] = Missing(file, line, collapse(text), how)
+            self.missing[key] = Missing(file, line, collapse(text), how, field)
 
     def check_words(self, file: str, line: int | None, value: str) -> None:
         """``checked``'s test, against what this session has translated so far."""
@@ -152,6 +167,10 @@ class Session:
             self.events.append(["checked", file, line, value])
         words = _WORD.findall(_ICON.sub(" ", value))
         if any(w.casefold() not in self.words for w in words):
+            data = self.data_where(value)
+            if data is not None:  # a cell's whole text: reported at the cell, each one
+                self._missing(data[0], data[1], value, "value", data[2])
+                return
             site = (file, line)
             if site not in self.flagged:  # once per template line (a deck prints it per card)
                 self.flagged.add(site)
@@ -180,13 +199,14 @@ class Session:
             if event[0] == "note":
                 self.note(event[1])
             elif event[0] == "miss":
-                self.miss(event[1], event[2], event[3], event[4])
+                self.miss(event[1], event[2], event[3], event[4], event[5])
             else:
                 self.check_words(event[1], event[2], event[3])
 
-    def data_where(self, text: str) -> str | None:
-        """Where the game's data files hold ``text`` ("file:line"), when they do: a value a
-        template prints is reported where a translator finds it, not in the template."""
+    def data_where(self, text: str) -> Where | None:
+        """Where the game's data files hold ``text`` (file, line, field: a spreadsheet's
+        cell), when they do: a value a template prints is reported where a translator finds
+        it, not in the template."""
         if self._strings is None:
             self._strings = _data_strings(getattr(self.game, "docs", None) or {})
         return self._strings.get(collapse(text))
@@ -248,6 +268,9 @@ def session(game: Any | None, lang_code: str = SOURCE) -> Iterator[Session]:
             made.catalogues = (game_cat, shared)
             for name, (text, _line) in game_cat.furniture.items():
                 made.messages[name] = text
+            for text in _column_texts(getattr(game, "data", None), lang_code):
+                made.given.add(collapse(text))
+                made.note(text)
     made.read = dict(read)
     ctx.session = made
     try:
@@ -322,7 +345,8 @@ def t(value: Any) -> Any:
             s.used.append(site)
     data = s.data_where(value) if found is None else None
     if data is not None:  # reported where the data holds it: where a translator looks
-        return s.translated(value, *_split(data), "t()")
+        file, line, cell = data
+        return s.translated(value, file, line, "t()", cell)
     doc, path = s.site if s.site is not None else (None, ())
     file = str(getattr(doc, "file", "")) or "(template)"
     line = doc.line_of(path) if doc is not None else None
@@ -402,7 +426,7 @@ def valid_events(events: Any) -> bool:
     """Whether ``events`` (read back from a cache file) is a list ``Session.replay`` takes."""
     if type(events) is not list or len(events) > 1_000_000:
         return False
-    shapes = {"note": (str,), "miss": (str, (int, type(None)), str, str),
+    shapes = {"note": (str,), "miss": (str, (int, type(None)), str, str, str),
               "checked": (str, (int, type(None)), str)}
     for event in events:
         if type(event) is not list or not event or event[0] not in shapes:
@@ -415,10 +439,10 @@ def valid_events(events: Any) -> bool:
     return True
 
 
-def _data_strings(docs: Any) -> dict[str, str]:
+def _data_strings(docs: Any) -> dict[str, Where]:
     """Every text of the game's data files (the game file and its tables), collapsed, with
-    the "file:line" of its first appearance."""
-    found: dict[str, str] = {}
+    where it first appears (a YAML line, a spreadsheet's cell)."""
+    found: dict[str, Where] = {}
     all_docs = [docs.get("game"), *(docs.get("tables") or {}).values()]
     for doc in all_docs:
         if doc is None:
@@ -429,12 +453,74 @@ def _data_strings(docs: Any) -> dict[str, str]:
             if isinstance(node, str):
                 key = collapse(node)
                 if key and key not in found:
-                    found[key] = f"{doc.file}:{doc.line_of(path)}"
+                    found[key] = written(doc, path)
             elif isinstance(node, dict):
                 stack.extend((path + (k,), v) for k, v in reversed(list(node.items())))
             elif isinstance(node, list):
                 stack.extend((path + (i,), v) for i, v in reversed(list(enumerate(node))))
     return found
+
+
+def ordered(missing: list[Missing]) -> list[Missing]:
+    """The texts left untranslated, once each, by file, line or row, and text."""
+    unique = {(m.file, m.line, m.field, m.text, m.how): m for m in missing}
+    return sorted(unique.values(), key=_order)
+
+
+def _order(m: Missing) -> tuple[str, int, int, str, str]:
+    """Missing texts by file, then line or spreadsheet row (in number order), then text."""
+    row = _ROW.search(m.field)
+    return (m.file, m.line or 0, int(row.group(1)) if row else 0, m.field, m.text)
+
+
+_ROW = re.compile(r"\brow (\d{1,9})\b")
+
+
+def _column_texts(data: Any, lang_code: str) -> Iterator[str]:
+    """The texts of every table's translated columns in ``lang_code`` (``power@fr``)."""
+    suffix = "@" + lang_code
+    tables = data.get("tables") if isinstance(data, Mapping) else None
+    for rows in (tables.values() if isinstance(tables, Mapping) else ()):
+        for row in rows if isinstance(rows, list) else ():
+            if isinstance(row, Mapping):
+                for key, value in row.items():
+                    if isinstance(key, str) and key.endswith(suffix) and isinstance(value, str):
+                        yield value
+
+
+def localised(value: Any) -> Any:
+    """A table's rows, or an item's data, as the kit language prints them: each column with a
+    translated column in that language (``power@fr`` beside ``power``) holds the
+    translation, where its cell is not empty; the translated columns themselves are dropped,
+    in every language, so no kit prints them as data. ``value`` itself when it holds none."""
+    return _localised(value, current().lang, 0)
+
+
+def _localised(value: Any, code: str, depth: int) -> Any:
+    if depth > 8:
+        return value
+    if isinstance(value, dict):
+        out: dict[Any, Any] = {}
+        changed = False
+        for key, child in value.items():
+            if isinstance(key, str) and "@" in key:
+                changed = True
+                continue
+            new = _localised(child, code, depth + 1)
+            changed = changed or new is not child
+            out[key] = new
+        if not changed:
+            return value
+        suffix = "@" + code
+        for key, child in value.items():
+            if isinstance(key, str) and key.endswith(suffix) and child not in (None, "") \
+                    and code != SOURCE and key[:-len(suffix)] in out:
+                out[key[:-len(suffix)]] = child
+        return out
+    if isinstance(value, list):
+        items = [_localised(child, code, depth + 1) for child in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    return value
 
 
 _HOW = {"text": "template text", "t()": "t() of a data value", "name": "data text",
@@ -447,12 +533,10 @@ def findings(missing: list[Missing], lang_code: str) -> list[Finding]:
     (where it comes from, the English), sorted by file and line; nothing in English."""
     if lang_code == SOURCE:
         return []
-    unique = {(m.file, m.line, m.text, m.how): m for m in missing}
-    ordered = sorted(unique.values(), key=lambda m: (m.file, m.line or 0, m.text))
+    ordered_ = ordered(missing)
     out = [Finding(f"translation ({lang_code})", False,
-                   f"no {lang_code} translation ({_HOW.get(m.how, m.how)}): "
-                   f"{m.text if len(m.text) <= 100 else m.text[:97] + '...'!r}",
-                   warn=True, where=m.where(), basis=DESIGN) for m in ordered]
+                   f"no {lang_code} translation ({_HOW.get(m.how, m.how)}): {m.text!r}",
+                   warn=True, where=m.where(), basis=DESIGN) for m in ordered_]
     if not out:
         out.append(Finding(f"translation ({lang_code})", True,
                            "every text the kit prints has a translation", basis=DESIGN))

@@ -130,10 +130,13 @@ def _catalogue_at(file: Path, version: str | None, _english: str | None) -> Cata
     if not isinstance(data, dict):
         raise doc.error((), "expected a mapping with strings: (English text: translation) "
                             "and optionally furniture: (message key: text)")
-    unknown = [k for k in data if k not in ("strings", "furniture")]
+    unknown = [k for k in data if k not in SECTIONS]
     if unknown:
         raise doc.error((unknown[0],), f"unknown key {unknown[0]!r:.40}; a catalogue has "
-                                       "strings: and furniture:")
+                                       "strings:, furniture: and obsolete:")
+    if not isinstance(data.get("obsolete") or {}, dict):
+        raise doc.error(("obsolete",), "expected a mapping of English text: translation "
+                                       "(texts the kit no longer prints, kept by pnp i18n)")
     strings: dict[str, tuple[str, int | None]] = {}
     raw = data.get("strings") or {}
     if not isinstance(raw, dict):
@@ -145,6 +148,8 @@ def _catalogue_at(file: Path, version: str | None, _english: str | None) -> Cata
         if not isinstance(english, str) or not english.strip():
             raise doc.error(path, f"expected the English text as the key, got {english!r:.60}")
         _text(doc, path, english)
+        if translated is None or translated == "":
+            continue  # not translated yet (pnp i18n writes every text so): printed in English
         text = _text(doc, path, translated)
         if not text.strip():
             raise doc.error(path, f"empty translation of {english[:60]!r}")
@@ -156,6 +161,9 @@ def _catalogue_at(file: Path, version: str | None, _english: str | None) -> Cata
         strings[key] = (text, doc.line_of(path))
     furniture = _furniture(doc, data.get("furniture") or {})
     return Catalogue(file, strings, furniture)
+
+
+SECTIONS = ("strings", "furniture", "obsolete")
 
 
 def _furniture(doc: YamlDoc, raw: Any) -> dict[str, tuple[str, int | None]]:

@@ -30,6 +30,7 @@ from generator.core.model import (
     FaceTemplate,
     Game,
     Item,
+    ItemRef,
     Known,
     Size,
     StartCell,
@@ -41,7 +42,7 @@ from generator.data import project, resolve
 from generator.data.icons import load_icon
 
 from . import fields
-from .columns import Refs, cell_text, check_tables, parse_type, problems
+from .columns import Refs, cell_text, check_tables, lang_column_problem, parse_type, problems
 from .schema import (
     MAX_COMPONENT_PIECES,
     MAX_GAME_PIECES,
@@ -414,6 +415,11 @@ def _check_rows(tables: Tables, docs: Mapping[str, YamlDoc]) -> None:
                                         f"from 0 to {MAX_ROW_COUNT}, got {copies!r}"))
             else:
                 total += copies
+            for column in row:  # power@fr: a kit language's (declared tables: checked)
+                if isinstance(column, str) and "@" in column:
+                    problem = lang_column_problem(column)
+                    if problem:
+                        errors.append(doc.error(where + (column,), problem))
             if "icon" in row:
                 problem = _icon_problem(row["icon"])
                 if problem:
@@ -535,7 +541,11 @@ def _component(doc: YamlDoc, path: tuple[Hashable, ...], comp: ComponentSpec, sp
         _named_face)
     if errors:
         raise DataErrors(errors)
+    refs = tuple(ItemRef(source.whole.path, tuple((key, where.path)
+                                                  for key, where in source.keys.items()))
+                 for source in sources)
     return Component(id=comp.id, kind=comp.kind, name=comp.name, size=size, face=comp.face,
+                     sources=refs,
                      items=items, back=comp.back, shape=comp.shape, corner=comp.corner,
                      params=comp.params,
                      label=comp.label, assembly=comp.assembly,

@@ -59,7 +59,15 @@ from generator.core.errors import DataError, DataErrors
 from generator.core.yamlfile import YamlDoc, format_path, unseen
 from generator.data import resolve, xlsx_scan
 
-from .columns import CellError, ColumnType, cell_text, parse_cell, parse_type
+from .columns import (
+    CellError,
+    ColumnType,
+    cell_text,
+    lang_column_problem,
+    lang_column_type,
+    parse_cell,
+    parse_type,
+)
 from .schema import TableFile
 
 Rows = list[dict[str, Any]]
@@ -422,7 +430,8 @@ def typed_rows(sheet: Sheet, types: dict[str, ColumnType] | None, table: str
                                               "with no name (row 1 names the columns)"
                                               + _separator_hint(header)))
                 continue
-            kind = (types or {}).get(name) or (COUNT if name == "count" else None)
+            kind = (types or {}).get(name) or (COUNT if name == "count" else None) or (
+                lang_column_type(name, types) if "@" in name else None)
             try:
                 value = _typed(kind, cell)
             except CellError as exc:
@@ -473,6 +482,10 @@ def _header(sheet: Sheet, types: dict[str, ColumnType] | None, table: str) -> li
                                                          "characters"))
         elif name and name in header:
             errors.append(sheet.error(1, _letter(index), f"column {name!r} is named twice"))
+        elif "@" in name and (types is None or name not in types):
+            problem = lang_column_problem(name, types)  # power@fr: the French of power
+            if problem is not None:
+                errors.append(sheet.error(1, _letter(index), problem))
         elif name and types is not None and "*" not in types and name not in types \
                 and name != "count":
             errors.append(sheet.error(1, _letter(index), f"unknown column {name!r}; {table} "

@@ -183,8 +183,9 @@ def _render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, A
     except DataError as exc:
         if label and not isinstance(exc, DataErrors):
             # Name the piece being drawn: the template is shared by every card of a deck.
-            raise DataError(exc.file, exc.line, exc.field,
-                            f"{exc.expected} (drawing {label!r})") from None
+            named = DataError(exc.file, exc.line, exc.field, f"{exc.expected} (drawing {label!r})")
+            named.printed = exc.printed
+            raise named from None
         raise
     return p.Face(w, h, FACE_BLEED, tuple(out), label, tuple(run.origins),
                   str(template.file))
@@ -524,7 +525,9 @@ class _Run:
             try:  # markup, inline icons, hyphenation; missing glyphs refused per font there
                 return _laid_out(box, a["hyphenate"], i18n.lang(), a["accent"], self.icon)
             except (TextDoesNotFit, MarkupError) as exc:
-                raise self.fail_text(path + ("text",), str(exc)) from None
+                error = self.fail_text(path + ("text",), str(exc))
+                error.printed = a["text"]  # the build names the data it came from
+                raise error from None
             except ExpressionError as exc:  # out of work
                 raise self.fail(path + ("text",), str(exc)) from None
         if kind == "icon":

@@ -34,9 +34,10 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_LOCK_TIMEOUT", "PAPER_SIZES", "BuildOptions", "CompositionError",
            "DataError", "ForwardedError", "InputError", "OutputError", "build", "build_many",
-           "calibration", "deal", "deal_findings", "export_pngs", "export_tts", "game_list",
-           "games", "here", "init", "languages", "load", "output_folder", "preview",
-           "project_list", "reference", "reported", "revoke", "schemas", "set_lock_timeout",
+           "calibration", "catalogue", "deal", "deal_findings", "export_pngs", "export_tts",
+           "game_list", "games", "here", "init", "languages", "load", "output_folder",
+           "preview", "project_list", "reference", "reported", "revoke", "schemas",
+           "set_lock_timeout",
            "simulate", "trust", "trusted", "trusting", "untranslated", "untrusted_notes",
            "verify_report", "version", "watch"]
 
@@ -199,6 +200,46 @@ def _condition(text: str | None) -> dict[str, list[Any]] | str | None:
         except ValueError:
             number = None
     return {name.strip(): [value] if number is None else [value, number]}
+
+
+def catalogue(game_id: str, lang: str) -> tuple[Any, int]:
+    """``pnp i18n``: the project's catalogue in ``lang`` written or brought up to date with
+    every text the kit prints untranslated (generator/data/i18n_skeleton.py), found as
+    ``verify --lang`` finds them; and how many of them no catalogue can translate (data
+    values printed without t(): a translated column, or t() in the template, does)."""
+    from generator.core.errors import location
+    from generator.data import i18n, i18n_skeleton, load_game
+    from generator.data.project import Project
+    from generator.orchestration.build import verify
+    from generator.orchestration.preflight.report import preflight
+
+    if lang == SOURCE:
+        raise InputError(f"the kit's texts are written in {SOURCE}; say which language to "
+                         f"translate them into: --lang {' or '.join(languages()[1:])}")
+    opts = BuildOptions(lang=lang)
+    with i18n.collect() as missing, context.building():
+        game = load_game(game_id)
+        root = Project(Path(game.source).resolve().parent).root
+        if root is None or Path(game.source).resolve().parent == paths.CARD_DATA.resolve():
+            raise InputError(f"{game_id}: pnp i18n writes a project's catalogue "
+                             "(<project>/messages/<lang>.yaml); name a project folder")
+        with i18n.session(game, lang) as session:
+            found = verify(game)
+            if not all(f.ok or f.warn for f in found):  # verify_report's rule: not drawn
+                raise InputError(f"{game_id}: the set fails its checks (pnp verify "
+                                 f"{game_id}); fix them, then pnp i18n lists every text")
+            preflight(game, opts)  # every face drawn: every text looked up
+            used = set(session.hits)
+    def where(m: i18n.Missing) -> str:  # in the catalogue: from the project's folder
+        file = Path(m.file).resolve()
+        shown = file.relative_to(root) if file.is_relative_to(root) else Path(m.file)
+        return location(shown, m.line, m.field)
+
+    wanted = [(m.text, where(m)) for m in i18n.ordered(missing)
+              if m.how in ("text", "t()", "name", "python")]
+    values = len({m.text for m in missing if m.how == "value"})
+    file = i18n_skeleton.catalogue_file(root, lang)
+    return i18n_skeleton.update(file, lang, wanted, used), values
 
 
 def engine(game: Game) -> Any:

@@ -294,6 +294,32 @@ def cmd_eject(args: argparse.Namespace) -> int:
     return 0
 
 
+def _relative(path: Path) -> Path:
+    """``path`` from where the user stands, when it is below it."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        return path
+
+
+def cmd_i18n(args: argparse.Namespace) -> int:
+    """Write or update a project's catalogue (messages/<lang>.yaml) with every text its kit
+    prints untranslated (generator/data/i18n_skeleton.py)."""
+    done, values = app.catalogue(args.folder, args.lang)
+    shown = _relative(done.file)
+    if done.changed:
+        print(f"{shown}: {done.added} texts to translate, {done.kept} translations kept, "
+              f"{done.obsolete} marked obsolete"
+              + (f" (the file as it was: {_relative(done.backup)})" if done.backup else ""))
+    else:
+        print(f"{shown}: up to date ({done.added} texts to translate)")
+    if values:
+        print(f"{values} texts are printed from the data without t(): translate them in a "
+              f"<column>@{args.lang} column beside theirs (or print them with t()); "
+              f"pnp verify --lang {args.lang} {shlex.quote(args.folder)} lists them")
+    return 0
+
+
 def cmd_trust(args: argparse.Namespace) -> int:
     """``pnp trust DIR`` lets pnp run a project's own Python (its rules.py); ``--list`` and
     ``--revoke DIR`` (generator/core/trust.py)."""
@@ -495,6 +521,13 @@ def parser() -> argparse.ArgumentParser:
     cal.add_argument("--out", default=None)
     wait_arg(cal)
     cal.set_defaults(func=cmd_calibration)
+
+    i18 = sub.add_parser("i18n", help="write or update a project's translation catalogue "
+                                      "(messages/<lang>.yaml) with every untranslated text")
+    i18.add_argument("folder", nargs="?", default=".",
+                     help="the project folder (default: the current folder)")
+    lang_arg(i18)
+    i18.set_defaults(func=cmd_i18n)
 
     lst = sub.add_parser("list", help="list the projects (in DIR, or here) and the built-in "
                                       "games, with their components")

@@ -16,7 +16,7 @@ from generator.core.model import Component, FaceTemplate, Game, Size
 from generator.core.primitives import WEIGHED, Face, Primitive, face_weight
 from generator.core.sizes import PAGE
 from generator.core.yamlfile import format_path
-from generator.data import i18n, load_game
+from generator.data import i18n, load_game, origin
 from generator.data.resources import load_resources
 from generator.data.templates import load_template
 from generator.data.themes import Theme, load_theme
@@ -242,7 +242,9 @@ def _draw_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions, s
         "lang": opts.lang,
         "params": comp.params,
         "settings": game.data["settings"],
-        "tables": game.data["tables"],
+        # Translated columns (power@fr) in place in a kit of their language, never printed
+        # as columns of their own (generator/data/i18n.py).
+        "tables": i18n.localised(game.data["tables"]),
     }
     if comp.kind in ("rules", "aid"):
         base["examples"] = engine_examples(game)
@@ -256,14 +258,17 @@ def _draw_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions, s
     label_at = component_field(game, comp, "label")
     primitives = 0
     for index, item in enumerate(comp.items):
-        ctx = {**base, "item": item.data, "index": index}
+        ctx = {**base, "item": i18n.localised(item.data), "index": index}
         label = item_label(comp, ctx, index, label_at)
-        front = render_face(front_t, size.w, size.h, ctx, label, known)
-        primitives += face_weight(front)
-        if back_t is not None and (back is None or not shared_back):
-            back = render_face(back_t, size.w, size.h, ctx, f"{comp.id}-back" if shared_back
-                               else label + "-back", known)
-            primitives += face_weight(back)
+        try:
+            front = render_face(front_t, size.w, size.h, ctx, label, known)
+            primitives += face_weight(front)
+            if back_t is not None and (back is None or not shared_back):
+                back = render_face(back_t, size.w, size.h, ctx, f"{comp.id}-back"
+                                   if shared_back else label + "-back", known)
+                primitives += face_weight(back)
+        except DataError as exc:  # a text of the item's: name its cell beside the template
+            raise origin.at_the_cell(exc, game, comp, index) from None
         if primitives > MAX_COMPONENT_PRIMITIVES:
             raise too_many_primitives(game, comp, f"more than {MAX_COMPONENT_PRIMITIVES:,} "
                                       f"{WEIGHED} in one "

@@ -377,7 +377,10 @@ def columns_section() -> list[str]:
     out = ["## Column types", "",
            "`columns:` declares, per table, each column's type; a row with a bad value, a "
            "missing column or an unknown one is reported at its own line "
-           "(`\"*\": any` allows any other column).", ""]
+           "(`\"*\": any` allows any other column). A column `<column>@<lang>` (`name@fr` "
+           "beside `name`) is that column's translation, typed as it and optional: a kit in "
+           "that language prints it in the column's place (README, Kits in other "
+           "languages).", ""]
     rows: list[tuple[str, ...]] = [(f"`{base}`", columns.parse_type(base).describe())
                                    for base in columns.BASES]
     for example in ("int 1..13", "number 0..1", "str 1..80", "point 0..1", "list of point",

@@ -17,13 +17,14 @@ Each finding names the piece, the face template's file and line, and the measure
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image as PILImage
 
 from generator.core import primitives as p
+from generator.core.errors import location
 from generator.data import fonts
 from generator.faces.ink import SAFE_MM, Box, bounds
 
@@ -45,6 +46,7 @@ class Issue:
     where: str  # "templates/faces/x.yaml:12" or "page 3"
     detail: str
     value: float = 0.0  # the measured value (smaller is worse)
+    cell: str = ""  # where the data value the problem is about was written (a sheet's cell)
 
     def key(self) -> tuple[str, str]:
         return (self.check, self.where)
@@ -71,7 +73,7 @@ def edge_distance(box: Box, w: float, h: float, round_: bool) -> float:
 def _where(face: p.Face, index: int) -> str:
     line = face.origins[index].line if index < len(face.origins) else None
     file = _short(face.template)
-    return f"{file}:{line}" if line else file
+    return location(file, line)
 
 
 def _short(path: str) -> str:
@@ -81,8 +83,13 @@ def _short(path: str) -> str:
         return path
 
 
-def face_issues(face: p.Face, kind: str, round_: bool) -> Iterator[Issue]:
-    """Every pre-flight problem of one rendered face."""
+Cell = Callable[[str, str], "str | None"]  # (a text drawn, the problem) -> its data's cell
+
+
+def face_issues(face: p.Face, kind: str, round_: bool, cell: Cell | None = None
+                ) -> Iterator[Issue]:
+    """Every pre-flight problem of one rendered face; ``cell`` names the data value a text
+    with a problem printed (a spreadsheet's cell), for a face drawn from an item."""
     piece = face.label or "?"
     covers = _Covers(face)
     for index, prim in enumerate(face.prims):
@@ -94,8 +101,10 @@ def face_issues(face: p.Face, kind: str, round_: bool) -> Iterator[Issue]:
                             f"{prim.size:g} pt text (needs {MIN_FACE_PT:g} pt at print size)",
                             prim.size)
             for font, missing in missing_by_font(prim):
-                yield Issue("glyph", piece, _where(face, index),
-                            f"font {fonts.describe(font)} has no glyph for {missing!r}")
+                detail = f"font {fonts.describe(font)} has no glyph for {missing!r}"
+                printed = " ".join(run[2] for run in prim.runs())
+                yield Issue("glyph", piece, _where(face, index), detail,
+                            cell=(cell(printed, detail) or "") if cell is not None else "")
         if isinstance(prim, p.Image):
             yield from _image_issue(prim, piece, _where(face, index))
         if not info:

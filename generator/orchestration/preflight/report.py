@@ -21,13 +21,13 @@ from generator.core.errors import DataError
 from generator.core.findings import DESIGN, Finding
 from generator.core.model import Game
 from generator.core.sizes import PAPER_LABELS
-from generator.data import fonts
+from generator.data import fonts, origin
 from generator.expressions import ExpressionError, evaluate
 from generator.layout.frame import frames
 from generator.orchestration.build import build_kit, game_theme, render_parts
 from generator.orchestration.options import BuildOptions
 from generator.orchestration.preflight import colour
-from generator.orchestration.preflight.checks import Issue, face_issues, furniture_issues
+from generator.orchestration.preflight.checks import Cell, Issue, face_issues, furniture_issues
 from generator.orchestration.preflight.font_coverage import coverage_findings
 
 SHOWN = 3  # examples per kind of issue; the rest are counted
@@ -43,8 +43,12 @@ def _grouped(issues: Iterable[Issue]) -> list[Finding]:
         pieces = list(dict.fromkeys(m.piece for m in members))
         more = f" and {len(pieces) - SHOWN} more" if len(pieces) > SHOWN else ""
         worst = min(members, key=lambda m: m.value).detail
+        cells = list(dict.fromkeys(m.cell for m in members if m.cell))
+        comes = (f"; the text comes from {'; '.join(cells[:SHOWN])}"
+                 + (f" and {len(cells) - SHOWN} more" if len(cells) > SHOWN else "")
+                 if cells else "")
         findings.append(Finding(f"pre-flight {check}", False,
-                                f"{where}: {worst} on {', '.join(pieces[:SHOWN])}{more}",
+                                f"{where}: {worst} on {', '.join(pieces[:SHOWN])}{more}{comes}",
                                 warn=check != "glyph"))  # empty boxes: build refuses them
     return findings
 
@@ -106,16 +110,35 @@ def colour_findings(game: Game, opts: BuildOptions) -> list[Finding]:
     return findings
 
 
+def _item_of_piece(game: Game, comp_id: str, pieces: int) -> list[int]:
+    """The item each piece of a component was drawn from (its copies one after the other);
+    empty when the pieces are not the component's items (a part made otherwise)."""
+    try:
+        comp = game.component(comp_id)
+    except KeyError:
+        return []
+    found = [index for index, item in enumerate(comp.items) for _ in range(item.count)]
+    return found if len(found) == pieces else []
+
+
+def _cells(game: Game, comp_id: str, index: int) -> Cell:
+    """Where a text of item ``index`` came from (generator/data/origin.py)."""
+    comp = game.component(comp_id)
+    return lambda printed, why: origin.cell_of(game, comp, index, printed, why)
+
+
 def preflight(game: Game, opts: BuildOptions) -> list[Finding]:
     with fonts.glyphs_reported():  # every piece drawn, its missing glyphs reported below
         rendered = render_parts(game, opts)
     parts, rules = rendered
     issues: list[Issue] = []
     for part in parts:
-        for piece in part.pieces:
+        items = _item_of_piece(game, part.id, len(part.pieces))
+        for number, piece in enumerate(part.pieces):
+            cell = _cells(game, part.id, items[number]) if items else None
             for face in (piece.front, piece.back):
                 if face is not None:
-                    issues += face_issues(face, part.kind, piece.round)
+                    issues += face_issues(face, part.kind, piece.round, cell)
         if part.board is not None:
             issues += face_issues(part.board.face, part.kind, False)
     for face in rules:
