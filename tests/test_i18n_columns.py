@@ -45,10 +45,12 @@ def game(in_tmp, capsys) -> Path:
     start, end = text.index("  # The card list"), text.index("# Column types")
     text = text[:start] + ("  suncards: {file: suns.csv}\n"
                            "  nightcards: {file: night.xlsx, sheet: Night}\n\n") + text[end:]
-    text = text.replace("cards: {name: str, suit: {table: suits}, value: int 1..9}",
-                        "suncards: {name: str, suit: {table: suits}, value: int 1..9}\n"
-                        "  nightcards: {name: str 1..40, suit: {table: suits}, "
-                        "value: int 1..9}")
+    columns = 'cards: {name: str, suit: {table: suits}, value: "int 1..9"}'
+    assert columns in text
+    text = text.replace(columns,
+                        'suncards: {name: str, suit: {table: suits}, value: "int 1..9"}\n'
+                        '  nightcards: {name: "str 1..40", suit: {table: suits}, '
+                        'value: "int 1..9"}')
     text = text.replace("suits: {id: str, name: str, icon: name, colour: name}",
                         'suits: {id: str, name: str, icon: name, colour: name, '
                         'name@fr: "str?"}')
@@ -101,7 +103,7 @@ def test_verify_names_each_untranslated_cell_in_full(game, capsys):
     edit(game / "suns.csv", "Noon,,", f'"{long.strip()}",,')
     edit(game / "game.yaml", "suncards: {name: str,", "suncards: {name: str 1..200,")
     edit(game / "faces" / "card.yaml", "size: 13, min_size: 7,", "size: 13, min_size: 2,")
-    edit(game / "faces" / "card.yaml", "item: {name: str 1..40,", "item: {name: str 1..200,")
+    edit(game / "faces" / "card.yaml", 'item: {name: "str 1..40",', 'item: {name: "str 1..200",')
     code, out, err = run(capsys, "verify", "g", "--lang", "fr")
     assert code == 0, out + err
     assert len(long.strip()) > 100
@@ -210,8 +212,8 @@ def test_an_error_in_a_joined_rows_text_names_the_row_joined(game, capsys):
 
 def test_a_text_too_long_for_its_box_names_its_cell(game, capsys):
     edit(game / "faces" / "card.yaml", "size: 13, min_size: 7,", "size: 13, min_size: 12,")
-    edit(game / "faces" / "card.yaml", "item: {name: str 1..40,", "item: {name: str 1..200,")
-    edit(game / "game.yaml", "nightcards: {name: str 1..40,", "nightcards: {name: str 1..200,")
+    edit(game / "faces" / "card.yaml", 'item: {name: "str 1..40",', 'item: {name: "str 1..200",')
+    edit(game / "game.yaml", 'nightcards: {name: "str 1..40",', 'nightcards: {name: "str 1..200",')
     book = openpyxl.load_workbook(game / "night.xlsx")
     book["Night"]["A4"] = "Half Moon over the long and winding river of forgotten names"
     book.save(game / "night.xlsx")
