@@ -53,7 +53,7 @@ WHOLE_KIT_FIXTURES = {"kits", "kit", "kit_a4", "kit_letter", "build_kit", "previ
 SLOW_MODULES = {"test_render_parity.py", "test_kit_sheets.py", "test_preview.py",
                 "test_install.py", "test_bench_whole.py", "test_watch.py", "test_exports.py",
                 "test_parallel_build.py", "test_showcase.py", "test_pdf_lang.py",
-                "test_verify_edits.py", "test_beyond_paper.py"}
+                "test_verify_edits.py", "test_beyond_paper.py", "test_second_day.py"}
 SLOW_TESTS = {
     "test_yaml_fast.py": {"test_generated_text_gives_what_the_pure_python_loader_gives"},
     "test_spreadsheets.py": {"test_tables_from_xlsx_sheets_build_into_the_kit",
