@@ -142,3 +142,13 @@ def test_a_grid_boards_face_reads_the_grid_it_is_drawn_on(tmp_path, page_shapes,
     cells = [r for r in rects if abs(r["width"] - 20 * 72 / 25.4) < 0.05
              and abs(r["height"] - 15 * 72 / 25.4) < 0.05]
     assert len(cells) == 12
+
+
+def test_a_bad_column_type_is_one_error_not_one_per_row(tmp_path, capsys):
+    """The declaration is wrong, not the 18 rows: one line, at the declaration."""
+    data = starter(tmp_path)
+    edit(data, *cards('{table: suits, by: "../x"}'))
+    capsys.readouterr()
+    assert main(["verify", str(data.parent)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "a join's 'by' is a column's name, got '../x'" in err[0], err

@@ -406,6 +406,8 @@ def check_tables(doc: YamlDoc, tables: Mapping[str, Any], columns: Any) -> list[
                 types[str(column)] = parse_type(text)
             except ValueError as exc:
                 errors.append(doc.error(path + (column,), str(exc)))
+                # still a declared column: its rows are not each "an unknown column" too
+                types[str(column)] = ColumnType("any", optional=True)
         errors += _check_rows(doc, table, tables[table], types)
     return errors
 
