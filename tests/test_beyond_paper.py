@@ -24,26 +24,16 @@ from PIL import Image
 
 from generator.core.model import Size
 from generator.core.primitives import Face
-from generator.frontends.cli import main
 from generator.layout.cutfile import cut_svg, xml_text
 from generator.layout.page import Page, Placement
 from generator.orchestration.tts import COLS, PER_SHEET, ROWS
+from tests.designer import edit, run
 
 SVG = "{http://www.w3.org/2000/svg}"
 HOSTILE = 'Dawn & <Dusk> "quoted" \'single\' ]]>'
 EXTRA = 60  # cards added to the starter's 18: 78 distinct faces, two deck sheets
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def edit(file: Path, old: str, new: str) -> None:
-    text = file.read_text(encoding="utf-8")
-    assert text.count(old) == 1, old
-    file.write_text(text.replace(old, new), encoding="utf-8")
 
 
 @pytest.fixture

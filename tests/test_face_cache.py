@@ -23,6 +23,7 @@ from generator.data.loader import load_game
 from generator.faces import face_cache, face_codec
 from generator.orchestration import build
 from generator.orchestration.build import BuildOptions, build_pdf
+from tests.designer import edit
 
 
 @pytest.fixture
@@ -61,11 +62,6 @@ def entries(folder: Path) -> list[Path]:
     """The faces entries (not the lists of files their drawing opened)."""
     return sorted(set(folder.glob("faces-*.json")) - set(folder.glob("faces-inputs-*.json")))
 
-
-def edit(file: Path, old: str, new: str) -> None:
-    text = file.read_text(encoding="utf-8")
-    assert text.count(old) == 1, f"{old!r} must occur once in {file}"
-    file.write_text(text.replace(old, new), encoding="utf-8")
 
 
 # -- whole builds -------------------------------------------------------------------------------

@@ -25,14 +25,10 @@ from generator.orchestration.build import (
     calibration_name,
     output_pdf,
 )
+from tests.designer import run
 
 GAME = "moving-target"
 
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 # -- furniture messages ---------------------------------------------------------------------

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from generator.core.yamlfile import load_yaml
 from generator.data.i18n_files import collapse, load_catalogue
 from generator.data.i18n_skeleton import update
-from generator.frontends.cli import main
+from tests.designer import edit, run
 
 MOONS = ["New Moon", "Crescent", "Half Moon", "Gibbous", "Full Moon", "Blue Moon"]
 LEAVES = ["Seed", "Sprout", "Sapling", "Bush", "Tree", "Forest"]
@@ -22,16 +22,6 @@ SUNS = [("Dawn", "Aube"), ("Morning", "Matin"), ("Noon", ""), ("Afternoon", "Apr
         ("Dusk", "Crépuscule"), ("Eclipse", "Éclipse")]
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def edit(file: Path, old: str, new: str) -> None:
-    text = file.read_text(encoding="utf-8")
-    assert text.count(old) == 1, f"{old!r} must occur once in {file}"
-    file.write_text(text.replace(old, new), encoding="utf-8")
 
 
 @pytest.fixture

@@ -14,20 +14,11 @@ from generator.core import context, paths
 from generator.data import load_game, project, resolve
 from generator.data.themes import load_theme
 from generator.frontends.cli import main
+from tests.designer import edit, run
 
 CARD_NAMES = ["Dawn", "Noon", "Eclipse", "New Moon", "Blue Moon", "Seed", "Forest"]
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def edit(file: Path, old: str, new: str) -> None:
-    text = file.read_text(encoding="utf-8")
-    assert text.count(old) == 1, f"{old!r} must occur once in {file}"
-    file.write_text(text.replace(old, new), encoding="utf-8")
 
 
 @pytest.fixture

@@ -22,22 +22,12 @@ from generator.core import primitives as p
 from generator.core.errors import DataError
 from generator.data import fonts, project, project_fonts
 from generator.data.resources import load_resources
-from generator.frontends.cli import main
 from generator.render.png import render_png
+from tests.designer import edit, run
 
 VERA = Path(reportlab.__file__).parent / "fonts"
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def edit(file: Path, old: str, new: str) -> None:
-    text = file.read_text(encoding="utf-8")
-    assert text.count(old) == 1, f"{old!r} must occur once in {file}"
-    file.write_text(text.replace(old, new), encoding="utf-8")
 
 
 def line_of(file: Path, needle: str) -> int:

@@ -13,12 +13,7 @@ import pytest
 from generator.core import folders, paths
 from generator.frontends import app
 from generator.frontends.cli import main
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+from tests.designer import run
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import pytest
 from generator.core.errors import DataError
 from generator.data import load_game
 from generator.frontends.cli import main
+from tests.designer import edit
 
 CARDS = 'cards: {name: str, suit: {table: suits}, value: "int 1..9"}'
 
@@ -23,13 +24,6 @@ def starter(tmp_path: Path) -> Path:
     assert main(["init", str(tmp_path / "g")]) == 0
     return tmp_path / "g" / "game.yaml"
 
-
-def edit(file: Path, old: str, new: str) -> int:
-    """Replace ``old`` (once) and return its line."""
-    text = file.read_text(encoding="utf-8")
-    assert text.count(old) == 1, old
-    file.write_text(text.replace(old, new), encoding="utf-8")
-    return text[:text.index(old)].count("\n") + 1
 
 
 def error(file: Path) -> DataError:

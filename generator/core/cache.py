@@ -48,7 +48,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from . import memo
+from . import memo, paths
 
 T = TypeVar("T")
 
@@ -75,16 +75,7 @@ def enabled() -> bool:
 
 def cache_dir() -> Path | None:
     """The cache folder (see the module docstring), or None when no home is known."""
-    explicit = os.environ.get("PNP_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg and os.path.isabs(xdg):  # the XDG spec: a relative path is ignored
-        return Path(xdg) / "pnp"
-    try:
-        return Path.home() / ".cache" / "pnp"
-    except (RuntimeError, KeyError, OSError):
-        return None
+    return paths.user_folder("PNP_CACHE_DIR", "XDG_CACHE_HOME", ".cache")
 
 
 def _canon(value: Any, depth: int = 0) -> Any:

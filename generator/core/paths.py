@@ -38,6 +38,25 @@ ART = BUILTIN / "art"
 OUTPUT = Path.cwd() / "output" if INSTALLED else ROOT / "output"
 
 
+def user_folder(explicit: str, xdg: str, fallback: str) -> Path | None:
+    """A folder of the user's for this tool (caches, config), per the XDG base directories:
+    the environment variable ``explicit`` when set (tests point it at a temporary folder),
+    else ``$<xdg>/pnp`` (an absolute path only, as the spec says), else ``~/<fallback>/pnp``;
+    None when no home is known."""
+    import os
+
+    named = os.environ.get(explicit)
+    if named:
+        return Path(named)
+    base = os.environ.get(xdg)
+    if base and os.path.isabs(base):
+        return Path(base) / "pnp"
+    try:
+        return Path.home() / fallback / "pnp"
+    except (RuntimeError, KeyError, OSError):
+        return None
+
+
 def version() -> str:
     """This tool's version. Run from a checkout, its pyproject.toml says (an editable or
     stale install's metadata may lag behind the code that runs); installed, the

@@ -33,6 +33,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.core import paths
 from generator.core.atomic import atomic_file
 from generator.core.errors import InputError
 
@@ -67,16 +68,7 @@ class Entry:
 def config_dir() -> Path | None:
     """The user's config folder for this tool (see the module docstring), or None when no
     home is known."""
-    explicit = os.environ.get(CONFIG_ENV)
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CONFIG_HOME")
-    if xdg and os.path.isabs(xdg):  # the XDG spec: a relative path is ignored
-        return Path(xdg) / "pnp"
-    try:
-        return Path.home() / ".config" / "pnp"
-    except (RuntimeError, KeyError, OSError):
-        return None
+    return paths.user_folder(CONFIG_ENV, "XDG_CONFIG_HOME", ".config")
 
 
 def store_file() -> Path | None:

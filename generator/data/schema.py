@@ -236,6 +236,20 @@ class CountRange(Strict):
 VERIFY_KINDS = ("count", "counts", "total", "unique", "product")
 
 
+def _validated(model: type[Strict], value: Any, what: str) -> Any:
+    """``value`` as ``model``, or one plain ValueError: ``what`` was expected, and the first
+    problem (a field of a union reports its own error, not one per member of the union)."""
+    from pydantic import ValidationError
+
+    try:
+        return model.model_validate(value)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(part) for part in err["loc"])
+        message = err["msg"].removeprefix("Value error, ")
+        raise ValueError(f"{what}: {where + ': ' if where else ''}{message}") from None
+
+
 class CompositionCheck(Strict):
     """One declarative check of the printed set (the data file's ``verify:`` list), run by
     ``verify`` and before every build; the syntax is in docs/declarative-checks.md.
@@ -291,26 +305,15 @@ class CompositionCheck(Strict):
     @classmethod
     def count_or_range(cls, value: Any) -> Any:
         """A mapping is a range: report its own error, not "should be a valid integer"."""
-        from pydantic import ValidationError
-
         if not isinstance(value, dict):
             return value
-        try:
-            return CountRange.model_validate(value)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            where = ".".join(str(part) for part in err["loc"])
-            message = err["msg"].removeprefix("Value error, ")
-            raise ValueError(f"a range {{min: A, max: B}}: {where + ': ' if where else ''}"
-                             f"{message}") from None
+        return _validated(CountRange, value, "a range {min: A, max: B}")
 
     @field_validator("complete", mode="before")
     @classmethod
     def complete_values(cls, value: Any) -> Any:
         """true/false, or a mapping of fields to a table's name or a range: one plain error
         naming the field, not one per member of the union."""
-        from pydantic import ValidationError
-
         if value is None or isinstance(value, bool):
             return value
         if not isinstance(value, dict) or not 1 <= len(value) <= 6:
@@ -324,14 +327,8 @@ class CompositionCheck(Strict):
             if not isinstance(domain, dict):
                 raise ValueError(f"{field}: expected a table's name or a range "
                                  "{min: A, max: B}")
-            try:
-                found[str(field)] = ValueRange.model_validate(domain)
-            except ValidationError as exc:
-                err = exc.errors()[0]
-                where = ".".join(str(part) for part in err["loc"])
-                message = err["msg"].removeprefix("Value error, ")
-                raise ValueError(f"{field}: a range {{min: A, max: B}}: "
-                                 f"{where + ': ' if where else ''}{message}") from None
+            found[str(field)] = _validated(ValueRange, domain,
+                                           f"{field}: a range {{min: A, max: B}}")
         return found
 
     @field_validator("count")

@@ -21,10 +21,10 @@ from generator import rules
 from generator.core import trust
 from generator.data import load_game, project
 from generator.data.schema import PROJECT_RULES, RULES_PATTERN
-from generator.frontends.cli import main
 from generator.frontends.watch import build_with, find_target, watch
 from generator.orchestration.build import BuildOptions
 from generator.rules.base import RulesEngine
+from tests.designer import run
 
 HOSTILE = '''import pathlib
 pathlib.Path({marker!r}).write_text("imported")
@@ -40,11 +40,6 @@ def config(tmp_path, monkeypatch) -> Path:
     monkeypatch.delenv("PNP_TRUST_RUN", raising=False)
     return folder
 
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def starter(folder: Path) -> Path:
