@@ -7,7 +7,7 @@ those layers can make findings without importing another (``verify`` prints them
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -22,6 +22,9 @@ class Finding:
     # Where the expectation comes from: RULEBOOK (the game's published rules or card list)
     # or DESIGN (a target of this kit: print legibility, sheet counts, our own readings).
     basis: str = ""
+    # The pieces it is about, by face label (all of them; ``detail`` names a few): the studio
+    # (``pnp serve``) marks them on the sheets and faces. Left out of equality and lines.
+    pieces: tuple[str, ...] = field(default=(), compare=False)
 
     def line(self) -> str:
         mark = "ok  " if self.ok else ("WARN" if self.warn else "FAIL")

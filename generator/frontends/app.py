@@ -36,7 +36,7 @@ __all__ = ["DEFAULT_LOCK_TIMEOUT", "PAPER_SIZES", "BuildOptions", "CompositionEr
            "DataError", "ForwardedError", "InputError", "OutputError", "build", "build_many",
            "calibration", "catalogue", "deal", "deal_findings", "export_pngs", "export_tts",
            "game_list", "games", "here", "init", "languages", "load", "output_folder",
-           "preview", "project_list", "reference", "reported", "revoke", "schemas",
+           "preview", "project_list", "reference", "reported", "revoke", "schemas", "serve",
            "set_lock_timeout",
            "simulate", "trust", "trusted", "trusting", "untranslated", "untrusted_notes",
            "verify_report", "version", "watch"]
@@ -295,6 +295,13 @@ def calibration(out_dir: Path, paper: str, flip: str, lang: str = SOURCE) -> Pat
     target = out_dir / "calibration" / f"calibration-{paper}-{flip}{suffix}.pdf"
     write_calibration(target, BuildOptions(paper=paper, flip=flip, lang=lang))
     return target
+
+
+def serve(named: str, opts: BuildOptions, port: int = 0, open_browser: bool = True) -> int:
+    """The live studio in the browser (generator/frontends/studio/)."""
+    from generator.frontends import studio
+
+    return studio.main(named, opts, port, open_browser)
 
 
 def watch(named: list[str], opts: BuildOptions) -> int:

@@ -252,6 +252,16 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return app.watch(args.games, _options(args))
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """The live studio in the browser until Ctrl-C (exit 130): generator/frontends/studio/."""
+    if len(args.games) != 1:  # none named and not in a project, or several
+        raise UsageError("serve needs one game id, data file or project folder (or run it in "
+                         "a project folder)")
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port {args.port}: a port from 1 to 65535 (0: any free port)")
+    return app.serve(args.games[0], _options(args), args.port, not args.no_open)
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
     for file in app.schemas(Path(args.out)):
         print(f"schema -> {file}")
@@ -563,6 +573,13 @@ def parser() -> argparse.ArgumentParser:
                                        "saved (Ctrl-C stops)")
     layout_args(wat)
     wat.set_defaults(func=cmd_watch)
+    srv = sub.add_parser("serve", help="a live studio in the browser: sheets, faces, the "
+                                       "report, redrawn as you save (Ctrl-C stops)")
+    layout_args(srv)
+    srv.add_argument("--port", type=int, default=0,
+                     help="the port on 127.0.0.1 (default: any free port)")
+    srv.add_argument("--no-open", action="store_true", help="do not open a browser")
+    srv.set_defaults(func=cmd_serve)
     sch = sub.add_parser("schema", help="write JSON Schema files for editors (completion, "
                                         "inline errors)")
     sch.add_argument("--out", default="schemas", help="folder to write them to "
@@ -578,13 +595,13 @@ def parser() -> argparse.ArgumentParser:
 
 # Commands whose --out defaults to the project's output/ (the built-in output/ for built-in
 # games and data files named by path): generator/data/project.py decides.
-KIT_COMMANDS = ("build", "png", "preview", "simulate", "calibration", "watch", "tts")
+KIT_COMMANDS = ("build", "png", "preview", "simulate", "calibration", "watch", "tts", "serve")
 # Commands that build or check a project without its own code when its folder is not trusted
 # (simulate refuses instead: generator/rules/__init__.py).
-NOTED_COMMANDS = ("build", "png", "preview", "verify", "watch", "tts")
+NOTED_COMMANDS = ("build", "png", "preview", "verify", "watch", "tts", "serve")
 # Commands that, with no game named, act on the project the designer stands in (a folder
 # holding a game data file, generator/core/folders.py), and on every built-in game elsewhere.
-HERE_COMMANDS = ("build", "verify", "png", "preview", "watch")
+HERE_COMMANDS = ("build", "verify", "png", "preview", "watch", "serve")
 
 
 def run() -> int:

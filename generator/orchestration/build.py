@@ -281,6 +281,13 @@ def _draw_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions, s
     return fronts, backs
 
 
+def piece_items(comp: Component, pieces: int) -> list[int]:
+    """The item each piece of a component was drawn from (its copies one after the other, as
+    ``_draw_faces`` draws them); empty when the pieces are not the component's items."""
+    found = [index for index, item in enumerate(comp.items) for _ in range(item.count)]
+    return found if len(found) == pieces else []
+
+
 def copy_labels(labels: list[str]) -> list[str]:
     """Each piece's own name in the manifest: a label that several pieces share (the copies of
     one item, ``count: 3``) gets "(k of n)", so a player aid or a tile can be told apart."""
@@ -423,8 +430,19 @@ def _build_pdf(game: Game, opts: BuildOptions, draft: bool = False
     findings = check_composition(game, opts.force or draft)
     failing = [f for f in findings if not f.ok] if draft else []
     kit = single_kit(game, opts) if opts.layout == "single" else build_kit(game, opts)
-    if failing and not opts.force:  # --force prints as asked, unmarked
-        kit = mark_not_verified(kit, len(failing))
+    kit = marked(kit, failing, opts)
+    return write_built(game, kit, opts), len(kit.pages), failing
+
+
+def marked(kit: Kit, failing: list[Finding], opts: BuildOptions) -> Kit:
+    """A draft's kit with NOT VERIFIED on every page while checks fail (--force prints as
+    asked, unmarked)."""
+    return mark_not_verified(kit, len(failing)) if failing and not opts.force else kit
+
+
+def write_built(game: Game, kit: Kit, opts: BuildOptions) -> Path:
+    """Write a built kit where ``output_pdf`` says: the PDF, its manifest and calibration
+    sheet (and cut files when asked); returns the PDF's path."""
     target = output_pdf(game.id, opts)
     # One build of a folder at a time; the PDF, manifest and calibration sheet are all written
     # to temporary files first and only then renamed into place, so a failure (or Ctrl-C)
@@ -438,7 +456,7 @@ def _build_pdf(game: Game, opts: BuildOptions, draft: bool = False
                 write_calibration(target.with_name(calibration_name(game.id, opts)), opts)
         if cuts is not None:
             write_folder(cut_folder(target), cuts)
-    return target, len(kit.pages), failing
+    return target
 
 
 def cut_folder(pdf: Path) -> Path:

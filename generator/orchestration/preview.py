@@ -79,7 +79,10 @@ def _report(findings: list[Finding]) -> list[dict[str, str]]:
             for f in findings]
 
 
-def _simulation(game_id: str, folder: Path, n: int, lang: str) -> tuple[str, list[str]]:
+def simulation(game_id: str, folder: Path, n: int, lang: str, jobs: int = 2
+               ) -> tuple[str, list[str]]:
+    """The balance report of random against greedy play for each end of the player range,
+    and the names of its charts, written into ``folder`` (the preview's, the studio's)."""
     from generator.orchestration import simulate, simulate_chart
 
     game = load_game(game_id)
@@ -92,9 +95,9 @@ def _simulation(game_id: str, folder: Path, n: int, lang: str) -> tuple[str, lis
     texts, charts = [], []
     for players in sorted({game.players[0], game.players[1]}):
         runs = simulate.run_variants(module, game.title, game.data, players, n=n, seed=1,
-                                     jobs=2)
+                                     jobs=jobs)
         greedy = simulate.run_variants(module, game.title, game.data, players, n=n, seed=1,
-                                       jobs=2, policy="greedy")
+                                       jobs=jobs, policy="greedy")
         for (suffix, report), (_, other) in zip(runs, greedy, strict=True):
             texts.append(f"{report.game}, {players} players:\n{simulate.format_report(report)}"
                          f"\n{simulate.compare_policies(report, other)}")
@@ -130,7 +133,7 @@ def _write_preview(opts: BuildOptions, folder: Path, n_games: int,
             findings += i18n.findings(missing, opts.lang)  # texts left in English
             _, pages = build_pdf(game_id, opts)
             png_folder, _ = export_pngs(game_id, opts)
-            simulation, charts = _simulation(game_id, folder, n_games, opts.lang)
+            simulation_text, charts = simulation(game_id, folder, n_games, opts.lang)
             games.append({
                 "id": game.id, "title": game.title, "credit": game.credit, "pages": pages,
                 "players": f"{game.players[0]}-{game.players[1]}"
@@ -139,7 +142,7 @@ def _write_preview(opts: BuildOptions, folder: Path, n_games: int,
                 "pdfs": _pdfs(game.id, opts, folder),
                 "verified": all(f.ok for f in findings),
                 "report": _report(findings),
-                "simulation": simulation, "charts": charts,
+                "simulation": simulation_text, "charts": charts,
             })
             bar.step(game_id)
     finally:

@@ -20,11 +20,13 @@ from generator.core.colours import parse_colour
 from generator.core.errors import DataError
 from generator.core.findings import DESIGN, Finding
 from generator.core.model import Game
+from generator.core.primitives import Face
 from generator.core.sizes import PAPER_LABELS
 from generator.data import fonts, origin
 from generator.expressions import ExpressionError, evaluate
+from generator.layout.assemble import Part
 from generator.layout.frame import frames
-from generator.orchestration.build import build_kit, game_theme, render_parts
+from generator.orchestration.build import build_kit, game_theme, piece_items, render_parts
 from generator.orchestration.options import BuildOptions
 from generator.orchestration.preflight import colour
 from generator.orchestration.preflight.checks import Cell, Issue, face_issues, furniture_issues
@@ -49,7 +51,8 @@ def _grouped(issues: Iterable[Issue]) -> list[Finding]:
                  if cells else "")
         findings.append(Finding(f"pre-flight {check}", False,
                                 f"{where}: {worst} on {', '.join(pieces[:SHOWN])}{more}{comes}",
-                                warn=check != "glyph"))  # empty boxes: build refuses them
+                                # empty boxes: build refuses them
+                                warn=check != "glyph", pieces=tuple(pieces)))
     return findings
 
 
@@ -111,14 +114,13 @@ def colour_findings(game: Game, opts: BuildOptions) -> list[Finding]:
 
 
 def _item_of_piece(game: Game, comp_id: str, pieces: int) -> list[int]:
-    """The item each piece of a component was drawn from (its copies one after the other);
-    empty when the pieces are not the component's items (a part made otherwise)."""
+    """The item each piece of a part was drawn from (``piece_items``); empty for a part
+    that is not one of the game's components."""
     try:
         comp = game.component(comp_id)
     except KeyError:
         return []
-    found = [index for index, item in enumerate(comp.items) for _ in range(item.count)]
-    return found if len(found) == pieces else []
+    return piece_items(comp, pieces)
 
 
 def _cells(game: Game, comp_id: str, index: int) -> Cell:
@@ -127,9 +129,13 @@ def _cells(game: Game, comp_id: str, index: int) -> Cell:
     return lambda printed, why: origin.cell_of(game, comp, index, printed, why)
 
 
-def preflight(game: Game, opts: BuildOptions) -> list[Finding]:
-    with fonts.glyphs_reported():  # every piece drawn, its missing glyphs reported below
-        rendered = render_parts(game, opts)
+def preflight(game: Game, opts: BuildOptions,
+              rendered: tuple[list[Part], list[Face]] | None = None) -> list[Finding]:
+    """The report; ``rendered``: the parts a caller already drew under
+    ``fonts.glyphs_reported`` (the studio draws once for its pictures and this report)."""
+    if rendered is None:
+        with fonts.glyphs_reported():  # every piece drawn, its missing glyphs reported below
+            rendered = render_parts(game, opts)
     parts, rules = rendered
     issues: list[Issue] = []
     for part in parts:

@@ -1,0 +1,296 @@
+"""What the studio shows, held in one object shared by the builder and the server's threads.
+
+Pictures are named by their content: a face's name is a digest of its drawing, a page's a
+digest of what is placed on it and its furniture. So after a save only what changed gets a
+new name; the browser keeps every other picture (served ``immutable``), and the page swaps
+in the new ones. A name is made into a PNG only when a browser asks for it (a page of 18
+copies of one back renders that back once: generator/render/png_page.py's ``FaceImages``),
+and the PNGs are kept in a table bounded by bytes.
+
+``version`` counts what the browser must fetch again: a new drawing, its report, an error,
+its fix. Server-Sent Events wait on ``changed`` (a condition) for it to move.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from generator.core.findings import Finding
+from generator.core.primitives import Face
+from generator.core.resources import Resources
+from generator.layout.page import Page, Placement
+from generator.orchestration.studio import Drawn, PieceInfo, template_lines
+from generator.render.png_page import FaceImages, render_page
+
+PAGE_DPI = 60  # a sheet in the browser: an A4 page is 496 x 702 pixels
+FACE_DPI = 150  # a face in the gallery (about 2.5 times its size on a screen)
+MAX_PNG_BYTES = 64 * 1024 * 1024  # pictures kept made; the rest are made again when asked
+MAX_NAMES = 20_000  # picture names known (each a recipe holding a drawing)
+
+
+def digest(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8"), usedforsecurity=False).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How to make one picture: a face at the gallery's resolution, or a whole page."""
+
+    resources: Resources
+    face: Face | None = None
+    page: Page | None = None
+
+
+class Pictures:
+    """Picture names to recipes, and the PNGs made from them (least recently used out)."""
+
+    def __init__(self, max_bytes: int = MAX_PNG_BYTES) -> None:
+        self.recipes: OrderedDict[str, Recipe] = OrderedDict()
+        self.made: OrderedDict[str, bytes] = OrderedDict()
+        self.max_bytes = max_bytes
+        self.held = 0
+        self.lock = threading.Lock()  # one picture made at a time: Pillow, fonts, caches
+        self.faces = FaceImages()
+        self.renders = 0  # pictures made (tests read it: a count, not a time)
+        self.face_names: dict[int, tuple[Face, str]] = {}
+
+    def face_name(self, face: Face) -> str:
+        seen = self.face_names.get(id(face))
+        if seen is not None and seen[0] is face:
+            return seen[1]
+        name = "f" + digest(repr(face))
+        self.face_names[id(face)] = (face, name)
+        return name
+
+    def add_face(self, face: Face, resources: Resources) -> str:
+        name = self.face_name(face)
+        self._add(name, Recipe(resources, face=face))
+        return name
+
+    def add_page(self, page: Page, resources: Resources) -> str:
+        placed = "|".join(f"{self.face_name(pl.face)}:{_where(pl)}" for pl in page.placements)
+        name = "p" + digest(f"{page.size}|{placed}|{page.furniture!r}")
+        self._add(name, Recipe(resources, page=page))
+        return name
+
+    def _add(self, name: str, recipe: Recipe) -> None:
+        with self.lock:
+            self.recipes[name] = recipe
+            self.recipes.move_to_end(name)
+            while len(self.recipes) > MAX_NAMES:
+                old, _ = self.recipes.popitem(last=False)
+                self._forget(old)
+
+    def forget_drawings(self) -> None:
+        """Drop the id-keyed name table (a new build's faces are new objects)."""
+        self.face_names.clear()
+
+    def png(self, name: str) -> bytes | None:
+        """The PNG named ``name``, made now if need be; None for a name never given out."""
+        with self.lock:
+            found = self.made.get(name)
+            if found is not None:
+                self.made.move_to_end(name)
+                return found
+            recipe = self.recipes.get(name)
+            if recipe is None:
+                return None
+            if recipe.face is not None:
+                image = self.faces.get(recipe.face, FACE_DPI, recipe.resources)
+            else:
+                assert recipe.page is not None
+                image = render_page(recipe.page, PAGE_DPI, resources=recipe.resources,
+                                    faces=self.faces)
+            out = io.BytesIO()
+            image.save(out, format="PNG", compress_level=1)
+            data = out.getvalue()
+            self.renders += 1
+            self.made[name] = data
+            self.held += len(data)
+            while self.held > self.max_bytes and len(self.made) > 1:
+                _, dropped = self.made.popitem(last=False)
+                self.held -= len(dropped)
+            return data
+
+    def _forget(self, name: str) -> None:
+        dropped = self.made.pop(name, None)
+        if dropped is not None:
+            self.held -= len(dropped)
+
+
+def _where(pl: Placement) -> str:
+    return f"{pl.x:.3f},{pl.y:.3f},{pl.clip},{pl.rotate},{pl.round}"
+
+
+class Studio:
+    """The shared state: the last good drawing as JSON, the error of the last save if it
+    failed, the version, and the pictures."""
+
+    def __init__(self, title: str, flip: str) -> None:
+        self.changed = threading.Condition()
+        self.version = 0
+        self.closing = False
+        self.title = title
+        self.flip = flip
+        self.pictures = Pictures()
+        self.drawing: dict[str, Any] | None = None  # the last good drawing, as the page reads it
+        self.report: list[dict[str, Any]] = []
+        self.play: dict[str, Any] | None = None
+        self.charts: list[bytes] = []
+        self.error: dict[str, Any] | None = None
+        self.building = True
+        self.builds = 0  # successful drawings published
+
+    # -- what the builder tells -----------------------------------------------------------
+    def publish(self, drawn: Drawn) -> None:
+        """A new drawing (its report follows): pictures named, error cleared."""
+        self.pictures.forget_drawings()
+        state = drawing_state(drawn, self.pictures)
+        with self.changed:
+            self.drawing = state
+            self.title = drawn.title
+            self.error = None
+            self.builds += 1
+            self._bump()
+
+    def publish_report(self, drawn: Drawn) -> None:
+        rows = report_rows(drawn.findings, drawn.pieces)
+        with self.changed:
+            self.report = rows
+            self.building = False
+            self._bump()
+
+    def publish_play(self, text: str, charts: list[bytes]) -> None:
+        """The balance report of a simulation and its charts (``chart(k)``)."""
+        with self.changed:
+            self.charts = charts
+            self.play = {"text": text, "charts": len(charts), "made": self.version + 1}
+            self._bump()
+
+    def chart(self, number: int) -> bytes | None:
+        with self.changed:
+            return self.charts[number] if 0 <= number < len(self.charts) else None
+
+    def fail(self, lines: list[str], where: str) -> None:
+        """A save that does not build: shown over the last good drawing until the next."""
+        with self.changed:
+            self.error = {"lines": lines, "where": where}
+            self.building = False
+            self._bump()
+
+    def started(self) -> None:
+        with self.changed:
+            self.building = True
+            self._bump()
+
+    def close(self) -> None:
+        with self.changed:
+            self.closing = True
+            self.changed.notify_all()
+
+    def _bump(self) -> None:
+        self.version += 1
+        self.changed.notify_all()
+
+    # -- what the server reads ------------------------------------------------------------
+    def state(self) -> bytes:
+        with self.changed:
+            return json.dumps({"version": self.version, "title": self.title,
+                               "flip": self.flip, "building": self.building,
+                               "error": self.error, "drawing": self.drawing,
+                               "report": self.report, "play": self.play},
+                              ensure_ascii=False).encode("utf-8")
+
+    def wait(self, seen: int, timeout: float) -> int:
+        """The version once it is past ``seen`` (or after ``timeout``: a keep-alive)."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.version != seen or self.closing, timeout)
+            return self.version
+
+
+def piece_key(component: str, label: str) -> str:
+    return f"{component}\u241f{label}"
+
+
+def _box(pl: Placement) -> dict[str, float]:
+    x, y, w, h = pl.trim
+    return {"x": round(x, 2), "y": round(y, 2), "w": round(w, 2), "h": round(h, 2)}
+
+
+def _template(face: Face | None) -> dict[str, Any] | None:
+    if face is None:
+        return None
+    from generator.core.errors import shown
+
+    return {"file": shown(face.template), "lines": list(template_lines(face))}
+
+
+def _info(info: PieceInfo) -> dict[str, Any]:
+    return {"component": info.component, "component_name": info.component_name,
+            "label": info.label, "copies": info.copies, "total": info.total,
+            "data": info.data, "front": _template(info.front), "back": _template(info.back),
+            "boxes": []}
+
+
+def drawing_state(drawn: Drawn, pictures: Pictures) -> dict[str, Any]:
+    """The drawing as the page reads it: sheets of pages (a picture and its pieces' boxes),
+    faces by component, and what each piece is."""
+    pieces = {piece_key(*key): _info(info) for key, info in drawn.pieces.items()}
+    sheets = []
+    number = 0
+    for s, sheet in enumerate(drawn.kit.sheets, start=1):
+        sides: dict[str, Any] = {}
+        for page in sheet.pages:
+            number += 1
+            placed = []
+            for pl in page.pieces:
+                key = piece_key(pl.component, pl.label)
+                if key not in pieces:  # a board's tile: the board's own entry
+                    key = piece_key(pl.component, "")
+                box = _box(pl)
+                placed.append({"key": key, "side": pl.side, "label": pl.label, **box})
+                if key in pieces:
+                    pieces[key]["boxes"].append({"page": number, "side": pl.side, **box})
+            sides[page.side] = {"page": number, "content": page.content,
+                                "picture": pictures.add_page(page, drawn.resources),
+                                "w": page.size.w, "h": page.size.h, "pieces": placed}
+        sheets.append({"sheet": s, **sides})
+    components = []
+    for comp in drawn.components:
+        faces = [{"key": piece_key(comp.id, group.label), "label": group.front.label or
+                  group.label, "copies": group.copies,
+                  "front": pictures.add_face(group.front, drawn.resources),
+                  "back": pictures.add_face(group.back, drawn.resources) if group.back
+                  else None,
+                  "w": group.front.w, "h": group.front.h} for group in comp.faces]
+        components.append({"id": comp.id, "name": comp.name, "kind": comp.kind,
+                           "total": comp.total, "faces": faces})
+    return {"game": drawn.game_id, "title": drawn.title, "sheets": sheets,
+            "components": components, "pieces": pieces,
+            "failing": [f.line().strip() for f in drawn.failing]}
+
+
+def report_rows(findings: list[Finding], pieces: dict[tuple[str, str], PieceInfo]
+                ) -> list[dict[str, Any]]:
+    """The report as table rows, each with the pieces it names: those whose face label it
+    lists (pre-flight), or whose data row is where it points (a composition check)."""
+    by_label: dict[str, list[str]] = {}
+    by_row: dict[str, list[str]] = {}
+    for key, info in pieces.items():
+        by_label.setdefault(info.face_label, []).append(piece_key(*key))
+        by_row.setdefault(info.data, []).append(piece_key(*key))
+    rows = []
+    for f in findings:
+        named = [k for label in f.pieces for k in by_label.get(label, [])]
+        if not named and f.where and not f.ok:
+            named = by_row.get(f.where, [])
+        rows.append({"status": "ok" if f.ok else ("warn" if f.warn else "fail"),
+                     "basis": f.basis, "check": f.check, "detail": f.detail,
+                     "where": f.where if not f.ok else "", "pieces": named})
+    return rows
+
