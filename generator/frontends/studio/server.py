@@ -35,7 +35,7 @@ from generator.core import paths
 from .state import Studio
 
 STATIC = {"index.html": "text/html; charset=utf-8", "studio.js": "text/javascript; charset=utf-8",
-          "studio.css": "text/css; charset=utf-8"}
+          "studio.css": "text/css; charset=utf-8", "icon.svg": "image/svg+xml"}
 PICTURE = re.compile(r"^/picture/([fp][0-9a-f]{16})\.png$")
 KEEP_ALIVE_S = 15.0  # an event stream's comment line, so proxies and browsers keep it open
 HEADERS = {

@@ -29,6 +29,7 @@ from generator.render.png_page import FaceImages, render_page
 
 PAGE_DPI = 60  # a sheet in the browser: an A4 page is 496 x 702 pixels
 FACE_DPI = 150  # a face in the gallery (about 2.5 times its size on a screen)
+FACE_SUPERSAMPLE = 2  # smooth enough on a screen, a quarter of print's 3x canvas
 MAX_PNG_BYTES = 64 * 1024 * 1024  # pictures kept made; the rest are made again when asked
 MAX_NAMES = 20_000  # picture names known (each a recipe holding a drawing)
 
@@ -101,7 +102,8 @@ class Pictures:
             if recipe is None:
                 return None
             if recipe.face is not None:
-                image = self.faces.get(recipe.face, FACE_DPI, recipe.resources)
+                image = self.faces.image(recipe.face, FACE_DPI, FACE_SUPERSAMPLE,
+                                         resources=recipe.resources)
             else:
                 assert recipe.page is not None
                 image = render_page(recipe.page, PAGE_DPI, resources=recipe.resources,
@@ -267,7 +269,9 @@ def drawing_state(drawn: Drawn, pictures: Pictures) -> dict[str, Any]:
                   "front": pictures.add_face(group.front, drawn.resources),
                   "back": pictures.add_face(group.back, drawn.resources) if group.back
                   else None,
-                  "w": group.front.w, "h": group.front.h} for group in comp.faces]
+                  # the pictures hold the bleed: their size on screen, in mm
+                  "w": group.front.w + 2 * group.front.bleed,
+                  "h": group.front.h + 2 * group.front.bleed} for group in comp.faces]
         components.append({"id": comp.id, "name": comp.name, "kind": comp.kind,
                            "total": comp.total, "faces": faces})
     return {"game": drawn.game_id, "title": drawn.title, "sheets": sheets,
