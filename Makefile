@@ -99,7 +99,8 @@ simulate: $(STAMP)
 calibration: $(STAMP)
 	$(PY) -m generator calibration --paper $(PAPER) --flip $(FLIP) --lang $(KIT_LANG)
 
-bench: $(STAMP)
+# The studio's figure drives a browser: selenium comes with the test tools (requirements-dev.lock).
+bench: $(DEV_STAMP)
 	$(PY) bench/run.py
 
 # Optional: protograf 0.5.2 in its own venv, for the whole-process comparison in `make bench`

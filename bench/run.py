@@ -25,6 +25,9 @@ def main() -> int:
     import whole_process  # issue 14: whole-process figures (processes, memory, watch)
 
     whole_process.main([])
+    import studio_latency  # issue 28: an edit seen in the studio, in a real browser
+
+    studio_latency.main([])
     return 0
 
 
