@@ -197,7 +197,7 @@ def test_a_piece_names_its_data_row_template_lines_and_boxes(studio):
     row = data.read_text(encoding="utf-8").splitlines().index(
         "    - {name: Dawn, suit: sun, value: 1}") + 1
     piece = state["drawing"]["pieces"][piece_key("deck", "Dawn")]
-    assert piece["data"] == f"{data}:{row}" or piece["data"].endswith(f"game.yaml:{row}")
+    assert piece["data"] == f"{data}:{row}"
     assert piece["front"]["file"].endswith("faces/card.yaml") and piece["front"]["lines"]
     assert piece["back"]["file"].endswith("faces/card-back.yaml")
     assert piece["copies"] == 1 and piece["total"] == 18
@@ -212,8 +212,9 @@ def test_a_piece_names_its_data_row_template_lines_and_boxes(studio):
 
 
 def test_a_finding_names_the_pieces_it_is_about():
-    info = PieceInfo("deck", "Cards", "Dawn", "Dawn", 1, 18, "game.yaml:19", None, None)  # type: ignore[arg-type]
-    other = replace(info, label="Noon", face_label="Noon", data="game.yaml:21")
+    info = PieceInfo("deck", "Cards", "Dawn", "Dawn", 1, 18, "game.yaml:19: tables.cards[0]",
+                     "game.yaml:19", None, None)  # type: ignore[arg-type]
+    other = replace(info, label="Noon", face_label="Noon", row="game.yaml:21")
     pieces = {("deck", "Dawn"): info, ("deck", "Noon"): other}
     rows = report_rows([
         Finding("pre-flight safe zone", False, "faces/card.yaml:14: ... on Dawn", warn=True,
@@ -363,3 +364,47 @@ def test_the_light_table_shows_a_back_shifted_by_back_dx(tmp_path):
     assert view0.size == view2.size
     zoom = view0.width / 210.0  # screen pixels per mm of the A4 page
     assert abs(_shift(view0, view2) + 2.0 * zoom) <= 0.25 * 2.0 * zoom
+
+
+def test_a_piece_from_a_csv_table_names_its_file_and_row(tmp_path):
+    from generator.orchestration.studio import studio_build
+
+    project = starter(tmp_path)
+    data = project / "game.yaml"
+    lines = data.read_text(encoding="utf-8").splitlines(keepends=True)
+    rows = [line for line in lines if line.startswith("    - {name: ")]
+    (project / "cards.csv").write_text(
+        "name,suit,value\n" + "".join(
+            ",".join(part.split(": ")[1] for part in row.strip()[3:-1].split(", ")) + "\n"
+            for row in rows), encoding="utf-8")
+    kept = [line for line in lines if line not in rows]
+    at = kept.index("  cards:\n")
+    kept[at] = "  cards: {file: cards.csv}\n"
+    data.write_text("".join(kept), encoding="utf-8")
+    drawn = studio_build(str(data), BuildOptions(out_dir=tmp_path / "out"))
+    morning = drawn.pieces[("deck", "Morning")]  # the second card: the file's third row
+    assert morning.data.endswith("cards.csv: row 3") and "sheet" not in morning.data
+    assert morning.row.endswith("cards.csv")
+
+
+def test_two_tabs_hear_each_save_and_a_save_during_a_build_is_built_after_it(studio):
+    state = studio.built()
+    streams = [urllib.request.urlopen(f"{studio.base}/api/events?token={studio.session.token}"
+                                      f"&since={state['version']}", timeout=60)
+               for _ in range(2)]
+    try:
+        data = studio.session.target.data_file
+        edit(data, "{name: Dawn,", "{name: Sunrise,")
+        studio.until(lambda s: s["building"])  # the first save is being built...
+        edit(data, "{name: Sunrise,", "{name: Daybreak,")  # ...when the second comes
+        final = studio.until(lambda s: s["drawing"] and piece_key("deck", "Daybreak")
+                             in s["drawing"]["pieces"] and not s["building"])
+        assert piece_key("deck", "Daybreak") in final["drawing"]["pieces"]
+        assert piece_key("deck", "Sunrise") not in final["drawing"]["pieces"]
+        for stream in streams:  # each tab is told the version moved
+            lines = [stream.readline() for _ in range(4)]
+            told = [int(line[6:]) for line in lines if line.startswith(b"data: ")]
+            assert told and told[0] > state["version"]
+    finally:
+        for stream in streams:
+            stream.close()

@@ -55,7 +55,9 @@ class PieceInfo:
     face_label: str  # the drawn face's own label: what pre-flight findings name
     copies: int  # printed copies of its item
     total: int  # pieces of its component
-    data: str  # where its item was written: "cards.yaml:12" or "cards.xlsx: sheet S, row 4"
+    data: str  # where its item was written: "game.yaml:12: tables.cards[3]" or
+    # "cards.xlsx: sheet Roles, row 4" (a spreadsheet's row has no line)
+    row: str  # the file and line alone ("game.yaml:12"), as a finding's ``where`` says it
     front: Face
     back: Face | None
 
@@ -99,11 +101,14 @@ def template_lines(face: Face) -> tuple[int, ...]:
     return tuple(sorted({o.line for o in face.origins if o.line}))
 
 
-def _data_row(game: Game, comp: Component, item: int | None) -> str:
-    """Where an item was written (its row, or the component's entry when it has none)."""
+def _data_row(game: Game, comp: Component, item: int | None) -> tuple[str, str]:
+    """Where an item was written (its row, or the component's entry when it has none): the
+    whole location, and its file and line alone."""
     if item is not None and item < len(comp.sources):
-        return location(*origin.item_value(game, comp.sources[item], ())[:2])
-    return location(*component_field(game, comp)[:2])
+        file, line, field_ = origin.item_value(game, comp.sources[item], ())
+    else:
+        file, line, field_ = component_field(game, comp)
+    return location(file, line, field_), location(file, line)
 
 
 def _pieces(game: Game, parts: list[Part]) -> tuple[dict[tuple[str, str], PieceInfo],
@@ -115,7 +120,7 @@ def _pieces(game: Game, parts: list[Part]) -> tuple[dict[tuple[str, str], PieceI
         if part.board is not None:
             face = part.board.face
             pieces[(part.id, "")] = PieceInfo(part.id, part.name, part.name, face.label, 1, 1,
-                                              _data_row(game, comp, None), face, None)
+                                              *_data_row(game, comp, None), face, None)
             components.append(ComponentFaces(part.id, part.name, part.kind, 1,
                                              (FaceGroup(face, None, "", 1),)))
             continue
@@ -126,7 +131,7 @@ def _pieces(game: Game, parts: list[Part]) -> tuple[dict[tuple[str, str], PieceI
             copies = comp.items[item].count if item is not None else 1
             pieces[(part.id, piece.label)] = PieceInfo(
                 part.id, part.name, piece.label, piece.front.label, copies, len(part.pieces),
-                _data_row(game, comp, item), piece.front, piece.back)
+                *_data_row(game, comp, item), piece.front, piece.back)
             key = (id(piece.front), id(piece.back))
             seen = groups.get(key)
             groups[key] = (FaceGroup(piece.front, piece.back, piece.label, 1) if seen is None

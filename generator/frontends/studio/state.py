@@ -287,7 +287,7 @@ def report_rows(findings: list[Finding], pieces: dict[tuple[str, str], PieceInfo
     by_row: dict[str, list[str]] = {}
     for key, info in pieces.items():
         by_label.setdefault(info.face_label, []).append(piece_key(*key))
-        by_row.setdefault(info.data, []).append(piece_key(*key))
+        by_row.setdefault(info.row, []).append(piece_key(*key))
     rows = []
     for f in findings:
         named = [k for label in f.pieces for k in by_label.get(label, [])]
