@@ -408,3 +408,23 @@ def test_two_tabs_hear_each_save_and_a_save_during_a_build_is_built_after_it(stu
     finally:
         for stream in streams:
             stream.close()
+
+
+def test_play_shows_the_simulation_of_a_trusted_engine_and_says_why_not_otherwise(tmp_path):
+    project = tmp_path / "trick"
+    assert run_cli("init", project, "--engine") == 0
+    untrusted = Running(project, BuildOptions(out_dir=project / "output"))
+    try:
+        told = untrusted.until(lambda s: s["play"] is not None)["play"]
+        assert "pnp trust" in told["text"] and told["charts"] == 0
+    finally:
+        untrusted.stop()
+    assert run_cli("trust", project) == 0
+    trusted = Running(project, BuildOptions(out_dir=project / "output"))
+    try:
+        play = trusted.until(lambda s: s["play"] is not None)["play"]
+        assert "seat win rate" in play["text"] and play["charts"] >= 2
+        status, chart = trusted.get("/chart/0.png")
+        assert status == 200 and Image.open(io.BytesIO(chart)).size[0] > 300
+    finally:
+        trusted.stop()

@@ -86,12 +86,11 @@ def simulation(game_id: str, folder: Path, n: int, lang: str, jobs: int = 2
     from generator.orchestration import simulate, simulate_chart
 
     game = load_game(game_id)
+    # no rules module, or a project's own not trusted: the kit and its checks are shown
+    why_not = simulate.unplayable(game, lang)
     module = rules.engine(game, skip_untrusted=True)
-    own = rules.project_engine(game)
-    if module is None and own is not None:  # the project's code, not trusted: not run
-        return rules.trust_message("trust.skipped", own, lang), []
-    if module is None:  # no rules module: the kit and its checks are shown, no simulation
-        return simulate.no_engine(game.id), []
+    if why_not is not None or module is None:
+        return why_not or simulate.no_engine(game.id), []
     texts, charts = [], []
     for players in sorted({game.players[0], game.players[1]}):
         runs = simulate.run_variants(module, game.title, game.data, players, n=n, seed=1,

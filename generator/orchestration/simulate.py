@@ -124,6 +124,17 @@ def no_engine(game_id: str) -> str:
     return f"{game_id} has no play engine (no `rules:` module); nothing to simulate"
 
 
+def unplayable(game: Any, lang: str = "en") -> str | None:
+    """Why the game cannot be simulated here, in one line (no engine; a project's own engine
+    in a folder not trusted: its code is not run), or None when it can."""
+    if rules.engine(game, skip_untrusted=True) is not None:
+        return None
+    own = rules.project_engine(game)
+    if own is not None:
+        return rules.trust_message("trust.skipped", own, lang)
+    return no_engine(game.id)
+
+
 def engine(game: Any) -> RulesEngine | None:
     """The game's play engine (its rules module), or None: see ``no_engine``. A project's own
     engine in a folder not trusted is ``rules.Untrusted``: simulating is running its code."""

@@ -41,6 +41,7 @@ from generator.orchestration.build import (
 )
 from generator.orchestration.options import BuildOptions
 from generator.orchestration.preflight.report import preflight
+from generator.orchestration.simulate import unplayable
 from generator.rules import deal
 
 
@@ -92,6 +93,7 @@ class Drawn:
     pieces: dict[tuple[str, str], PieceInfo]
     components: list[ComponentFaces]
     failing: list[Finding]  # the composition checks that fail (NOT VERIFIED on the pages)
+    unplayable: str | None = None  # why no simulation can be played (None: it can)
     findings: list[Finding] = field(default_factory=list)  # the whole report, once made
     pdf: Path | None = None  # once written
 
@@ -156,7 +158,7 @@ def studio_build(data_file: str, opts: BuildOptions,
             kit = marked(kit, failing, opts)
             pieces, components = _pieces(game, rendered[0])
             result = Drawn(game.id, game.title, kit, load_resources(drawn(kit.pages)), pieces,
-                           components, failing)
+                           components, failing, unplayable(game, opts.lang))
             if on_drawn is not None:
                 on_drawn(result)
             findings += preflight(game, opts, rendered) + deal.findings(game)

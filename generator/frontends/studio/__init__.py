@@ -85,7 +85,10 @@ class Session:
             self.studio.fail(watcher.error_lines(exc), _where(exc))
             raise
         self.studio.publish_report(drawn)
-        self.play_wanted.set()
+        if drawn.unplayable is None:
+            self.play_wanted.set()
+        else:  # said at once: nothing to play
+            self.studio.publish_play(drawn.unplayable, [])
         assert drawn.pdf is not None
         return drawn.pdf, len(drawn.kit.pages), [f.line() for f in drawn.failing]
 
@@ -107,8 +110,13 @@ class Session:
             child = spawn.Process(target=_play, name="pnp-serve-play", daemon=True,
                                   args=(send, str(self.target.data_file), self.charts.name,
                                         self.opts.lang))
-            child.start()
-            send.close()
+            try:
+                child.start()
+            except (OSError, RuntimeError) as exc:  # no process to play in: said on the page
+                self.studio.publish_play(f"the simulation could not start: {exc}", [])
+                continue
+            finally:
+                send.close()
             while not self.stop.is_set() and not receive.poll(0.25):
                 if not child.is_alive():
                     break
