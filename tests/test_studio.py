@@ -309,6 +309,22 @@ def test_the_studio_in_a_browser_edit_break_fix_and_click(studio):
             "    - {name: Morning, suit: sun, value: 2}") + 1
         assert f"game.yaml:{row}" in details and "faces/card.yaml" in details
         shot(driver, "5-piece")
+        driver.find_element(By.ID, "close-details").click()
+        # a pre-flight finding marks its piece: a character no font of the card has
+        driver.execute_script("window.scrollTo(0, 700)")
+        edit(data, "{name: Noon,", "{name: Noon 夜,")
+        noon = piece_key("deck", "Noon 夜")
+        assert wait_js(driver, "const s = window.studio.state; return !s.building && "
+                               f"s.report.some(r => r.pieces.includes('{noon}'))")
+        assert driver.execute_script("return window.scrollY") == 700  # kept while redrawn
+        driver.find_element(By.CSS_SELECTOR, '.tab[data-view="report"]').click()
+        row = driver.find_element(By.CSS_SELECTOR, "#report-rows tr.fail")
+        assert "glyph" in row.text and "Noon 夜" in row.text
+        row.find_element(By.TAG_NAME, "button").click()
+        marked = driver.find_elements(By.CSS_SELECTOR, "#view-sheets .piece.hl")
+        assert {m.get_attribute("data-key") for m in marked} == {noon}
+        assert len(marked) == 2  # its front and its back
+        shot(driver, "6-finding-marked")
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         assert errors == []
     finally:
@@ -356,8 +372,8 @@ def _shift(a: Image.Image, b: Image.Image, most: int = 12) -> int:
 @needs_browser
 def test_the_light_table_shows_a_back_shifted_by_back_dx(tmp_path):
     project = starter(tmp_path)
-    view0, back0 = _light_table(project, 0.0, "6-light-table")
-    view2, back2 = _light_table(project, 2.0, "7-light-table-back-dx-2")
+    view0, back0 = _light_table(project, 0.0, "7-light-table")
+    view2, back2 = _light_table(project, 2.0, "8-light-table-back-dx-2")
     assert abs(_shift(back0, back2) - 2.0 * PAGE_DPI / 25.4) <= 1  # the back page: 2 mm right
     # On the light table the back is seen mirrored through the paper: its drawing moved
     # 2 mm to the left (the front, not shown here, does not move).
