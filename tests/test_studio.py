@@ -444,3 +444,35 @@ def test_play_shows_the_simulation_of_a_trusted_engine_and_says_why_not_otherwis
         assert status == 200 and Image.open(io.BytesIO(chart)).size[0] > 300
     finally:
         trusted.stop()
+
+
+def test_pnp_serve_in_a_project_folder_prints_its_address_and_stops_on_ctrl_c(tmp_path):
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    project = starter(tmp_path)
+    env = {**__import__("os").environ, "PYTHONPATH": str(paths.ROOT)}
+    env.pop("DISPLAY", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    child = subprocess.Popen([sys.executable, "-m", "generator", "serve"], cwd=project, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert child.stdout is not None
+        first = child.stdout.readline()
+        found = re.search(r"(http://127\.0\.0\.1:\d+)/\?token=(\S+)", first)
+        assert found, first
+        built = child.stdout.readline() + child.stdout.readline()
+        assert "built game" in built
+        with urllib.request.urlopen(f"{found.group(1)}/?token={found.group(2)}",
+                                    timeout=30) as page:
+            assert page.status == 200 and b"pnp studio" in page.read()
+        child.send_signal(signal.SIGINT)
+        rest, _ = child.communicate(timeout=60)
+        assert child.returncode == 130 and "stopped serving" in rest
+        assert "Traceback" not in first + built + rest
+    finally:
+        if child.poll() is None:
+            child.kill()

@@ -148,6 +148,17 @@ class Session:
         self.charts.cleanup()
 
 
+def has_display() -> bool:
+    """Whether a browser window can open here. Without a display Python's ``webbrowser``
+    would start a text browser (lynx, w3m) in this very terminal, over the studio's lines;
+    there the printed address is for a browser elsewhere (an SSH tunnel, a forwarded port)."""
+    import os
+
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
 def _where(exc: BaseException) -> str:
     if isinstance(exc, DataError):
         return location(exc.file, exc.line)
@@ -167,7 +178,7 @@ def main(given: str, opts: BuildOptions, port: int = 0, open_browser: bool = Tru
     session = start(given, opts, port)
     say(f"studio for {given}: {session.url}")
     say("(open that address; anyone who has it can read the studio)")
-    if open_browser:
+    if open_browser and has_display():
         webbrowser.open(session.url)
     try:
         session.run(say)
