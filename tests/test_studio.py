@@ -476,3 +476,25 @@ def test_pnp_serve_in_a_project_folder_prints_its_address_and_stops_on_ctrl_c(tm
     finally:
         if child.poll() is None:
             child.kill()
+
+
+@pytest.mark.parametrize("game", ["monster-day", "moving-day", "moving-day-boxes",
+                                  "movement-game", "moving-target"])
+def test_each_built_in_game_opens_with_its_sheets_faces_and_report(tmp_path, game):
+    running = Running(game, BuildOptions(out_dir=tmp_path))
+    try:
+        state = running.built()
+        assert state["error"] is None and state["report"]
+        manifest = json.loads((tmp_path / game / f"{game}.kit.json").read_text())
+        drawing = state["drawing"]
+        assert len(drawing["sheets"]) == manifest["sheets"]
+        pieces = sum(len(page["pieces"]) for page in manifest["pages"])
+        boxes = sum(len(info["boxes"]) for info in drawing["pieces"].values())
+        assert boxes == pieces  # every piece of the manifest can be clicked
+        pages, faces = pictures(state)
+        for name in (pages[2], faces[0]):
+            status, png = running.get(f"/picture/{name}.png")
+            assert status == 200 and Image.open(io.BytesIO(png)).size[0] > 100
+        assert all(row["status"] != "fail" for row in state["report"])
+    finally:
+        running.stop()
