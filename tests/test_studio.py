@@ -498,3 +498,22 @@ def test_each_built_in_game_opens_with_its_sheets_faces_and_report(tmp_path, gam
         assert all(row["status"] != "fail" for row in state["report"])
     finally:
         running.stop()
+
+
+def test_the_studio_keeps_recipes_for_two_drawings_only():
+    from generator.core.primitives import Face, Rect
+    from generator.core.resources import Resources
+    from generator.frontends.studio.state import Pictures
+
+    table = Pictures()
+    empty = Resources({}, {}, {})
+    drawings = []
+    for n in range(4):  # four builds, each a face of its own colour
+        table.begin()
+        face = Face(20.0, 30.0, 0.0, (Rect(0, 0, 20, 30, fill=f"#0000{n:02x}"),))
+        drawings.append(table.add_face(face, empty))
+        table.settle()
+    assert set(table.recipes) == set(drawings[2:])  # the last drawing and the one before
+    assert table.png(drawings[0]) is None  # gone: never drawn, never asked again
+    assert Image.open(io.BytesIO(table.png(drawings[3]) or b"")).size == (118, 177)
+    assert table.renders == 1

@@ -55,10 +55,13 @@ class Pictures:
         self.made: OrderedDict[str, bytes] = OrderedDict()
         self.max_bytes = max_bytes
         self.held = 0
-        self.lock = threading.Lock()  # one picture made at a time: Pillow, fonts, caches
+        self.lock = threading.Lock()  # the tables
+        self.drawing = threading.Lock()  # one picture drawn at a time: fonts, caches
         self.faces = FaceImages()
         self.renders = 0  # pictures made (tests read it: a count, not a time)
         self.face_names: dict[int, tuple[Face, str]] = {}
+        self.current: set[str] = set()  # the names of the drawing being published
+        self.previous: set[str] = set()  # ...and of the one before it
 
     def face_name(self, face: Face) -> str:
         seen = self.face_names.get(id(face))
@@ -83,24 +86,43 @@ class Pictures:
         with self.lock:
             self.recipes[name] = recipe
             self.recipes.move_to_end(name)
+            self.current.add(name)
             while len(self.recipes) > MAX_NAMES:
                 old, _ = self.recipes.popitem(last=False)
                 self._forget(old)
 
-    def forget_drawings(self) -> None:
-        """Drop the id-keyed name table (a new build's faces are new objects)."""
+    def begin(self) -> None:
+        """A new drawing is being named: the id-keyed name table is dropped (its faces are
+        new objects)."""
         self.face_names.clear()
+        self.current = set()
+
+    def settle(self) -> None:
+        """The new drawing is named: recipes are kept for it and for the one before (a page
+        still showing it may ask for its pictures a moment longer), and dropped for older
+        ones, so a long session holds two drawings, not every drawing it has shown. Pictures
+        already made stay in their table, bounded by bytes, for an edit that is undone."""
+        with self.lock:
+            keep = self.current | self.previous
+            for name in [n for n in self.recipes if n not in keep]:
+                del self.recipes[name]
+            self.previous = self.current
 
     def png(self, name: str) -> bytes | None:
-        """The PNG named ``name``, made now if need be; None for a name never given out."""
+        """The PNG named ``name``, made now if need be; None for a name never given out.
+        A picture already made is handed out at once, even while another is being drawn
+        (the table's lock is held only to look and to store); drawing is one at a time
+        (fonts and caches are shared), and a picture two requests wait for is drawn once."""
         with self.lock:
-            found = self.made.get(name)
-            if found is not None:
-                self.made.move_to_end(name)
-                return found
+            found = self._made(name)
             recipe = self.recipes.get(name)
-            if recipe is None:
-                return None
+        if found is not None or recipe is None:
+            return found
+        with self.drawing:
+            with self.lock:
+                found = self._made(name)
+            if found is not None:
+                return found
             if recipe.face is not None:
                 image = self.faces.image(recipe.face, FACE_DPI, FACE_SUPERSAMPLE,
                                          resources=recipe.resources)
@@ -111,13 +133,20 @@ class Pictures:
             out = io.BytesIO()
             image.save(out, format="PNG", compress_level=1)
             data = out.getvalue()
-            self.renders += 1
-            self.made[name] = data
-            self.held += len(data)
-            while self.held > self.max_bytes and len(self.made) > 1:
-                _, dropped = self.made.popitem(last=False)
-                self.held -= len(dropped)
+            with self.lock:
+                self.renders += 1
+                self.made[name] = data
+                self.held += len(data)
+                while self.held > self.max_bytes and len(self.made) > 1:
+                    _, dropped = self.made.popitem(last=False)
+                    self.held -= len(dropped)
             return data
+
+    def _made(self, name: str) -> bytes | None:
+        found = self.made.get(name)
+        if found is not None:
+            self.made.move_to_end(name)
+        return found
 
     def _forget(self, name: str) -> None:
         dropped = self.made.pop(name, None)
@@ -151,8 +180,9 @@ class Studio:
     # -- what the builder tells -----------------------------------------------------------
     def publish(self, drawn: Drawn) -> None:
         """A new drawing (its report follows): pictures named, error cleared."""
-        self.pictures.forget_drawings()
+        self.pictures.begin()
         state = drawing_state(drawn, self.pictures)
+        self.pictures.settle()
         with self.changed:
             self.drawing = state
             self.title = drawn.title
