@@ -1,4 +1,7 @@
-"""Command line: ``python -m generator build|png|verify|simulate|list``.
+"""Command line: ``pnp COMMAND`` (also ``python -m generator COMMAND``): build, preview, png,
+tts, verify, simulate, deal, calibration, i18n, list, init, trust, eject, watch, serve, schema,
+reference; ``pnp --help`` says what each does. Each command is one ``cmd_*`` function calling
+the application layer (generator/frontends/app.py), and one block of ``parser``.
 
 Exit status: 0 on success; 2 for bad input (a data file: the message names file, line and
 field; or an option out of range); 1 for anything else, such as an output that cannot be
