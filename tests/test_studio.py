@@ -268,9 +268,12 @@ def shot(driver: Any, name: str) -> Image.Image:
     return Image.open(io.BytesIO(data))
 
 
+# Drawn, and every picture in view loaded (the others load lazily, when scrolled to).
 LOADED = ("return window.studio && window.studio.state && !window.studio.state.building && "
-          "Array.from(document.images).every(i => i.complete && i.naturalWidth > 0) && "
-          "document.images.length > 0")
+          "document.images.length > 0 && Array.from(document.images).filter(i => "
+          "i.loading !== 'lazy' || (i.getBoundingClientRect().bottom > 0 && "
+          "i.getBoundingClientRect().top < innerHeight && i.offsetParent !== null))"
+          ".every(i => i.complete && i.naturalWidth > 0)")
 
 
 @needs_browser

@@ -24,21 +24,26 @@
     return node;
   }
 
-  function picture(name, extra = {}) {
+  // The first sheets load at once; the rest, and the faces, when scrolled or switched to
+  // (a kit of 30 sheets opens as fast as one of 3; each picture is drawn when first asked).
+  const EAGER_SHEETS = 3;
+
+  function picture(name, extra = {}, eager = false) {
     const img = el("img", { src: q(`picture/${name}.png`), alt: "", ...extra });
+    if (!eager) img.loading = "lazy";
     img.addEventListener("load", () => studio.loads.push({ src: name, t: Date.now() }));
     return img;
   }
 
   // -- sheets ---------------------------------------------------------------------------
-  function pageFigure(page, caption, back, flip) {
+  function pageFigure(page, caption, back, flip, eager) {
     const box = el("div", { class: "page" });
     box.style.width = `calc(var(--mm) * ${page.w})`;
     box.style.height = `calc(var(--mm) * ${page.h})`;
-    box.append(picture(page.picture, { "data-page": page.page }));
+    box.append(picture(page.picture, { "data-page": page.page }, eager));
     if (back) {
       box.append(picture(back.picture, { class: `back mirror-${flip === "short" ? "short" : "long"}`,
-                                         "data-page": back.page }));
+                                         "data-page": back.page }, eager));
     }
     for (const piece of page.pieces) {
       const button = el("button", { type: "button", class: "piece", "data-key": piece.key,
@@ -60,12 +65,15 @@
     for (const sheet of drawing.sheets) {
       const sides = el("div", { class: "sides" });
       const front = sheet.front, back = sheet.back;
+      const eager = out.length < EAGER_SHEETS;
       if (light && front && back) {
         sides.append(pageFigure(front, `page ${front.page} with page ${back.page} behind it, ` +
-                                `as held to a lamp (flip on the ${flip} edge)`, back, flip));
+                                `as held to a lamp (flip on the ${flip} edge)`, back, flip, eager));
       } else {
-        if (front) sides.append(pageFigure(front, `page ${front.page} · front · ${front.content}`));
-        if (back) sides.append(pageFigure(back, `page ${back.page} · back · ${back.content}`));
+        if (front) sides.append(pageFigure(front, `page ${front.page} · front · ${front.content}`,
+                                           null, flip, eager));
+        if (back) sides.append(pageFigure(back, `page ${back.page} · back · ${back.content}`,
+                                          null, flip, eager));
       }
       out.push(el("div", { class: "sheet", "data-sheet": sheet.sheet },
                   el("h2", { text: `Sheet ${sheet.sheet}` }), sides));
