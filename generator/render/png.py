@@ -40,8 +40,11 @@ def _rgb(value: str) -> tuple[int, int, int]:
 class PngPainter:
     """Draws primitives given in face millimetres onto a supersampled image."""
 
-    def __init__(self, face: p.Face, dpi: int, supersample: int, bleed: float | None = None,
-                 *, resources: Resources) -> None:
+    def __init__(self, face: p.Face, dpi: float, supersample: int, bleed: float | None = None,
+                 *, resources: Resources, background: Image.Image | None = None) -> None:
+        """``background`` (an image of the output size) is painted over instead of white:
+        a whole page's furniture goes on top of its placed faces (generator/render/png_page.py).
+        Enlarged by whole pixels, it reduces back to itself wherever nothing is painted."""
         self.face = face
         self.resources = resources
         self.scale = dpi / MM_PER_INCH * supersample  # pixels per mm on the big canvas
@@ -50,8 +53,14 @@ class PngPainter:
         self.bleed = b = face.bleed if bleed is None else min(bleed, face.bleed)
         self.size = (round((face.w + 2 * b) * dpi / MM_PER_INCH),
                      round((face.h + 2 * b) * dpi / MM_PER_INCH))
-        self.image = Image.new("RGB", (self.size[0] * supersample, self.size[1] * supersample),
-                               "white")
+        canvas = (self.size[0] * supersample, self.size[1] * supersample)
+        if background is None:
+            self.image = Image.new("RGB", canvas, "white")
+        else:
+            if background.size != self.size:
+                raise ValueError(f"a background of {background.size} pixels for a canvas of "
+                                 f"{self.size}")
+            self.image = background.convert("RGB").resize(canvas, Image.Resampling.NEAREST)
         self.draw = ImageDraw.Draw(self.image)
 
     def pt(self, x: float, y: float) -> tuple[float, float]:
@@ -237,15 +246,23 @@ def _turn(degrees: int) -> tuple[float, float]:
 MAX_CANVAS_PIXELS = 40_000_000  # a board at 3x supersampling would need gigabytes
 
 
-def render_png(face: p.Face, dpi: int = 300, supersample: int = 3,
+def supersample_for(w: float, h: float, dpi: float, supersample: int) -> int:
+    """The supersampling a canvas of w x h mm at ``dpi`` is drawn at: ``supersample``, less
+    while the canvas would pass ``MAX_CANVAS_PIXELS`` (edges get coarser, memory stays
+    bounded)."""
+    area = w * h * (dpi / MM_PER_INCH) ** 2
+    while supersample > 1 and area * supersample ** 2 > MAX_CANVAS_PIXELS:
+        supersample -= 1
+    return supersample
+
+
+def render_png(face: p.Face, dpi: float = 300, supersample: int = 3,
                bleed: float | None = None, *, resources: Resources) -> Image.Image:
     """``bleed`` (mm, at most the face's own) sets how much art past the trim is kept;
     ``resources`` holds every icon, SVG picture and font the face draws with
     (generator/data/resources.py: ``load_resources(face.prims)``)."""
     b = face.bleed if bleed is None else min(bleed, face.bleed)
-    area = (face.w + 2 * b) * (face.h + 2 * b) * (dpi / MM_PER_INCH) ** 2
-    while supersample > 1 and area * supersample ** 2 > MAX_CANVAS_PIXELS:
-        supersample -= 1
+    supersample = supersample_for(face.w + 2 * b, face.h + 2 * b, dpi, supersample)
     return PngPainter(face, dpi, supersample, b, resources=resources).render()
 
 
