@@ -276,5 +276,10 @@ def test_a_page_too_big_to_draw_is_refused_before_any_memory_is_taken():
     huge = Page(Size(2000, 2000), (), ())  # 23622 pixels square at 300 dpi
     with pytest.raises(ValueError, match="more than the 25,000,000 a page may have"):
         render_page(huge, 300, resources=Resources())
-    with pytest.raises(ValueError, match="supersampling is 1 to 4 times, not 9"):
-        render_page(Page(Size(10, 10), (), ()), 50, resources=Resources(), supersample=9)
+
+
+@pytest.mark.parametrize("supersample", [0, 9, 2.5, True])
+def test_a_supersampling_out_of_range_is_refused(supersample):
+    with pytest.raises(ValueError, match=f"^supersampling is 1 to 4 times, not {supersample}$"):
+        render_page(Page(Size(10, 10), (), ()), 50, resources=Resources(),
+                    supersample=supersample)
