@@ -132,7 +132,8 @@ def check_resolution(page: Page, dpi: float, supersample: int) -> None:
     dpi may come from a request (the studio's zoom), and memory must stay bounded."""
     if not math.isfinite(dpi) or not MIN_DPI <= dpi <= MAX_DPI:
         raise ValueError(f"a page is drawn at {MIN_DPI:g} to {MAX_DPI:g} dpi, not {dpi}")
-    if supersample not in range(1, MAX_SUPERSAMPLE + 1):
+    if isinstance(supersample, bool) or not isinstance(supersample, int) \
+            or not 1 <= supersample <= MAX_SUPERSAMPLE:
         raise ValueError(f"supersampling is 1 to {MAX_SUPERSAMPLE} times, not {supersample}")
     w, h = page_pixels(page, dpi)
     if w * h > MAX_PAGE_PIXELS:
