@@ -32,10 +32,10 @@ PX = 75 / 25.4  # pixels per mm at 75 dpi
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 DUPLEX = {"long": "/DuplexFlipLongEdge", "short": "/DuplexFlipShortEdge"}
 # Sheets each kit takes (A4, Letter), rules and aids included. Issue 25's targets: A4 at most
-# moving-target 11, monster-day and moving-day 10 (11 is the least their pieces take:
-# card_data/monster-day.yaml says why),
-# moving-day-boxes 12, movement-game 16; Letter at most one more.
-SHEETS = {"moving-target": (11, 12), "monster-day": (11, 11), "moving-day": (11, 12),
+# moving-target 11, monster-day and moving-day 10 (their mat on 2 A4 tiles:
+# card_data/monster-day.yaml says why), moving-day-boxes 12, movement-game 16; Letter at most
+# one more.
+SHEETS = {"moving-target": (11, 12), "monster-day": (10, 11), "moving-day": (10, 11),
           "moving-day-boxes": (12, 12), "movement-game": (16, 16)}
 NORMALS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # left, right, top, bottom (page y runs down)
 
