@@ -37,6 +37,7 @@ DUPLEX = {"long": "/DuplexFlipLongEdge", "short": "/DuplexFlipShortEdge"}
 # one more.
 SHEETS = {"moving-target": (11, 12), "monster-day": (10, 11), "moving-day": (10, 11),
           "moving-day-boxes": (12, 12), "movement-game": (16, 16)}
+GLUE = 10.0  # the glue strip a tile carries towards its next neighbour (README)
 NORMALS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # left, right, top, bottom (page y runs down)
 
 Box = tuple[float, float, float, float]
@@ -338,6 +339,27 @@ def test_kit_takes_its_sheets_within_the_declared_target(kits, game, paper, flip
     targets = load_game(game).data["preflight"]["sheets"]
     assert sheets <= targets[paper]
     assert targets["letter"] <= targets["a4"] + 1
+
+
+@pytest.mark.parametrize(("paper", "tiles"), [("a4", 2), ("letter", 3)])
+@pytest.mark.parametrize("game", ["monster-day", "moving-day"])
+def test_the_decktet_mat_tiles_meet_between_its_places(kits, game, paper, tiles):
+    """The village mat, 194 mm high, takes 2 A4 sheets (turned: its 502 mm along the page)
+    and 3 on Letter, whose 255 mm could take 2 only with a seam through the gap's start
+    spots. Every seam lies on a boundary the data lists (the middle of the 2 mm between two
+    places, or between space 3 or 4 and the gap), so none cuts a card place, a token ring
+    or a start spot. Seams are read from the manifest: each tile's length along the mat, less
+    the 10 mm glue strip every tile but the last carries."""
+    mat = next(c for c in load_game(game).components if c.id == "village")
+    placed = sorted((pc["label"], pc["w"], pc["h"], pc["rotation"])
+                    for page in kits(game, paper).manifest["pages"] for pc in page["pieces"]
+                    if pc["component"] == "village")
+    assert len(placed) == tiles
+    along = [h if rotation % 180 else w for _, w, h, rotation in placed]
+    seams = [sum(along[:k]) - GLUE * k for k in range(1, tiles)]
+    assert sum(along) - GLUE * (tiles - 1) == pytest.approx(mat.size.w)
+    for seam in seams:
+        assert min(abs(seam - line) for line in mat.seams[0]) < 1e-6, (seams, mat.seams)
 
 
 @pytest.mark.parametrize(("game", "paper", "flip"), KITS)
