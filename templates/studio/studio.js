@@ -207,7 +207,8 @@
     const response = await fetch(q("api/state"), { cache: "no-store" });
     if (!response.ok) return;
     const state = await response.json();
-    if (state.version === studio.version) return;
+    // two answers may cross: an older state never replaces a newer one
+    if (state.version <= studio.version) return;
     // the drawing object is new each fetch; keep the old one when its pictures are the same
     if (studio.state && state.drawing && JSON.stringify(state.drawing) === JSON.stringify(studio.state.drawing)) {
       state.drawing = studio.state.drawing;
