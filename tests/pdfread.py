@@ -24,16 +24,17 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pdfplumber
 import pypdf
-from pdfminer.pdfinterp import PDFPageInterpreter
+from pdfminer.pdfinterp import PDFContentParser, PDFPageInterpreter
 from pdfminer.pdftypes import dict_value, stream_value
-from pdfminer.psparser import LIT, literal_name
+from pdfminer.psparser import LIT, PSEOF, PSKeyword, keyword_name, literal_name
 from pdfplumber.page import Page, PDFPageAggregatorWithMarkedContent
 
 FORM = LIT("Form")
@@ -67,7 +68,85 @@ class _ShapeDevice(PDFPageAggregatorWithMarkedContent):
         pass
 
 
-class _TextInterpreter(PDFPageInterpreter):
+# Content streams parsed before, by their decoded bytes: a kit places each face's form many
+# times, a page is read for its text and again for its shapes, and an A4 and a Letter kit
+# share most forms; pdfminer parses a stream's operators again at each use (most of the cost
+# of reading a page). The parse is a function of the bytes alone; at most this many bytes of
+# streams are kept, the least recently used forgotten first.
+_PARSED: OrderedDict[tuple[bytes, ...], list[Any]] = OrderedDict()
+_PARSED_BYTES = [0]
+PARSED_BUDGET = 16 * 2**20
+
+
+def _parsed(streams: list[Any]) -> list[Any] | None:
+    """The operands and operators of the streams (read as one, as pdfminer reads them), each
+    operator as its ``do_`` method's name; None where the parse fails (pdfminer's own loop
+    then runs, failing as it fails)."""
+    key = tuple(s.get_data() for s in streams)
+    if key in _PARSED:
+        _PARSED.move_to_end(key)
+        return _PARSED[key]
+    found: list[Any] = []
+    try:
+        parser = PDFContentParser(streams)
+        while True:
+            try:
+                _, obj = parser.nextobject()
+            except PSEOF:
+                break
+            if isinstance(obj, PSKeyword):
+                name = keyword_name(obj)
+                obj = _Op("do_" + name.replace("*", "_a").replace('"', "_w").replace("'", "_q"))
+            found.append(obj)
+    except PSEOF:  # no stream at all: an empty page
+        pass
+    except Exception:  # pdfminer's own loop raises it again, at its place
+        return None
+    _PARSED[key] = found
+    _PARSED_BYTES[0] += sum(map(len, key))
+    while _PARSED_BYTES[0] > PARSED_BUDGET and len(_PARSED) > 1:
+        _PARSED_BYTES[0] -= sum(map(len, _PARSED.popitem(last=False)[0]))
+    return found
+
+
+class _Op(str):
+    """An operator in a parsed stream: its ``do_`` method's name (operands are never str:
+    pdfminer gives strings as bytes, names as literals)."""
+
+
+class _Replaying(PDFPageInterpreter):
+    """pdfminer's interpreter, running each content stream's operators from one parse of its
+    bytes (``_parsed``) instead of parsing them again at each use. What runs is pdfminer's
+    loop (``execute``) step for step: the same circular-reference guard, the same operators
+    with the same operands, in order."""
+
+    def execute(self, streams: Sequence[object]) -> None:
+        found = [stream_value(s) for s in streams]
+        if any(s.objid is None or s.objid in self.parent_stream_ids for s in found):
+            return super().execute(streams)  # pdfminer warns and skips these: its own way
+        ops = _parsed(found)
+        if ops is None:
+            return super().execute(streams)
+        self.stream_ids.clear()
+        self.stream_ids.update(s.objid for s in found)
+        for obj in ops:
+            if type(obj) is _Op:
+                func = getattr(self, obj, None)
+                if func is None:
+                    continue  # an operator pdfminer does not know (not STRICT): skipped
+                nargs = func.__code__.co_argcount - 1
+                if nargs:
+                    args = self.pop(nargs)
+                    if len(args) == nargs:
+                        func(*args)
+                else:
+                    func()
+            else:
+                self.push(obj)
+        return None
+
+
+class _TextInterpreter(_Replaying):
     """pdfminer's interpreter, running only the forms that can show text."""
 
     device: _TextDevice
@@ -92,7 +171,7 @@ class _TextInterpreter(PDFPageInterpreter):
         super().do_Do(xobjid_arg)
 
 
-class _PageInterpreter(PDFPageInterpreter):
+class _PageInterpreter(_Replaying):
     """pdfminer's interpreter, running no form: what is drawn on the page itself."""
 
     def do_Do(self, xobjid_arg: Any) -> None:
@@ -117,7 +196,7 @@ def _page_class(device: type, interpreter: type) -> type[Page]:
 
 
 TextPage = _page_class(_TextDevice, _TextInterpreter)
-ShapePage = _page_class(_ShapeDevice, PDFPageInterpreter)
+ShapePage = _page_class(_ShapeDevice, _Replaying)
 FurniturePage = _page_class(_TextDevice, _PageInterpreter)
 FurnitureShapePage = _page_class(_ShapeDevice, _PageInterpreter)
 
