@@ -18,10 +18,12 @@ changes: pdfplumber's own text and word extraction runs on the characters pdfmin
 - Shapes (rects, lines): no text is shown (a character makes no path); every form is run, or
   (furniture shapes) none.
 
-``tests/test_pdfread.py`` checks both against pdfplumber's full interpretation.
+``tests/test_pdfread.py`` checks both against pdfplumber's full interpretation, and
+``pypdf_text`` against pypdf's own.
 """
 from __future__ import annotations
 
+import copy
 import io
 import json
 from collections import OrderedDict
@@ -287,9 +289,35 @@ def furniture_shapes(page: Page) -> dict[str, list[dict[str, Any]]]:
     return shapes(page)
 
 
+# pypdf builds a font (its ToUnicode map parsed, its widths) from the font's dictionary at
+# each use of each form that shows it: most of the cost of a kit page's text. The font is a
+# function of the dictionary, which the reader resolves to the same object at each use; so
+# each is built once per document (``pypdf_text``) and each use gets its own copy (pypdf
+# sets a copy's space width).
+_FONT_FROM_RESOURCE = pypdf.generic._font.Font.from_font_resource
+_fonts: list[dict[int, tuple[Any, Any]]] = []
+
+
+def _font_from_resource(pdf_font_dict: Any) -> Any:
+    if not _fonts:
+        return _FONT_FROM_RESOURCE(pdf_font_dict)
+    known = _fonts[-1]
+    if id(pdf_font_dict) not in known:  # the dictionary is kept: its id stays its own
+        known[id(pdf_font_dict)] = (pdf_font_dict, _FONT_FROM_RESOURCE(pdf_font_dict))
+    return copy.copy(known[id(pdf_font_dict)][1])
+
+
+pypdf.generic._font.Font.from_font_resource = _font_from_resource  # type: ignore[method-assign]
+
+
 def pypdf_text(page: pypdf.PageObject) -> str:
-    """The text as pypdf extracts it."""
-    return page.extract_text()
+    """The text as pypdf extracts it (its fonts built once per document)."""
+    known = page.pdf.__dict__.setdefault("_pdfread_fonts", {}) if page.pdf else {}
+    _fonts.append(known)
+    try:
+        return page.extract_text()
+    finally:
+        _fonts.pop()
 
 
 def clips(page: pypdf.PageObject) -> list[dict[str, Any]]:

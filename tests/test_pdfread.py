@@ -130,3 +130,13 @@ def test_clips_are_read_in_page_coordinates(tmp_path):
     assert [c["curved"] for c in found] == [False, True]
     assert found[0]["bbox"] == [20, 40, 50, 80]
     assert [round(v, 3) for v in found[1]["bbox"]] == [80, 30, 120, 70]
+
+
+def test_a_kit_reads_as_pypdf_reads_it(kit_a4):
+    """``pypdf_text`` (each font built once per document) gives pypdf's own text of every
+    page of a kit, the first page read again from the same document too."""
+    want = [page.extract_text() for page in pdfread.pypdf.PdfReader(kit_a4.pdf).pages]
+    with pdfread.opened(kit_a4.pdf.read_bytes(), "pypdf_text") as pages:
+        got = [pdfread.pypdf_text(page) for page in [*pages, pages[0]]]
+    assert got == [*want, want[0]]
+    assert "Ace of Spades" in " ".join(got[6].split())
