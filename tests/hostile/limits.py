@@ -50,13 +50,13 @@ import contextlib, io, json, sys
 from generator.frontends.cli import main
 done = []
 for args in json.loads(sys.stdin.read()):
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
         try:
             code = main(args)
         except SystemExit as exc:
             code = exc.code if isinstance(exc.code, int) else 1
-    done.append([code, err.getvalue()])
+    done.append([code, out.getvalue(), err.getvalue()])
 print(json.dumps(done))
 """
 
@@ -65,17 +65,17 @@ def pnp_limited_each(runs: Sequence[Sequence[str | Path]], limit_mb: int = LIMIT
                      env: dict[str, str] | None = None) -> list[SimpleNamespace]:
     """Each ``pnp ARGS`` of ``runs``, one after another in one child capped as
     ``pnp_limited``'s, through the command line's ``main`` (its exit code and what it
-    printed to stderr): ``returncode`` and ``stderr`` of each, in order."""
+    printed): ``returncode``, ``stdout`` and ``stderr`` of each, in order."""
     child = subprocess.run([sys.executable, "-c", _EACH], cwd=paths.ROOT, capture_output=True,
                            text=True, preexec_fn=capped(limit_mb), check=False,
                            input=json.dumps([[str(a) for a in args] for args in runs]),
                            env={**os.environ, "PNP_CACHE": "0", **(env or {})})
     assert child.returncode == 0, child.stderr[-3000:]  # a traceback: a bug, or the cap hit
-    return [SimpleNamespace(returncode=code, stderr=err)
-            for code, err in json.loads(child.stdout)]
+    return [SimpleNamespace(returncode=code, stdout=out, stderr=err)
+            for code, out, err in json.loads(child.stdout)]
 
 
-def one_error_line(result: subprocess.CompletedProcess[str]) -> str:
+def one_error_line(result: subprocess.CompletedProcess[str] | SimpleNamespace) -> str:
     """The single ``error:`` line a refused reproduction must end with (no traceback)."""
     lines = result.stderr.strip().splitlines()
     assert "Traceback" not in result.stderr + result.stdout, result.stderr[-2000:]

@@ -20,6 +20,7 @@ import struct
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -31,7 +32,7 @@ from generator.data import fonts, project, sfnt
 from generator.frontends import watch
 from generator.frontends.cli import main
 from generator.orchestration.options import BuildOptions
-from tests.hostile.limits import one_error_line, pnp_limited
+from tests.hostile.limits import one_error_line, pnp_limited_each
 
 GAME = "moving-target"  # a built-in kit whose card backs and titles are set in sans-bold
 
@@ -314,27 +315,40 @@ REPRODUCTIONS = {
 }
 
 
+@pytest.fixture(scope="module")
+def reproduced(tmp_path_factory) -> dict[str, tuple[SimpleNamespace, Path, Path]]:
+    """Each reproduction's starter and the widest font's (below), built one after another
+    in one child capped at 500 MB (``pnp_limited_each``: the cap holds for each and for all
+    of them together): by name, the result, the project folder and its output folder."""
+    base = tmp_path_factory.mktemp("reproductions")
+    made = {name: starter(base / name.lower(), make(), name)
+            for name, (make, _) in REPRODUCTIONS.items()}
+    made["Widest"] = starter(base / "widest", every_code_point(), "Widest")
+    outs = {name: base / f"out-{name.lower()}" for name in made}
+    done = pnp_limited_each([["build", folder, "--out", outs[name]]
+                             for name, folder in made.items()])
+    return {name: (result, made[name], outs[name]) for name, result in zip(made, done, strict=True)}
+
+
 @pytest.mark.parametrize("name", list(REPRODUCTIONS))
-def test_each_reproduction_ends_in_one_line_within_500_mb(in_tmp, name):
+def test_each_reproduction_ends_in_one_line_within_500_mb(reproduced, name):
     """Before: the bomb filled memory to the cap (17.7 s at 2 GB), no glyf and a glyph past
     the end were tracebacks at the PDF write, the segments ran for minutes. Now one line
     each, naming the theme line and the file, and nothing written."""
-    make, expected = REPRODUCTIONS[name]
-    folder = starter(in_tmp / name.lower(), make(), name)
-    done = pnp_limited(["build", folder, "--out", in_tmp / "out"])
+    _, expected = REPRODUCTIONS[name]
+    done, _, out = reproduced[name]
     assert done.returncode == 2
     assert re.search(r"themes/starter\.yaml:\d+: fonts\.title: " + expected,
                      one_error_line(done))
-    assert not list((in_tmp / "out").rglob("*.pdf"))
+    assert not list(out.rglob("*.pdf"))
 
 
-def test_the_most_a_cmap_may_map_builds_within_500_mb(in_tmp):
+def test_the_most_a_cmap_may_map_builds_within_500_mb(reproduced):
     """All of Unicode mapped (a last-resort font, format 13): ReportLab holds a dict entry
     per code point, and the kit still builds under the cap."""
-    folder = starter(in_tmp / "widest", every_code_point(), "Widest")
-    done = pnp_limited(["build", folder, "--out", in_tmp / "out"])
+    done, _, out = reproduced["Widest"]
     assert done.returncode == 0, done.stderr[-2000:]
-    assert (in_tmp / "out" / "widest" / "widest.pdf").stat().st_size > 10_000
+    assert (out / "widest" / "widest.pdf").stat().st_size > 10_000
 
 
 # -- one project never changes another game's kit ---------------------------------------------
