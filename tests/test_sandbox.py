@@ -79,6 +79,7 @@ from generator.expressions import (
     work_budget,
 )
 from generator.faces.template import ELEMENT_WORK, REPETITION_WORK, render_face
+from tests.designer import run
 
 CANARY = "s3cr3t-canary-7f1d"  # the value of SECRET while these tests run
 CONTEXT = {"item": {"a": 1, "name": "Ace", "xs": [1, 2, 3]}, "W": 63.5, "H": 88.9,
@@ -201,19 +202,21 @@ def test_the_reported_escape_is_closed_in_a_face_template(tmp_path):
     assert "unsafe" in err.expected and CANARY not in err.message()
 
 
-def test_the_reported_escape_is_closed_in_a_data_file_label(game_file, tmp_path):
-    """The issue's data file put the secret in PNG file names through ``label``: the CLI now
-    exits 2 with the file and line, no traceback, no secret, nothing written."""
+def test_the_reported_escape_is_closed_in_a_data_file_label(game_file, tmp_path, monkeypatch,
+                                                            capsys):
+    """The issue's data file put the secret in PNG file names through ``label``: the command
+    line (in this process: an exception would fail the test where a child prints a
+    traceback) now exits 2 with the file and line, no secret, nothing written."""
     label = 'label: "{{ item.rank.name }} of {{ item.suit.name }}"'
     payload = "label: \"{{ str.format('{0.__init__.__globals__[os].environ[SECRET]}', 1) }}\""
     file, (line,) = game_file((label, payload))
-    result = subprocess.run([sys.executable, "-m", "generator", "png", str(file), "--out",
-                             str(tmp_path / "out")], cwd=paths.ROOT, capture_output=True,
-                            text=True, timeout=120, env={**os.environ, "SECRET": CANARY})
-    assert result.returncode == 2, result.stderr
-    assert "Traceback" not in result.stderr
-    assert f"{file}:{line}: components[0].label" in result.stderr and "unsafe" in result.stderr
-    assert CANARY not in result.stdout + result.stderr
+    monkeypatch.setenv("SECRET", CANARY)
+    monkeypatch.chdir(paths.ROOT)
+    code, out, err = run(capsys, "png", file, "--out", tmp_path / "out")
+    assert code == 2, err
+    assert "Traceback" not in err
+    assert f"{file}:{line}: components[0].label" in err and "unsafe" in err
+    assert CANARY not in out + err
     assert not any((tmp_path / "out").rglob("*.png"))
 
 

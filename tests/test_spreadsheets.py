@@ -6,8 +6,6 @@ from __future__ import annotations
 import csv
 import io
 import os
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -24,6 +22,7 @@ from generator.data import load_game, spreadsheet
 from generator.data.columns import parse_cell, parse_type
 from generator.frontends.cli import main
 from generator.orchestration.build import BuildOptions, build_pdf
+from tests.designer import run
 
 MOVING_TARGET = paths.CARD_DATA / "moving-target.yaml"
 RANK_HEADER = ["id", "name", "value", "pips", "ace", "court"]
@@ -361,18 +360,19 @@ def test_a_bad_table_reference_names_the_yaml_line(tmp_path, ref, expected):
     assert expected in message
 
 
-def test_cli_reports_a_bad_cell_with_exit_2_and_no_traceback(tmp_path):
+def test_cli_reports_a_bad_cell_with_exit_2_and_no_traceback(tmp_path, monkeypatch, capsys):
+    """The command line in this process (an exception would fail the test where a child
+    prints a traceback)."""
     rows = [list(r) for r in CARDS]
     rows[2][1] = "ten"
     _write_csv(tmp_path / "cards.csv", rows)
     data_file = sheet_game(tmp_path)
-    result = subprocess.run([sys.executable, "-m", "generator", "build", str(data_file),
-                             "--out", str(tmp_path / "out")], capture_output=True, text=True,
-                            cwd=paths.ROOT, timeout=120)
-    assert result.returncode == 2
-    assert "Traceback" not in result.stderr
+    monkeypatch.chdir(paths.ROOT)
+    code, _, err = run(capsys, "build", data_file, "--out", tmp_path / "out")
+    assert code == 2
+    assert "Traceback" not in err
     assert (f"{tmp_path}/cards.csv: row 3, column points: expected a whole number from 0 to "
-            "10, got 'ten'") in result.stderr
+            "10, got 'ten'") in err
 
 
 # -- hostile files -------------------------------------------------------------------------
