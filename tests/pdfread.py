@@ -77,7 +77,7 @@ class _ShapeDevice(PDFPageAggregatorWithMarkedContent):
 # streams are kept, the least recently used forgotten first.
 _PARSED: OrderedDict[tuple[bytes, ...], list[Any]] = OrderedDict()
 _PARSED_BYTES = [0]
-PARSED_BUDGET = 16 * 2**20
+PARSED_BUDGET = 4 * 2**20  # ~12 times as much memory once parsed: ~50 MB
 
 
 def _parsed(streams: list[Any]) -> list[Any] | None:
