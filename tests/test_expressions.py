@@ -101,7 +101,7 @@ def reference_compile(text: str) -> Compiled:
     return Compiled(expression, parsed.size)
 
 
-ADDRESS = re.compile(r" at 0x[0-9a-f]+")  # a lazy sequence inside a value prints its address
+ADDRESS = re.compile(r" at 0x[0-9a-f]+")  # a lazy sequence prints its address (values, errors)
 
 
 @contextmanager
@@ -119,7 +119,8 @@ def outcome(text: str, values: dict[str, Any], reference: bool) -> tuple[str, st
         try:
             value = evaluate(text, Scope(values))
         except ExpressionError as exc:
-            return ("error", type(exc).__name__, str(exc), meter.work)
+            # Jinja's message may name a lazy sequence by its address, as a value's repr does
+            return ("error", type(exc).__name__, ADDRESS.sub("", str(exc)), meter.work)
     return ("value", type(value).__name__, ADDRESS.sub("", repr(value)), meter.work)
 
 
