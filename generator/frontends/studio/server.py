@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
+from werkzeug.serving import BaseWSGIServer, ThreadedWSGIServer, WSGIRequestHandler
 from werkzeug.wrappers import Request, Response
 
 from generator.core import paths
@@ -38,6 +38,10 @@ STATIC = {"index.html": "text/html; charset=utf-8", "studio.js": "text/javascrip
           "studio.css": "text/css; charset=utf-8", "icon.svg": "image/svg+xml"}
 PICTURE = re.compile(r"^/picture/([fp][0-9a-f]{16})\.png$")
 KEEP_ALIVE_S = 15.0  # an event stream's comment line, so proxies and browsers keep it open
+IDLE_S = 30.0  # a connection silent this long (no request, or not reading its answer) is closed
+MAX_STREAMS = 32  # event streams open at once (a browser opens at most 6 per host)
+MAX_CONNECTIONS = 64  # connections answered at once, each in a thread; past it, closed at once
+RETRY_MS = 5000  # past MAX_STREAMS, a stream says only this and ends: the browser asks again
 HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
                                "img-src 'self'; connect-src 'self'; base-uri 'none'; "
@@ -60,6 +64,7 @@ class StudioApp:
         self.token = token
         self.port = port
         self.files = {name: (static_folder() / name).read_bytes() for name in STATIC}
+        self.streams = threading.BoundedSemaphore(MAX_STREAMS)  # each open one holds a thread
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         request = Request(environ)
@@ -69,7 +74,10 @@ class StudioApp:
         return response(environ, start_response)
 
     def allowed_host(self, host: str) -> bool:
-        return host in {f"127.0.0.1:{self.port}", f"localhost:{self.port}"}
+        names = {f"127.0.0.1:{self.port}", f"localhost:{self.port}"}
+        if self.port == 80:  # Werkzeug drops the scheme's own port from ``request.host``
+            names |= {"127.0.0.1", "localhost"}
+        return host in names
 
     def answer(self, request: Request) -> Response:
         if not self.allowed_host(request.host):
@@ -121,16 +129,24 @@ class StudioApp:
 
         def stream() -> Iterator[bytes]:
             nonlocal seen
-            yield b"retry: 500\n\n"
-            while not studio.closing:
-                version = studio.wait(seen, KEEP_ALIVE_S)
-                if studio.closing:
-                    return
-                if version != seen:
-                    seen = version
-                    yield f"data: {version}\n\n".encode()
-                else:
-                    yield b": still here\n\n"
+            # Taken and given back here, in the stream itself: Werkzeug closes it when the
+            # browser goes, and never starts it for a HEAD.
+            if not self.streams.acquire(blocking=False):  # one client opening stream after
+                yield f"retry: {RETRY_MS}\n\n".encode()  # stream must not hold every thread
+                return
+            try:
+                yield b"retry: 500\n\n"
+                while not studio.closing:
+                    version = studio.wait(seen, KEEP_ALIVE_S)
+                    if studio.closing:
+                        return
+                    if version != seen:
+                        seen = version
+                        yield f"data: {version}\n\n".encode()
+                    else:
+                        yield b": still here\n\n"
+            finally:
+                self.streams.release()
 
         return Response(stream(), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
@@ -141,18 +157,48 @@ def _plain(text: str, status: int) -> Response:
 
 
 class QuietHandler(WSGIRequestHandler):
-    """No line per request on the terminal: the studio's own lines say what matters."""
+    """No line per request on the terminal: the studio's own lines say what matters. A
+    connection that sends no request (or stops reading its answer) is closed after
+    ``IDLE_S``: without it each such connection, token or not, held a thread for good."""
+
+    timeout = IDLE_S
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
         return None
+
+
+class StudioServer(ThreadedWSGIServer):
+    """Werkzeug's threaded server with a bound on the threads: any process on this machine
+    may connect, token or not, and each connection is a thread until it is answered or
+    ``IDLE_S`` passes; past ``MAX_CONNECTIONS`` a connection is closed unanswered."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self.slots.acquire(blocking=False):
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:  # no thread started: its slot is free again
+            self.slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
 
 
 def serve(studio: Studio, token: str, port: int = 0) -> tuple[BaseWSGIServer, threading.Thread]:
     """Start the server on 127.0.0.1 (``port`` 0: any free port) in a thread of its own.
     Werkzeug's threaded server answers each request in a daemon thread, so an open event
     stream never holds the process at exit."""
-    server = make_server("127.0.0.1", port, lambda e, s: app(e, s), threaded=True,
-                         request_handler=QuietHandler)
+    app: StudioApp  # made once the server knows its port (the Host check needs it)
+    server = StudioServer("127.0.0.1", port, lambda e, s: app(e, s), handler=QuietHandler)
     app = StudioApp(studio, token, server.port)
     thread = threading.Thread(target=server.serve_forever, name="pnp-serve", daemon=True)
     thread.start()

@@ -231,12 +231,14 @@ class Studio:
 
     # -- what the server reads ------------------------------------------------------------
     def state(self) -> bytes:
+        """The state as JSON in ASCII: a lone surrogate a project's YAML may hold ("\\ud800")
+        has no UTF-8 and would fail every answer; escaped, the page's JSON.parse reads it."""
         with self.changed:
             return json.dumps({"version": self.version, "title": self.title,
                                "flip": self.flip, "building": self.building,
                                "error": self.error, "drawing": self.drawing,
                                "report": self.report, "play": self.play},
-                              ensure_ascii=False).encode("utf-8")
+                              ensure_ascii=True).encode("ascii")
 
     def wait(self, seen: int, timeout: float) -> int:
         """The version once it is past ``seen`` (or after ``timeout``: a keep-alive)."""
