@@ -28,6 +28,7 @@ from tests.test_studio import (
     browser,
     needs_browser,
     pictures,
+    read_only_studio,  # noqa: F401  (the fixture one_studio)
     shot,
     starter,
     wait_js,
@@ -117,8 +118,8 @@ TRAVERSALS = [
 
 
 @pytest.mark.parametrize("target", TRAVERSALS)
-def test_no_path_in_any_encoding_reads_a_file(studio, target):
-    studio.built()
+def test_no_path_in_any_encoding_reads_a_file(one_studio, target):
+    studio = one_studio
     token = studio.session.token
     answer = get_raw(studio, f"{target}{'&' if '?' in target else '?'}token={token}"
                      .encode().decode("latin-1"))
