@@ -53,7 +53,8 @@ WHOLE_KIT_FIXTURES = {"kits", "kit", "kit_a4", "kit_letter", "build_kit", "previ
 SLOW_MODULES = {"test_render_parity.py", "test_kit_sheets.py", "test_preview.py",
                 "test_install.py", "test_bench_whole.py", "test_watch.py", "test_exports.py",
                 "test_parallel_build.py", "test_showcase.py", "test_pdf_lang.py",
-                "test_verify_edits.py", "test_beyond_paper.py", "test_second_day.py"}
+                "test_verify_edits.py", "test_beyond_paper.py", "test_second_day.py",
+                "test_studio.py", "test_studio_hostile.py", "test_png_page.py"}
 SLOW_TESTS = {
     "test_yaml_fast.py": {"test_generated_text_gives_what_the_pure_python_loader_gives"},
     "test_spreadsheets.py": {"test_tables_from_xlsx_sheets_build_into_the_kit",
@@ -127,21 +128,137 @@ SLOW_TESTS = {
                             "test_watch_rebuilds_halfway_through_a_suit_then_clears_the_mark"},
     "test_standing_in.py": {"test_build_and_verify_in_a_project_folder_act_on_it"},
     "test_yaml_slips.py": {"test_a_designer_slip_in_the_project_fails_the_build_with_the_line"},
-    "test_studio.py": {"test_the_studio_in_a_browser_edit_break_fix_and_click",
-                       "test_the_light_table_shows_a_back_shifted_by_back_dx",
-                       "test_a_card_edit_renames_only_its_face_and_its_sheet_side",
-                       "test_a_broken_save_shows_its_line_over_the_last_drawing_and_clears",
-                       "test_two_tabs_hear_each_save_and_a_save_during_a_build_is_built_after_it",
-                       "test_a_piece_from_a_csv_table_names_its_file_and_row",
-                       "test_play_shows_the_simulation_of_a_trusted_engine_and_says_why_not_otherwise",
-                       "test_pnp_serve_in_a_project_folder_prints_its_address_and_stops_on_ctrl_c",
-                       "test_each_built_in_game_opens_with_its_sheets_faces_and_report"},
-    "test_studio_hostile.py": {"test_hostile_text_in_a_browser_stays_text_everywhere",
-                               "test_silent_connections_hold_no_thread_for_long_and_never_more_than_the_bound",
-                               "test_a_face_slow_to_draw_holds_up_neither_the_state_nor_the_pictures_already_made"},
     "test_budget.py": {"test_every_built_in_kit_spends_under_a_tenth_of_the_budget",
                        "test_a_build_spends_the_same_cold_warm_and_in_french",
                        "test_the_reproductions_at_the_real_budget_stop_within_500_mb"},
+}
+
+
+# Over 0.6 s each in a fast-lane run (measured with `--durations=0`, summed over their
+# cases): the fast lane keeps to 45 s on two cores by leaving these to `make test` too.
+COSTLY_TESTS = {
+    "test_architecture.py": {
+        "test_no_module_imports_another_modules_private_names",
+    },
+    "test_blame.py": {
+        "test_a_bad_value_is_blamed_at_its_line",
+        "test_a_failing_translation_names_its_catalogue_line",
+        "test_optional_rules_page_fields_left_out_or_null_build",
+    },
+    "test_budget.py": {
+        "test_a_heavy_check_over_a_5000_row_csv_stops_naming_the_check",
+        "test_a_heavy_template_over_many_cards_stops_naming_its_line",
+    },
+    "test_build_context.py": {
+        "test_a_build_leaves_the_callers_state_as_it_was",
+    },
+    "test_corpus.py": {
+        "test_theme_labels_are_text_not_templates",
+    },
+    "test_deal.py": {
+        "test_hostile_numbers_are_one_line_and_exit_2",
+        "test_monte_carlo_of_any_player_lies_within_its_interval_of_the_exact_value",
+        "test_verify_shows_the_deal_questions_of_the_data_file",
+    },
+    "test_declarative.py": {
+        "test_a_per_check_missing_a_combination_warns_and_complete_fails",
+    },
+    "test_eject.py": {
+        "test_an_ejected_icon_is_the_projects_to_change",
+    },
+    "test_expressions.py": {
+        "test_a_dotted_name_in_any_data",
+        "test_a_dotted_name_resolves_as_jinja_resolves_it",
+        "test_a_literal_is_read_as_jinja_reads_it",
+        "test_an_expression_gives_what_jinja_gives",
+        "test_names_used_are_the_undeclared_variables_jinja_finds",
+    },
+    "test_face_cache.py": {
+        "test_a_french_kit_warm_draws_nothing_and_reports_the_same_untranslated_texts",
+        "test_a_french_project_edit_of_its_catalogue_is_drawn_again",
+    },
+    "test_french_review.py": {
+        "test_a_board_tile_keeps_the_footer_separator",
+        "test_french_footers_name_the_backs_with_an_article_and_cut_nothing",
+        "test_the_french_boxes_contents_sheet_reads_plainly",
+    },
+    "test_hostile_loading.py": {
+        "test_a_user_theme_may_extend_a_theme_beside_it",
+        "test_an_image_in_the_games_folder_is_drawn",
+        "test_an_include_below_the_games_folder_is_read",
+        "test_hostile_input_exits_2",
+    },
+    "test_i18n.py": {
+        "test_verify_in_french_names_each_untranslated_text",
+    },
+    "test_i18n_columns.py": {
+        "test_french_by_columns_prints_the_translation_and_english_never_shows_it",
+    },
+    "test_layout.py": {
+        "test_packing_places_every_piece_once_inside_the_frame_without_overlap",
+    },
+    "test_listing.py": {
+        "test_a_game_added_is_listed",
+        "test_an_edit_to_an_included_file_is_a_miss",
+        "test_an_edit_with_the_same_size_and_time_is_seen",
+    },
+    "test_movement_examples.py": {
+        "test_a_board_template_that_stops_drawing_rings_fails",
+        "test_verify_is_clean_and_says_its_basis",
+    },
+    "test_output_safety.py": {
+        "test_an_option_out_of_range_exits_2_naming_it",
+    },
+    "test_outputs.py": {
+        "test_a_linked_output_folder_is_refused_and_nothing_outside_changes",
+    },
+    "test_png_picture.py": {
+        "test_a_large_picture_reduced_first_stays_within_two_levels",
+    },
+    "test_preflight.py": {
+        "test_a_kit_without_a_target_says_so",
+        "test_close_colours_without_second_cue_warn",
+        "test_verify_reports_sheets_beside_bound_and_target",
+        "test_verify_strict_fails_on_a_broken_template",
+    },
+    "test_preflight_colour.py": {
+        "test_simulation_stays_in_gamut",
+    },
+    "test_project_engine.py": {
+        "test_a_hostile_engine_is_never_imported_untrusted",
+        "test_done_when",
+        "test_no_rules_value_the_schema_accepts_leaves_the_project",
+        "test_the_complete_example_of_docs_engines_plays",
+    },
+    "test_project_fonts.py": {
+        "test_a_project_font_named_like_a_built_in_one_changes_no_other_build",
+    },
+    "test_reference_doc.py": {
+        "test_wrong_files_fail",
+    },
+    "test_rich_text.py": {
+        "test_turned_rich_text_is_the_upright_drawing_turned",
+    },
+    "test_sandbox.py": {
+        "test_every_built_in_template_and_data_expression_compiles",
+        "test_resource_bombs_fail_fast",
+    },
+    "test_simulate.py": {
+        "test_greedy_counts_its_choices_without_changing_its_games",
+    },
+    "test_standing_in.py": {
+        "test_each_command_with_no_game_takes_the_project_here",
+    },
+    "test_svg.py": {
+        "test_a_hostile_svg_is_a_clear_error_naming_the_template_line_exit_2",
+    },
+    "test_table_joins.py": {
+        "test_a_grid_boards_face_reads_the_grid_it_is_drawn_on",
+    },
+    "test_yaml_fast.py": {
+        "test_discovery_then_load_parses_each_data_file_once",
+        "test_repository_file_is_read_by_libyaml_exactly_as_before",
+    },
 }
 
 
@@ -150,6 +267,7 @@ def pytest_collection_modifyitems(config, items) -> None:
     for item in items:
         module = item.path.name
         if (module in SLOW_MODULES or item.originalname in SLOW_TESTS.get(module, ())
+                or item.originalname in COSTLY_TESTS.get(module, ())
                 or WHOLE_KIT_FIXTURES.intersection(getattr(item, "fixturenames", ()))):
             item.add_marker(slow)
 
