@@ -176,6 +176,7 @@ class Studio:
         self.error: dict[str, Any] | None = None
         self.building = True
         self.builds = 0  # successful drawings published
+        self.written: tuple[int, bytes] = (-1, b"")  # the state as last written, by version
 
     # -- what the builder tells -----------------------------------------------------------
     def publish(self, drawn: Drawn) -> None:
@@ -234,11 +235,13 @@ class Studio:
         """The state as JSON in ASCII: a lone surrogate a project's YAML may hold ("\\ud800")
         has no UTF-8 and would fail every answer; escaped, the page's JSON.parse reads it."""
         with self.changed:
-            return json.dumps({"version": self.version, "title": self.title,
-                               "flip": self.flip, "building": self.building,
-                               "error": self.error, "drawing": self.drawing,
-                               "report": self.report, "play": self.play},
-                              ensure_ascii=True).encode("ascii")
+            if self.written[0] != self.version:  # written once per version, not per request
+                self.written = (self.version, json.dumps(
+                    {"version": self.version, "title": self.title, "flip": self.flip,
+                     "building": self.building, "error": self.error,
+                     "drawing": self.drawing, "report": self.report, "play": self.play},
+                    ensure_ascii=True).encode("ascii"))
+            return self.written[1]
 
     def wait(self, seen: int, timeout: float) -> int:
         """The version once it is past ``seen`` (or after ``timeout``: a keep-alive)."""
