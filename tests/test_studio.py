@@ -505,6 +505,9 @@ def test_each_built_in_game_opens_with_its_sheets_faces_and_report(tmp_path, gam
         pieces = sum(len(page["pieces"]) for page in manifest["pages"])
         boxes = sum(len(info["boxes"]) for info in drawing["pieces"].values())
         assert boxes == pieces  # every piece of the manifest can be clicked
+        rules = [c for c in drawing["components"] if c["kind"] == "rules"]
+        assert rules and all(face["key"] in drawing["pieces"] for c in rules
+                             for face in c["faces"])  # the rules pages are faces too
         pages, faces = pictures(state)
         for name in (pages[2], faces[0]):
             status, png = running.get(f"/picture/{name}.png")

@@ -113,10 +113,23 @@ def _data_row(game: Game, comp: Component, item: int | None) -> tuple[str, str]:
     return location(file, line, field_), location(file, line)
 
 
-def _pieces(game: Game, parts: list[Part]) -> tuple[dict[tuple[str, str], PieceInfo],
-                                                     list[ComponentFaces]]:
+def _pieces(game: Game, parts: list[Part], rules: list[Face]
+            ) -> tuple[dict[tuple[str, str], PieceInfo], list[ComponentFaces]]:
+    """What a click on each piece says, and each component's distinct faces; the rules
+    pages (no pieces of the manifest: pages of their own) are faces of their component."""
     pieces: dict[tuple[str, str], PieceInfo] = {}
     components = []
+    pages = iter(rules)  # render_parts draws them component after component
+    for comp in (c for c in game.components if c.kind == "rules"):
+        drawn_pages = [face for face, _ in zip(pages, range(comp.total), strict=False)]
+        for number, face in enumerate(drawn_pages):
+            label = face.label or f"{comp.id}-{number + 1}"
+            pieces[(comp.id, label)] = PieceInfo(comp.id, comp.name, label, face.label, 1,
+                                                 len(drawn_pages),
+                                                 *_data_row(game, comp, number), face, None)
+        components.append(ComponentFaces(comp.id, comp.name, comp.kind, len(drawn_pages), tuple(
+            FaceGroup(face, None, face.label or f"{comp.id}-{n + 1}", 1)
+            for n, face in enumerate(drawn_pages))))
     for part in parts:
         comp = game.component(part.id)
         if part.board is not None:
@@ -156,7 +169,7 @@ def studio_build(data_file: str, opts: BuildOptions,
             kit = (single_kit(game, opts) if opts.layout == "single"
                    else build_kit(game, opts, rendered))
             kit = marked(kit, failing, opts)
-            pieces, components = _pieces(game, rendered[0])
+            pieces, components = _pieces(game, *rendered)
             result = Drawn(game.id, game.title, kit, load_resources(drawn(kit.pages)), pieces,
                            components, failing, unplayable(game, opts.lang))
             if on_drawn is not None:
