@@ -14,6 +14,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -99,26 +100,29 @@ class Running:
         self.thread.join(30)
 
 
-@pytest.fixture
-def studio(tmp_path: Path) -> Iterator[Running]:
-    project = starter(tmp_path)
+@contextmanager
+def serving(folder: Path) -> Iterator[Running]:
+    """A studio on a new starter project in ``folder``, stopped afterwards."""
+    project = starter(folder)
     running = Running(project, BuildOptions(out_dir=project / "output"))
     try:
         yield running
     finally:
         running.stop()
+
+
+@pytest.fixture(name="studio")
+def fresh_studio(tmp_path: Path) -> Iterator[Running]:
+    with serving(tmp_path) as running:
+        yield running
 
 
 @pytest.fixture(scope="module", name="one_studio")
 def read_only_studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
     """One studio for the tests that only read through it (every path of the list)."""
-    project = starter(tmp_path_factory.mktemp("read-only"))
-    running = Running(project, BuildOptions(out_dir=project / "output"))
-    try:
+    with serving(tmp_path_factory.mktemp("read-only")) as running:
         running.built()
         yield running
-    finally:
-        running.stop()
 
 
 def pictures(state: dict[str, Any]) -> tuple[list[str], list[str]]:

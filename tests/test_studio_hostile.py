@@ -26,23 +26,15 @@ from tests.test_studio import (
     PATIENCE_S,
     Running,
     browser,
+    fresh_studio,  # noqa: F401  (the fixture studio)
     needs_browser,
     pictures,
     read_only_studio,  # noqa: F401  (the fixture one_studio)
+    serving,
     shot,
     starter,
     wait_js,
 )
-
-
-@pytest.fixture
-def studio(tmp_path: Path) -> Iterator[Running]:
-    project = starter(tmp_path)
-    running = Running(project, BuildOptions(out_dir=project / "output"))
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 def raw(running: Running, request: bytes | str, patience: float = PATIENCE_S) -> bytes:
@@ -172,12 +164,8 @@ def small(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Running]:
     monkeypatch.setattr(studio_server, "MAX_STREAMS", 2)
     monkeypatch.setattr(studio_server, "KEEP_ALIVE_S", 0.2)
     monkeypatch.setattr(studio_server.QuietHandler, "timeout", 3.0)
-    project = starter(tmp_path)
-    running = Running(project, BuildOptions(out_dir=project / "output"))
-    try:
+    with serving(tmp_path) as running:
         yield running
-    finally:
-        running.stop()
 
 
 def port_of(running: Running) -> tuple[str, int]:
