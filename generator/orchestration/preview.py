@@ -86,11 +86,9 @@ def simulation(game_id: str, folder: Path, n: int, lang: str, jobs: int = 2
     from generator.orchestration import simulate, simulate_chart
 
     game = load_game(game_id)
-    # no rules module, or a project's own not trusted: the kit and its checks are shown
-    why_not = simulate.unplayable(game, lang)
     module = rules.engine(game, skip_untrusted=True)
-    if why_not is not None or module is None:
-        return why_not or simulate.no_engine(game.id), []
+    if module is None:  # no rules module, or a project's own not trusted: said why
+        return simulate.unplayable(game, lang) or simulate.no_engine(game.id), []
     texts, charts = [], []
     for players in sorted({game.players[0], game.players[1]}):
         runs = simulate.run_variants(module, game.title, game.data, players, n=n, seed=1,

@@ -20,6 +20,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from generator.core.errors import shown
 from generator.core.findings import Finding
 from generator.core.primitives import Face
 from generator.core.resources import Resources
@@ -262,8 +263,6 @@ def _box(pl: Placement) -> dict[str, float]:
 def _template(face: Face | None) -> dict[str, Any] | None:
     if face is None:
         return None
-    from generator.core.errors import shown
-
     return {"file": shown(face.template), "lines": list(template_lines(face))}
 
 
