@@ -5,7 +5,8 @@ Why: verify and the rules pages' worked examples play seeded games (the movement
 compute)`` keeps each result in a file named by the sha256 of everything it depends on:
 
 - ``key``: what the caller passes, i.e. the game's loaded data (a canonical, type-tagged
-  JSON of the values, never a file path) and the run's parameters (games, seed, policy...);
+  stream of the values hashed as it is walked, ``KeyStream``, never a file path; a key past
+  ``MAX_KEY_VALUES`` values is not cached) and the run's parameters (games, seed, policy...);
 - the source of the code that computes it: the module defining ``compute`` (its
   ``__module__``, or the ``code`` named) and every module of this package it imports,
   directly or through others, with any import statement anywhere in the file (a deferred
@@ -52,10 +53,13 @@ from . import memo, paths
 
 T = TypeVar("T")
 
-FORMAT = 1  # bump when the envelope or the key's layout changes
+FORMAT = 2  # bump when the envelope or the key's layout changes (2: keys hashed as a stream)
 MAX_ENTRY = 1 << 20  # bytes: one entry (the movement game's summary is well under 1 KiB)
 MAX_TOTAL = 50 << 20  # bytes: the whole folder, oldest used entries evicted beyond it
 MAX_DEPTH = 64  # nesting of a key or a value: deeper is not cached (and not recursed into)
+MAX_KEY_VALUES = 2_000_000  # values walked for one key: past it, computed and not cached
+MAX_KEY_BYTES = 128 << 20  # bytes of text hashed for one key: past it, the same
+_CHUNK = 1 << 16  # bytes: a key's stream goes into its hash this many at a time
 STALE_TEMP = 3600.0  # seconds: a temporary file older than this was left by a crash
 _ENTRY = re.compile(r"[a-z0-9][a-z0-9_-]{0,40}-[0-9a-f]{64}\.json")
 _TEMP = re.compile(r"\.tmp-.*\.json")
@@ -78,32 +82,92 @@ def cache_dir() -> Path | None:
     return paths.user_folder("PNP_CACHE_DIR", "XDG_CACHE_HOME", ".cache")
 
 
-def _canon(value: Any, depth: int = 0) -> Any:
-    """A JSON form of ``value`` that tells apart what Python tells apart: 1, 1.0, True and
-    "1"; a list and a tuple; a dict's int key and its str key; a date and its text. Dicts
-    keep their order (an engine may iterate them). Other types raise Uncacheable."""
-    if depth > MAX_DEPTH:
-        raise Uncacheable("too deeply nested")
-    kind = type(value)
-    if value is None or kind is str or kind is bool or kind is int:
-        return value
-    if kind is float:
-        return {"f": repr(value)}
-    if kind is datetime.date or kind is datetime.datetime:  # YAML timestamps
-        return {"D" if kind is datetime.date else "T": value.isoformat()}
-    if isinstance(value, Mapping):
-        return {"d": [[_canon(k, depth + 1), _canon(v, depth + 1)] for k, v in value.items()]}
-    if kind is list:
-        return {"l": [_canon(v, depth + 1) for v in value]}
-    if kind is tuple:
-        return {"t": [_canon(v, depth + 1) for v in value]}
-    raise Uncacheable(f"cannot key on a {kind.__name__}")
-
-
 def fingerprint(value: Any) -> str:
-    """sha256 of the canonical form of ``value`` (see ``_canon``)."""
-    text = json.dumps(_canon(value), ensure_ascii=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("ascii")).hexdigest()
+    """sha256 of ``value``, hashed as a stream (``KeyStream``): never held as one text."""
+    return KeyStream().digest(value).hex()
+
+
+class KeyStream:
+    """A key's sha256, fed as the value is walked, telling apart what Python tells apart: 1,
+    1.0, True and "1"; a list and a tuple; a dict's int key and its str key; a date and its
+    text. Dicts keep their order (an engine may iterate them). Other types raise Uncacheable.
+
+    Why a stream: a key once was one JSON text of everything, and a component's items each
+    hold a copy of every row they join (generator/data/loader.py), so 2,000 cards joining 30
+    rows of 10 KB made a 600 MB text (1.3 GB at the peak) for a kit that builds in 120 MB.
+    Now each value goes into the hash as it is met, a buffer of ``_CHUNK`` bytes at a time,
+    and a mapping is hashed as the digest of its own entries, remembered for this key by the
+    objects it holds: the copies of one joined row hold the same values, so a table row is
+    digested once per key, however many items join it. Past ``MAX_KEY_VALUES`` values or
+    ``MAX_KEY_BYTES`` of text the key raises Uncacheable: the result is computed, not
+    cached (a build never spends more on its cache key than on what it keys)."""
+
+    def __init__(self) -> None:
+        self.values = 0
+        self.size = 0
+        self.rows: dict[tuple[int, ...], bytes] = {}  # a mapping's contents -> its digest
+        self.held: list[Any] = []  # keeps those contents alive, so their ids stay theirs
+
+    def digest(self, value: Any) -> bytes:
+        hasher = hashlib.sha256()
+        buffer = bytearray()
+        self._feed(value, buffer, hasher, 0)
+        hasher.update(buffer)
+        return hasher.digest()
+
+    def _feed(self, value: Any, out: bytearray, hasher: Any, depth: int) -> None:
+        if depth > MAX_DEPTH:
+            raise Uncacheable("too deeply nested")
+        self.values += 1
+        if self.values > MAX_KEY_VALUES:
+            raise Uncacheable(f"a key of more than {MAX_KEY_VALUES} values")
+        kind = type(value)
+        if value is None:
+            out += b"N"
+        elif kind is bool:
+            out += b"T" if value else b"F"
+        elif kind is int:
+            out += b"i%x;" % value  # hex: no limit on the digits of a large int
+        elif kind is str:
+            data = value.encode("utf-8", "surrogatepass")
+            self.size += len(data)
+            if self.size > MAX_KEY_BYTES:
+                raise Uncacheable(f"a key of more than {MAX_KEY_BYTES >> 20} MB of text")
+            out += b"s%d:" % len(data)
+            out += data
+        elif kind is float:
+            out += b"f" + repr(value).encode("ascii") + b";"
+        elif kind is datetime.date or kind is datetime.datetime:  # YAML timestamps
+            out += (b"D" if kind is datetime.date else b"E") + value.isoformat().encode() + b";"
+        elif isinstance(value, Mapping):
+            out += b"d" + self._mapping(value, depth)
+        elif kind is list or kind is tuple:
+            out += b"l%d:" % len(value) if kind is list else b"t%d:" % len(value)
+            for item in value:
+                self._feed(item, out, hasher, depth + 1)
+        else:
+            raise Uncacheable(f"cannot key on a {kind.__name__}")
+        if len(out) >= _CHUNK:
+            hasher.update(out)
+            out.clear()
+
+    def _mapping(self, value: Mapping[Any, Any], depth: int) -> bytes:
+        """The digest of a mapping's entries, once per key for the same contents."""
+        pairs = list(value.items())
+        self.values += len(pairs)
+        ids = tuple(id(part) for pair in pairs for part in pair)
+        found = self.rows.get(ids)
+        if found is not None:
+            return found
+        hasher = hashlib.sha256()
+        out = bytearray(b"%d:" % len(pairs))
+        for key, item in pairs:
+            self._feed(key, out, hasher, depth + 1)
+            self._feed(item, out, hasher, depth + 1)
+        hasher.update(out)
+        self.rows[ids] = found = hasher.digest()
+        self.held.append(pairs)
+        return found
 
 
 @memo.memo(code=True)

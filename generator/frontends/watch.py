@@ -5,7 +5,8 @@ PATH is a game id (``moving-target``), a data file (``mygame/game.yaml``) or a p
 whenever a file it depends on changes: its data file and the files that file names (included
 tables, spreadsheets, images, a theme file), its project's ``faces/``, ``themes/``,
 ``icons/``, ``art/`` and ``fonts/`` (the whole folder for a project folder), and the built-in
-templates, themes and icons. A failed build prints ``error: ...`` lines (no traceback) and
+templates, themes and icons. The walk of named files reads each file once and stops at a
+total cap (``walk_named``), saying so in a ``note:`` line. A failed build prints ``error: ...`` lines (no traceback) and
 the watcher keeps going; each build reports its time (``rebuilt mt in 0.84 s (24 pages)``).
 A set that fails its checks (halfway through adding a suit) is built all the same, with NOT
 VERIFIED on every page, and the failing checks are printed under the build's line: the PDF
@@ -35,6 +36,7 @@ import re
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,8 +52,13 @@ BUILTIN_FOLDERS = ("FACES", "THEMES", "ICONS", "ART")  # names in generator/core
 # Files a data file may name (included tables, spreadsheets, images, a theme file).
 NAMED_SUFFIXES = (".yaml", ".yml", ".csv", ".xlsx", ".png", ".jpg", ".jpeg", ".webp", ".gif",
                   ".tif", ".tiff", ".svg")
-MAX_NAMED = 500  # files followed from one data file (a stranger's file may name thousands)
+# The walk of the files a data file names has a total cap (a stranger's files may name
+# thousands, or each other): past one, the files found so far are watched.
+MAX_NAMED = 500  # files kept
 MAX_DEPTH = 3  # a data file names an include, which names a spreadsheet...
+MAX_WALK_FILES = 100  # YAML files read, each once
+MAX_WALK_BYTES = 8 * 2**20  # their bytes in all (each is at most yamlfile.MAX_FILE_BYTES)
+MAX_WALK_NAMES = 20_000  # texts looked at as possible file names
 # Temporary files: our atomic writes (generator/core/atomic.py) and editors' swap files.
 IGNORED_NAMES = (LITTER, re.compile(rf"^{re.escape(LOCK_NAME)}$"),
                  re.compile(r"\.sw.$"), re.compile(r"~$"), re.compile(r"^\.#"),
@@ -82,6 +89,7 @@ class Target:
     project: Path | None = None  # a project folder: watched whole
     outputs: set[Path] = field(default_factory=set)  # output folders: never a trigger
     named: set[Path] = field(default_factory=set)  # files the data file names
+    capped: str | None = None  # why the walk of named files stopped early (said once)
 
     def __post_init__(self) -> None:
         self.data_file = self.data_file.resolve()
@@ -112,7 +120,8 @@ class Target:
         """Re-read which files the data file names (an edit may add an include); a file that
         does not parse keeps the previous set (its error is the build's to report)."""
         with contextlib.suppress(DataError, OSError):
-            self.named = named_files(self.data_file)
+            walk = walk_named(self.data_file)
+            self.named, self.capped = walk.found, walk.capped
 
     def concerns(self, path: Path) -> bool:
         """Does a change of ``path`` call for a rebuild of this game?"""
@@ -135,31 +144,70 @@ def ignored(path: Path) -> bool:
     return any(pattern.search(path.name) for pattern in IGNORED_NAMES)
 
 
-def named_files(data_file: Path, depth: int = 0) -> set[Path]:
+@dataclass
+class Walk:
+    """The files a data file names, and why the walk stopped early if it did."""
+
+    found: set[Path] = field(default_factory=set)
+    capped: str | None = None  # a note for the user: past a cap, the files found so far
+
+
+def named_files(data_file: Path) -> set[Path]:
+    """The existing files a data file names by a relative path (see ``walk_named``)."""
+    return walk_named(data_file).found
+
+
+def walk_named(data_file: Path) -> Walk:
     """The existing files a data file names by a relative path (includes, spreadsheets,
-    images, a theme file), followed into included YAML files; confined to the data file's
-    folder, as the loader confines them (generator/data/resolve.py)."""
+    images, a theme file), followed into included YAML files; confined to each naming file's
+    folder, as the loader confines them (generator/data/resolve.py).
+
+    A stranger's files may name each other in a ring or a mesh, so the walk is breadth-first,
+    reads every YAML file once, and stops at a total cap (``MAX_WALK_FILES`` files read,
+    ``MAX_WALK_BYTES`` of them, ``MAX_WALK_NAMES`` strings looked at, ``MAX_NAMED`` files kept,
+    ``MAX_DEPTH`` include levels): its cost is bounded whatever the project holds. Past a cap
+    the files found so far are watched and ``capped`` says so (the build itself reports what
+    it cannot read)."""
     from generator.core.yamlfile import load_yaml
 
-    doc = load_yaml(data_file)
-    folder = data_file.resolve().parent
-    found: set[Path] = set()
-    for text in _strings(doc.data):
-        if len(found) >= MAX_NAMED:
+    start = data_file.resolve()
+    walk = Walk()
+    seen = {start}
+    queue: deque[tuple[Path, int]] = deque([(start, 0)])
+    read = names = size = 0
+    while queue and walk.capped is None:
+        file, depth = queue.popleft()
+        if read >= MAX_WALK_FILES:
+            walk.capped = f"more than {MAX_WALK_FILES} YAML files named"
             break
-        if len(text) > 255 or "{" in text or not text.lower().endswith(NAMED_SUFFIXES):
-            continue
-        candidate = (folder / text).resolve()
-        if _under(candidate, folder) and candidate.is_file() and candidate != data_file:
-            found.add(candidate)
-    if depth < MAX_DEPTH:
-        for file in list(found):
-            if file.suffix in (".yaml", ".yml"):
-                try:
-                    found |= named_files(file, depth + 1)
-                except (DataError, OSError):
-                    continue
-    return found
+        try:
+            size += file.stat().st_size
+            if size > MAX_WALK_BYTES:
+                walk.capped = f"the YAML files named hold more than {MAX_WALK_BYTES // 2**20} MB"
+                break
+            read += 1
+            doc = load_yaml(file)
+        except (DataError, OSError):
+            continue  # the build reports a file it cannot read
+        folder = file.parent
+        for text in _strings(doc.data):
+            names += 1
+            if names > MAX_WALK_NAMES:
+                walk.capped = f"more than {MAX_WALK_NAMES} texts in the YAML files named"
+                break
+            if len(text) > 255 or "{" in text or not text.lower().endswith(NAMED_SUFFIXES):
+                continue
+            candidate = (folder / text).resolve()
+            if candidate in seen or not _under(candidate, folder) or not candidate.is_file():
+                continue
+            if len(walk.found) >= MAX_NAMED:
+                walk.capped = f"more than {MAX_NAMED} files named"
+                break
+            seen.add(candidate)
+            walk.found.add(candidate)
+            if depth < MAX_DEPTH and candidate.suffix in (".yaml", ".yml"):
+                queue.append((candidate, depth + 1))
+    return walk
 
 
 def _strings(node: Any) -> Iterable[str]:
@@ -249,6 +297,9 @@ def watch(targets: Sequence[Target], rebuild: Rebuild, stop_event: StopEvent,
     built = sum(run_build(target, rebuild, report, first=True) for target in targets)
     roots = sorted({root for target in targets for root in target.roots()})
     report(f"watching {len(roots)} folders for changes (Ctrl-C to stop)")
+    for target in targets:
+        if target.capped:
+            report(f"note: {target.given}: {target.capped}; watching the files found so far")
 
     def wanted(_change: watchfiles.Change, path: str) -> bool:
         return any(target.concerns(Path(path)) for target in targets)
