@@ -25,7 +25,8 @@ followed. The root is what the caller chose and is followed: for a kit, the pare
 folder locked (``output_lock(<out>/<id>)``: the user's ``--out``, the built-in output folder,
 or a project's ``output/``, which generator/data/project.py refuses when it is a link or leads
 outside the project); everything below it, the locked folder included, is entered. Outside any
-lock (a schema or reference file the user named) a file's own folder is the root. A temporary
+lock (a reference file the user named) a file's own folder is the root, unless the caller
+names one (``output_root``: the folder ``pnp schema`` writes ``schemas/`` into). A temporary
 file is made by name (``mkstemp``) and then found again through the folder's descriptor, so a
 folder swapped for a link meanwhile is noticed, not written through.
 
@@ -499,6 +500,31 @@ def _swap_in(folder: int, new: Path, target: Path) -> None:
         _remove_at(folder, aside.name)
 
 
+# -- a root without a lock --------------------------------------------------------------------
+
+@contextmanager
+def output_root(root: Path) -> Iterator[None]:
+    """Within the block, every output below ``root`` (the folder the user chose, followed)
+    is entered from it without following links, as below a locked folder: for files a
+    command writes into a project or a folder it names but no build locks (``pnp schema``'s
+    ``schemas/``, ``pnp init``'s ``.vscode/``), so a ``schemas -> elsewhere`` link a project
+    ships is refused (UnsafeOutput), never written through. ``root`` is made when missing."""
+    path = os.path.abspath(root)
+    fd = _open_folder(path)
+    held = context.current().locks
+    key = path.rstrip(os.sep) + os.sep  # _anchors() reads the folder as the key's dirname
+    if key in held:  # re-entered: the outer block's descriptor serves
+        os.close(fd)
+        yield
+        return
+    held[key] = [1, -1, fd]  # no lock file (-1): nothing for a worker to drop
+    try:
+        yield
+    finally:
+        held.pop(key, None)
+        os.close(fd)
+
+
 # -- the lock and the sweep -------------------------------------------------------------------
 
 def drop_inherited_locks() -> None:
@@ -585,15 +611,50 @@ def _holder(folder: int) -> str:
     return f" (pid {pids[0]})" if pids else ""
 
 
-def _open_lock(folder: int) -> int:
-    flags = os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | _NOFOLLOW
-    try:
-        return os.open(LOCK_NAME, flags, 0o666, dir_fd=folder)
-    except OSError as exc:
-        if exc.errno != errno.ELOOP:
-            raise
+def _what(mode: int) -> str:
+    """What a file that is not a regular one is, in words."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def _planted(path: Path, mode: int) -> UnsafeOutput:
+    """A lock file's name taken by a folder, pipe, socket or device (a project can ship one
+    in its ``output/<id>/``): never opened (a pipe would block or break the lock), never
+    removed (it is not ours), named, and the command exits 2."""
+    return UnsafeOutput(path, f"is {_what(mode)}, not a lock file: remove it (pnp never opens "
+                              "or replaces it)", errno.EEXIST)
+
+
+def _open_lock(folder: int, path: Path) -> int:
+    """The lock file of the folder open as ``folder``, made when missing. A planted link
+    there is taken back (unlinked, never followed); anything else that is not a regular file
+    is refused (``_planted``), before and after opening it (``O_NONBLOCK``: a pipe swapped in
+    meanwhile cannot hold the build)."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK | _NOFOLLOW
+    mode = _mode_at(folder, LOCK_NAME)
+    if mode is not None and stat.S_ISLNK(mode):
         os.unlink(LOCK_NAME, dir_fd=folder)  # a planted symlink: never follow it, take it back
-        return os.open(LOCK_NAME, flags, 0o666, dir_fd=folder)
+    elif mode is not None and not stat.S_ISREG(mode):
+        raise _planted(path, mode)
+    try:
+        fd = os.open(LOCK_NAME, flags, 0o666, dir_fd=folder)
+    except OSError:
+        mode = _mode_at(folder, LOCK_NAME)
+        if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISLNK(mode):
+            raise _planted(path, mode) from None
+        raise
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise _planted(path, mode)
+    return fd
 
 
 def _enter_locked(folder: Path) -> int:
@@ -632,7 +693,7 @@ def output_lock(folder: Path, timeout: float | None = None) -> Iterator[None]:
     try:
         where = _enter_locked(folder)
         while True:
-            fd = _open_lock(where)
+            fd = _open_lock(where, path)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

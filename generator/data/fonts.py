@@ -15,15 +15,18 @@ breaks at the same words in the PDF and in the PNGs. Every function takes a font
 template writes it and finds the file for the project in use.
 
 A project font is registered with ReportLab once per file version (its content,
-generator/core/context.py) under a name made from its contents' hash (``pnp-<name>-<hash>``):
+generator/core/context.py) under a name made from its contents' hash (``pnp-font-<hash>``):
 ReportLab's registry is one per process, yet two projects built in it (two threads, ``pnp
 watch`` switching folders, an edited font) never see each other's ``Foo-Regular``, a
-project's ``sans.ttf`` never replaces the built-in ``sans`` of another build, and the same
-file gives the same PDF bytes wherever the project folder is. Built-in keys keep the names
-``pnp-<key>`` every kit has had. Every font, built-in or not, is also registered under that
-unique name as its *face* name (``_register``), never its PostScript name, which ReportLab
-would otherwise use to hand a second font of that PostScript name the first one's object;
-text is measured with the font object itself.
+project's ``sans.ttf`` never replaces the built-in ``sans`` of another build, one file under
+two names is one font, and the same file gives the same PDF bytes wherever the project
+folder is. Built-in keys keep the names ``pnp-<key>`` every kit has had. Every font,
+built-in or not, is also registered under that unique name as its *face* name
+(``_register``), never its PostScript name, which ReportLab would otherwise use to hand a
+second font of that PostScript name the first one's object; text is measured with the font
+object itself. In the PDF, a project font is named by its PostScript name and 16 hex digits
+of its hash (``AtkinsonHyperlegible-Regular-0123456789abcdef``), so a project's copy of a
+built-in font, or two fonts of one PostScript name, are two distinct fonts there too.
 
 A project's font file is read once and its tables checked by generator/data/sfnt.py before
 ReportLab or Pillow parse it (a hostile cmap, a missing ``glyf``); a file either cannot use
@@ -48,6 +51,8 @@ from generator.core.primitives import PT_TO_MM
 from generator.data import project_fonts, sfnt
 from generator.data.project_fonts import FontFile
 from generator.expressions import charge_if_metered
+
+PDF_TAG = 16  # hex digits of a project font's hash in its PDF name: 64 bits, no chance clash
 
 
 class FontError(ValueError):
@@ -210,22 +215,28 @@ def _builtin_ttf(font: FontFile) -> TTFont:
     return _register(TTFont(f"pnp-{font.name}", str(font.path)))
 
 
-def _register(ttf: TTFont) -> TTFont:
+def _register(ttf: TTFont, tag: str = "") -> TTFont:
     """Register ``ttf`` under its own name, and return the font registered under it.
 
     ReportLab keeps one font per *face* name (the PostScript name, by default) in the
     process, and maps a second font of a face name it knows to the first: a project's own
     build of a built-in font, or another project's "Title", would be drawn and measured
     with the other's glyphs, in this build or a later one. So the face is registered under
-    the font's registered name, unique per file version (built-in key or content hash), and
-    keeps its PostScript name for the PDF. A name registered already (the same file, read
-    again after the memo tables were forgotten) gives the font registered first: the one
-    the PDF's pages will set."""
+    the font's registered name, unique per file version (built-in key or content hash). A
+    name registered already (the same file, read again after the memo tables were
+    forgotten, or one file under two names) gives the font registered first: the one the
+    PDF's pages will set.
+
+    In the PDF a font is named by its PostScript name, and two fonts of one PostScript name
+    in one PDF break it (ReportLab refuses the second's objects): a project's copy of a
+    built-in font (``fonts/Title.ttf``), two versions of one family. So a project font's
+    PDF name is its PostScript name and ``tag`` (part of its content's hash): distinct for
+    distinct files, the same for the same file wherever the project is."""
     if ttf.fontName in pdfmetrics.getRegisteredFontNames():
         found = pdfmetrics.getFont(ttf.fontName)
         assert isinstance(found, TTFont)
         return found
-    own = ttf.face.name
+    own = ttf.face.name + (f"-{tag}".encode("ascii") if tag else b"")
     ttf.face.name = ttf.fontName.encode("ascii")
     try:
         pdfmetrics.registerFont(ttf)
@@ -254,14 +265,14 @@ def _project(font: FontFile) -> tuple[TTFont, sfnt.Facts]:
         raise FontError(f"{font.shown()} {exc}") from None
     digest = hashlib.sha256(data).hexdigest()  # whole: a prefix could be made to collide
     try:
-        ttf = TTFont(f"pnp-{font.name}-{digest}", io.BytesIO(data))
+        ttf = TTFont(f"pnp-font-{digest}", io.BytesIO(data))  # one file, one font, any name
         sfnt.check_glyph_ids(ttf.face.charToGlyph, facts)
         ImageFont.truetype(io.BytesIO(data), 12)
     except sfnt.SfntError as exc:
         raise FontError(f"{font.shown()} {exc}") from None
     except Exception as exc:  # a hostile file may break a parser in any way
         raise FontError(f"{font.shown()} {_unusable(exc)}") from None
-    return _register(ttf), facts
+    return _register(ttf, digest[:PDF_TAG]), facts
 
 
 def _unusable(exc: Exception) -> str:

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from generator.core import context, paths
 from generator.core import folders as places  # this module has a folders() of its own
-from generator.core.atomic import atomic_file
+from generator.core.atomic import atomic_file, make_folder, output_root
 from generator.core.errors import InputError
 
 # A name a data file, theme or template gives a file by (``face: playing-card``): lower-case
@@ -291,13 +291,16 @@ def eject(kind: str, name: str, folder: Path) -> tuple[Path, Path]:
     if own.is_symlink() or (own.exists() and not own.is_dir()):
         raise ProjectError(f"{own} is not a folder inside the project")
     target = own / source.name
-    clash = [own / f"{name}{suffix}" for suffix in suffixes if (own / f"{name}{suffix}").exists()]
+    # lexists: a link there, dangling or not, is the project's too and is never replaced
+    clash = [own / f"{name}{suffix}" for suffix in suffixes
+             if os.path.lexists(own / f"{name}{suffix}")]
     if clash:
         raise ProjectError(f"{clash[0]} is already in the project; 'pnp eject' never "
                            "overwrites your files (rename or remove it first)")
-    own.mkdir(exist_ok=True)
-    with atomic_file(target) as handle:
-        handle.write(source.read_bytes())
+    with output_root(folder):  # faces/ entered, never followed (a link swapped in meanwhile)
+        make_folder(own)
+        with atomic_file(target) as handle:
+            handle.write(source.read_bytes())
     return source, target
 
 

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
@@ -448,14 +449,14 @@ def write_built(game: Game, kit: Kit, opts: BuildOptions) -> Path:
     # to temporary files first and only then renamed into place, so a failure (or Ctrl-C)
     # leaves the previous set whole.
     cuts = cut_files(game, kit) if opts.cut_svg else None  # refused before anything is written
-    with output_lock(target.parent):
-        with atomic_batch():
-            write_kit(kit, target, title=i18n.message("kit.title", title=kit_title(game)),
-                      subject=kit_credit(game))
-            if opts.layout == "sheets":
-                write_calibration(target.with_name(calibration_name(game.id, opts)), opts)
-        if cuts is not None:
-            write_folder(cut_folder(target), cuts)
+    # The cut files are staged first: a cut folder the project made a link is refused
+    # (UnsafeOutput) before the PDF, manifest or calibration sheet is written.
+    with (output_lock(target.parent), staged_folder(cut_folder(target), cuts),
+          atomic_batch()):
+        write_kit(kit, target, title=i18n.message("kit.title", title=kit_title(game)),
+                  subject=kit_credit(game))
+        if opts.layout == "sheets":
+            write_calibration(target.with_name(calibration_name(game.id, opts)), opts)
     return target
 
 
@@ -475,14 +476,21 @@ def cut_files(game: Game, kit: Kit) -> dict[str, bytes]:
     return {cut_name(sheet, page.side): cut_svg(page, sheet, corners) for sheet, page in pages}
 
 
-def write_folder(folder: Path, files: dict[str, bytes]) -> None:
-    """A set of files written into a fresh folder and swapped in whole, so no file of an older,
-    longer set survives (generator/core/atomic.py). Called under the kit folder's lock, after
-    its batch: a folder is swapped in on its own, not with the batch's files."""
+@contextmanager
+def staged_folder(folder: Path, files: dict[str, bytes] | None) -> Iterator[None]:
+    """A set of files written into a fresh folder before the block and swapped in whole after
+    it, so no file of an older, longer set survives (generator/core/atomic.py) and a refusal
+    of ``folder`` (a link) comes before the block writes anything. The block failing, the
+    set is not swapped in. Called under the kit folder's lock; ``files`` None: nothing to
+    write. The folder is swapped in on its own, after the block's batch of files."""
+    if files is None:
+        yield
+        return
     with atomic_dir(folder) as staging:
         for name, data in files.items():
             with atomic_file(staging / name) as out:
                 out.write(data)
+        yield
 
 
 def write_kit(kit: Kit, target: Path, title: str, subject: str) -> None:

@@ -1,8 +1,6 @@
 """PNG export: every distinct face of a kit as its own PNG, rendered on all cores."""
 from __future__ import annotations
 
-import csv
-import io
 import json
 import multiprocessing
 import os
@@ -24,6 +22,7 @@ from generator.core.atomic import (
     make_folder,
     output_lock,
 )
+from generator.core.csvout import csv_text
 from generator.core.model import Component, Game
 from generator.core.primitives import Face
 from generator.core.progress import Progress
@@ -141,13 +140,10 @@ def write_order(files: list[PngFile], folder: Path, staging: Path, preset: Prese
         rows.append({"file": name.as_posix(), "component": f.component, "label": f.label,
                      "copies": f.copies, "width_mm": f.face.w, "height_mm": f.face.h,
                      "width_px": width_px, "height_px": height_px})
-    text = io.StringIO()
-    writer = csv.DictWriter(text, ORDER_FIELDS, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows({**row, "width_mm": f"{row['width_mm']:g}",
-                      "height_mm": f"{row['height_mm']:g}"} for row in rows)
-    with atomic_file(staging / "order.csv") as out:
-        out.write(text.getvalue().encode("utf-8"))
+    text = csv_text(ORDER_FIELDS, ({**row, "width_mm": f"{row['width_mm']:g}",
+                                     "height_mm": f"{row['height_mm']:g}"} for row in rows))
+    with atomic_file(staging / "order.csv") as out:  # labels neutralised (core/csvout.py)
+        out.write(text.encode("utf-8"))
     manifest = {"preset": preset.name, "dpi": dpi, "bleed_mm": preset.bleed, "files": rows}
     with atomic_file(staging / "manifest.json") as out:
         out.write(json.dumps(manifest, indent=1, ensure_ascii=False).encode("utf-8") + b"\n")

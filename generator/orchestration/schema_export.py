@@ -26,6 +26,7 @@ deterministic (sorted keys), so the same code writes the same bytes.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -309,28 +310,33 @@ def schema_text(kind: str) -> str:
 
 def write_schemas(out_dir: Path) -> list[Path]:
     """Write ``<kind>.schema.json`` for each kind into ``out_dir`` (created if missing),
-    each atomically; returns the files written."""
-    from generator.core.atomic import atomic_file
+    each atomically; returns the files written. ``out_dir`` is entered from its parent, as
+    an output folder is (generator/core/atomic.py): a project may ship ``schemas`` as a link
+    to anywhere, and ``pnp schema`` run inside it must not write there (UnsafeOutput)."""
+    from generator.core.atomic import atomic_file, make_folder, output_root
 
-    out_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    for kind in FILES:
-        target = out_dir / f"{kind}.schema.json"
-        with atomic_file(target) as handle:
-            handle.write(schema_text(kind).encode("utf-8"))
-        written.append(target)
+    with output_root(out_dir.parent):
+        make_folder(out_dir)
+        for kind in FILES:
+            target = out_dir / f"{kind}.schema.json"
+            with atomic_file(target) as handle:
+                handle.write(schema_text(kind).encode("utf-8"))
+            written.append(target)
     return written
 
 
 def write_editor_settings(project: Path) -> Path:
     """``.vscode/settings.json`` in a project, pointing the YAML extension at its
-    ``schemas/`` (written atomically; an existing file is left alone: it is the user's)."""
-    from generator.core.atomic import atomic_file
+    ``schemas/`` (written atomically; anything already there, a link included, is left
+    alone: it is the user's; a ``.vscode`` link is refused, never followed)."""
+    from generator.core.atomic import atomic_file, make_folder, output_root
 
     target = project / ".vscode" / "settings.json"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if not target.exists():
-        with atomic_file(target) as handle:
-            handle.write((json.dumps(editor_settings(), indent=2, sort_keys=True)
-                          + "\n").encode("utf-8"))
+    with output_root(project):
+        make_folder(target.parent)
+        if not os.path.lexists(target):
+            with atomic_file(target) as handle:
+                handle.write((json.dumps(editor_settings(), indent=2, sort_keys=True)
+                              + "\n").encode("utf-8"))
     return target
