@@ -69,6 +69,7 @@ class Budget:
     who: Spender | None = None  # spending now (limits.spending); None: no one named
     recorders: list[dict[Spender | None, list[int]]] = field(default_factory=list)
     primitives: int = 0  # primitives the build's faces drew (limits.MAX_BUILD_PRIMITIVES)
+    dealt: int = 0  # cards its deal questions dealt (data/deal_list.py's MAX_BUILD_DEALT)
 
     def add(self, who: Spender | None, units: int, runs: int = 0) -> None:
         """``units`` of work (and ``runs`` runs) by ``who``, in the account and in every

@@ -20,6 +20,10 @@ from .verify_list import is_expression
 SUIT_FIELDS = ("suit", "suits", "colour", "color")
 # Cards one question's Monte Carlo may deal (deals x cards of a deal): its work, counted.
 MAX_DEALT_CARDS = 5_000_000
+# Cards all the deal questions of one build (a verify, a studio save, a pnp deal) may deal
+# together: 30 questions at the bound of one would deal 150,000,000 (70 s of CPU). A question
+# answered exactly deals none; one read from the cache spends what dealing it spent.
+MAX_BUILD_DEALT = 5_000_000
 
 
 def default_deck(components: Sequence[Component]) -> Component | None:
@@ -68,6 +72,17 @@ def check_work(players: int, hand: int, trials: int, anyone: bool) -> None:
     if trials * per > MAX_DEALT_CARDS:
         raise ValueError(f"{trials} deals of {per} cards deal {trials * per} cards; at most "
                          f"{MAX_DEALT_CARDS}: ask for at most {MAX_DEALT_CARDS // per} deals")
+
+
+def check_dealt(cards: int, per: int, left: int) -> None:
+    """Refuse a Monte Carlo of ``cards`` cards (``per`` a deal) when fewer than that are
+    ``left`` of the build's ``MAX_BUILD_DEALT``: ValueError saying how many deals still fit."""
+    if cards > left:
+        fits = left // max(per, 1)
+        ask = (f"ask for at most {fits} deals here, or fewer in the questions above" if fits
+               else "ask for fewer deals in the questions above")
+        raise ValueError(f"the deal questions of one build may deal {MAX_BUILD_DEALT} cards "
+                         f"in all, {left} are left, and this one deals {cards}: {ask}")
 
 
 def check_questions(doc: Any, questions: Sequence[DealQuestion],

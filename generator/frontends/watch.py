@@ -3,15 +3,15 @@
 PATH is a game id (``moving-target``), a data file (``mygame/game.yaml``) or a project folder
 (a folder holding one game ``*.yaml``). Each game is built once at the start, then again
 whenever a file it depends on changes: its data file and the files that file names (included
-tables, spreadsheets, images, a theme file), its project's ``faces/``, ``themes/``,
-``icons/``, ``art/`` and ``fonts/`` (the whole folder for a project folder), and the built-in
-templates, themes and icons. The walk of named files reads each file once and stops at a
-total cap (``walk_named``), saying so in a ``note:`` line. A failed build prints ``error: ...`` lines (no traceback) and
-the watcher keeps going; each build reports its time (``rebuilt mt in 0.84 s (24 pages)``).
-A set that fails its checks (halfway through adding a suit) is built all the same, with NOT
-VERIFIED on every page, and the failing checks are printed under the build's line: the PDF
-shows the work in progress, never a stale kit (``pnp build`` still refuses such a set).
-Ctrl-C stops it (exit 130).
+tables, spreadsheets, images, a theme file), its project's ``faces/``, ``themes/``, ``icons/``,
+``art/`` and ``fonts/`` (the whole folder for a project folder), and the built-in templates,
+themes and icons. The walk of named files reads each file once and stops at a total cap
+(``walk_named``), saying so in a ``note:`` line. A failed build prints ``error: ...`` lines (no
+traceback) and the watcher keeps going; each build reports its time
+(``rebuilt mt in 0.84 s (24 pages)``). A set that fails its checks (halfway through adding a
+suit) is built all the same, with NOT VERIFIED on every page, and the failing checks are
+printed under the build's line: the PDF shows the work in progress, never a stale kit
+(``pnp build`` still refuses such a set). Ctrl-C stops it (exit 130).
 
 Why ``watchfiles``: it wraps the Rust ``notify`` crate (inotify, FSEvents, ReadDirectoryChanges
 and a polling fallback), is maintained by the pydantic team, ships wheels for every platform

@@ -17,21 +17,33 @@ how often is someone void in a suit?", "how often does a starting hand hold no c
 Cards are read, and ``where:`` conditions matched, by the declarative checks' reader
 (rules/declarative.py: the one sandbox, its bounds): once per distinct item, never per deal.
 Work is bounded by counts, never seconds: ``MAX_DEALT_CARDS`` cards dealt by one question's
-Monte Carlo, ``MAX_EXACT_WORK`` products in its exact polynomial (past that it deals instead).
+Monte Carlo, ``MAX_BUILD_DEALT`` by all the questions of one build together (counted in the
+build's ``context.Budget``: a verify, a studio save, a ``pnp deal``), ``MAX_EXACT_WORK``
+products in one exact polynomial (past that it deals instead). Answers are kept in the on-disk
+cache (generator/core/cache.py) under the question, the deck's items and the language read, so
+the studio does not deal again on a save that changed none of them; an answer read from there
+spends the cards and the work dealing it spent, so a build stops at the same question cold or
+warm.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import random
+import re
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from generator.core import cache, context
 from generator.core.findings import DESIGN, Finding
 from generator.core.model import Component, Game
+from generator.data import i18n
 from generator.data.deal_list import (
+    MAX_BUILD_DEALT,
     SUIT_FIELDS,
+    check_dealt,
     check_hands,
     check_work,
     deck_of,
@@ -206,6 +218,8 @@ class Answer:
     name: str
     figures: list[Figure]
     groups: list[tuple[str, int, list[Figure]]] = field(default_factory=list)  # lengths
+    dealt: int = 0  # cards its Monte Carlo dealt (none when exact)
+    per: int = 0  # cards of one of its deals
 
     def detail(self) -> str:
         """One line for a verify finding."""
@@ -216,13 +230,16 @@ class Answer:
         return "; ".join(f"{f.rate()} [{f.method()}]" for f in self.figures)
 
 
-def answer(deck: Deck, question: DealQuestion, label: str | None = None) -> Answer:
+def answer(deck: Deck, question: DealQuestion, label: str | None = None,
+           left: int = MAX_BUILD_DEALT) -> Answer:
     """The figures answering ``question`` about ``deck`` (ValueError for what cannot be
-    dealt or asked: too many cards, too much work, a card without the field)."""
+    dealt or asked: too many cards, more than the ``left`` of the build's, too much work, a
+    card without the field)."""
     check_hands(deck.component, question.players, question.hand)
     anyone = question.who == "anyone" and question.players > 1
     n, h = deck.size, question.hand
     trials, seed = question.trials, question.seed
+    per = h * (question.players if anyone else 1)
     name = label or question.name
     if question.lengths is not None:
         return _lengths(deck, question.lengths, h, name)
@@ -241,8 +258,10 @@ def answer(deck: Deck, question: DealQuestion, label: str | None = None) -> Answ
             return len(met) < every
 
         check_work(question.players, h, trials, anyone)
+        check_dealt(trials * per, per, left)
         hits = monte_carlo(n, question.players, h, trials, seed, void, anyone)
-        return Answer(name, [Figure(name, None, hits, trials, seed)])
+        return Answer(name, [Figure(name, None, hits, trials, seed)], dealt=trials * per,
+                      per=per)
     where = question.none if question.none is not None else question.where
     assert where is not None
     matching = deck.matches(where)
@@ -260,8 +279,9 @@ def answer(deck: Deck, question: DealQuestion, label: str | None = None) -> Answ
             return sum(matching[card] for card in hand) >= k
 
     check_work(question.players, h, trials, anyone)
+    check_dealt(trials * per, per, left)
     hits = monte_carlo(n, question.players, h, trials, seed, hit, anyone)
-    return Answer(name, [Figure(name, None, hits, trials, seed)])
+    return Answer(name, [Figure(name, None, hits, trials, seed)], dealt=trials * per, per=per)
 
 
 def _lengths(deck: Deck, ref: str, hand: int, name: str) -> Answer:
@@ -276,6 +296,117 @@ def _lengths(deck: Deck, ref: str, hand: int, name: str) -> Answer:
                    for j in range(min(size, hand) + 1)]
         groups.append((", ".join(_show(s) for s in suits), size, figures))
     return Answer(name, [f for _, _, figures in groups for f in figures], groups)
+
+
+# -- answers within the build's cards, from the cache ------------------------------------------
+
+CACHE_KIND = "deal-answer"
+
+
+def answered(deck: Deck, question: DealQuestion, label: str | None = None) -> Answer:
+    """``answer``, within the cards the build has left (``MAX_BUILD_DEALT``, shared by its
+    questions), from the on-disk cache when the same question was asked of the same deck."""
+    with context.budgeted() as budget:
+        left = MAX_BUILD_DEALT - budget.dealt
+        found = _cached(deck, question, label, left)
+        check_dealt(found.dealt, found.per, left)  # a cached answer spends what dealing spent
+        budget.dealt += found.dealt
+    return found
+
+
+def _cached(deck: Deck, question: DealQuestion, label: str | None, left: int) -> Answer:
+    """The answer, kept in the cache under what decides it: the question, the deck's items
+    (data and copies) and the language files read (an expression may translate). A hit
+    spends again the work reading the cards spent (the build's budget)."""
+    from generator.expressions import spend
+
+    folder = cache.cache_dir() if cache.enabled() else None
+    key = None
+    if folder is not None:
+        parts = [question.model_dump(), label, deck.component.id,
+                 [[dict(item.data), item.count] for item in deck.component.items],
+                 sorted(i18n.current().read.items())]
+        with contextlib.suppress(cache.Uncacheable, RecursionError):
+            key = cache.entry_key(CACHE_KIND, parts, __name__)
+    if folder is not None and key is not None:
+        hit, plain = cache.lookup(folder, CACHE_KIND, key, _valid)
+        if hit:
+            for file, line, name, what, units, runs in plain[1]:
+                spend(None if file is None else (file, line, name, what), units, runs)
+            return _unplain(plain[0])
+    with context.budgeted() as budget, budget.recording() as work:
+        found = answer(deck, question, label, left)
+    if folder is not None and key is not None:
+        spent = [[*(who or (None, None, None, None)), units, runs]
+                 for who, (units, runs) in work.items()]
+        cache.store(folder, CACHE_KIND, key, [_plain(found), spent])
+    return found
+
+
+_HEX = re.compile(r"0|[1-9a-f][0-9a-f]{0,9999}")  # a whole number as _plain writes it
+
+
+def _valid(value: Any) -> bool:
+    """An entry's shape, [answer, work], as ``_plain`` and ``_cached`` write it: the file
+    is untrusted, anything else is a miss."""
+    def count(n: Any) -> bool:
+        return type(n) is int and n >= 0
+
+    def figure(f: Any) -> bool:
+        if type(f) is not list or len(f) != 5 or type(f[0]) is not str \
+                or not all(map(count, f[2:])):
+            return False
+        exact = f[1]
+        if exact is None:
+            return bool(f[3] >= 1 and f[2] <= f[3])  # hits of at least one deal
+        return (type(exact) is list and len(exact) == 2 and type(exact[0]) is str
+                and type(exact[1]) is str and _HEX.fullmatch(exact[0]) is not None
+                and _HEX.fullmatch(exact[1]) is not None and exact[1] != "0")
+
+    def spent(w: Any) -> bool:
+        return (type(w) is list and len(w) == 6 and all(map(count, w[4:]))
+                and (w[:4] == [None] * 4 or (type(w[0]) is str and type(w[2]) is str
+                                             and type(w[3]) is str
+                                             and (w[1] is None or type(w[1]) is int))))
+
+    def group(g: Any) -> bool:
+        return (type(g) is list and len(g) == 3 and type(g[0]) is str and type(g[1]) is int
+                and type(g[2]) is list and all(map(figure, g[2])))
+
+    if type(value) is not list or len(value) != 2 or type(value[1]) is not list:
+        return False
+    found = value[0]
+    return (type(found) is list and len(found) == 5 and type(found[0]) is str
+            and count(found[1]) and count(found[2])
+            and type(found[3]) is list and all(map(figure, found[3]))
+            and type(found[4]) is list and all(map(group, found[4]))
+            and all(map(spent, value[1])))
+
+
+def _plain(found: Answer) -> list[Any]:
+    """An answer as plain JSON (exact fractions in hexadecimal: no limit on their digits)."""
+    def figure(f: Figure) -> list[Any]:
+        exact = None if f.exact is None else [f"{f.exact.numerator:x}",
+                                                f"{f.exact.denominator:x}"]
+        return [f.label, exact, f.hits, f.trials, f.seed]
+
+    return [found.name, found.dealt, found.per, [figure(f) for f in found.figures],
+            [[suits, cards, [figure(f) for f in figures]]
+             for suits, cards, figures in found.groups]]
+
+
+def _unplain(plain: list[Any]) -> Answer:
+    name, dealt, per, figures, groups = plain
+
+    def figure(value: list[Any]) -> Figure:
+        label, exact, hits, trials, seed = value
+        return Figure(label, None if exact is None else Fraction(int(exact[0], 16),
+                                                                 int(exact[1], 16)),
+                      hits, trials, seed)
+
+    return Answer(name, [figure(f) for f in figures],
+                  [(suits, cards, [figure(f) for f in fs]) for suits, cards, fs in groups],
+                  dealt, per)
 
 
 # -- verify and pnp deal ------------------------------------------------------------------------
@@ -295,7 +426,7 @@ def findings(game: Game) -> list[Finding]:
                doc.line_of(("deal", index)) if doc is not None else None, f"deal[{index}]")
         try:
             deck = Deck.of(game, deck_of(game.components, question.component), who)
-            found = answer(deck, question)
+            found = answered(deck, question)
         except (ValueError, ExpressionError) as exc:
             out.append(Finding(f"deal: {question.name}", False, str(exc), where=where,
                                basis=DESIGN))
@@ -347,7 +478,7 @@ def report(game: Game, players: int, hand: int, component: str | None = None,
             "seed": seed}
 
     def ask(label: str, **kind: Any) -> None:
-        found = answer(deck, DealQuestion.model_validate({**base, **kind}), label)
+        found = answered(deck, DealQuestion.model_validate({**base, **kind}), label)
         lines.extend(found_lines(found))
 
     if field_name:
