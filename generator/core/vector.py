@@ -9,9 +9,12 @@ rendering reads them, and neither may import the other.
 """
 from __future__ import annotations
 
+import hashlib
+import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import pairwise
 
 from generator.core.colours import parse_colour, rgba
 from generator.core.primitives import Segment
@@ -33,12 +36,88 @@ class IconShape:
     join: str = "miter"  # stroke-linejoin: miter, round or bevel
 
 
+# What drawing vector art (an icon, SVG art) takes, in units of the work meter
+# (generator/expressions/limits.py; ~0.3 us a unit), beyond the element's own: the PNG
+# renderer flattens every curve into points, transforms and strokes them (~1.2 us a point),
+# and fills a shape row by row over the edges crossing each row (~0.3 us an edge a row), so
+# a drawing's cost grows with its outline and with the size it is drawn at. Weighed at the
+# PNG's default resolution (300 dpi drawn 3x supersampled), so one drawing costs the same
+# in a PDF build, a PNG build and the studio, on every machine.
+POINT_WORK = 4
+EDGE_ROW_WORK = 1
+REFERENCE_PX_PER_MM = 300 / 25.4 * 3
+CURVE_STEPS = 16  # points a flattened cubic curve becomes (``flatten``)
+
+
 @dataclass(frozen=True)
 class IconDef:
     name: str
     view_w: float
     view_h: float
     shapes: tuple[IconShape, ...]
+    source: str = field(default="", compare=False)  # the file it was read from, for messages
+
+    @cached_property
+    def digest(self) -> str:
+        """A digest of what the drawing draws (view box and shapes): renderers key what they
+        make of it by this, never by its name (two projects' ``leaf`` differ)."""
+        text = repr((self.view_w, self.view_h, self.shapes))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    @cached_property
+    def outline(self) -> tuple[int, float]:
+        """(points, edge span): the points its outlines flatten into (a curve ``CURVE_STEPS``,
+        a circle 64) and how far its filled edges reach across the rows and columns they
+        cross, summed, in view-box units (the larger of the two directions: an icon may be
+        turned). Computed once per loaded drawing."""
+        points = 0
+        span_x = span_y = 0.0
+        for shape in self.shapes:
+            if shape.circle:
+                points += 64
+                if shape.fill != "none":
+                    span_x += 4 * abs(shape.circle[2])
+                    span_y += 4 * abs(shape.circle[2])
+                continue
+            filled = shape.fill != "none"
+            x = y = start_x = start_y = 0.0
+            for op, args in shape.segments:
+                if op == "C":
+                    points += CURVE_STEPS
+                    # the control polygon bounds the curve's reach
+                    xs, ys = (x, *args[0::2]), (y, *args[1::2])
+                    reach_x = sum(abs(b - a) for a, b in pairwise(xs))
+                    reach_y = sum(abs(b - a) for a, b in pairwise(ys))
+                    x, y = args[4], args[5]
+                else:
+                    points += 1
+                    if op == "M":
+                        if filled:  # the sub-path before is closed by the filler
+                            span_x += abs(start_x - x)
+                            span_y += abs(start_y - y)
+                        x, y = start_x, start_y = args
+                        continue
+                    to_x, to_y = (start_x, start_y) if op == "Z" else args
+                    reach_x, reach_y = abs(to_x - x), abs(to_y - y)
+                    x, y = to_x, to_y
+                if filled:
+                    span_x += reach_x
+                    span_y += reach_y
+            if filled:
+                span_x += abs(start_x - x)
+                span_y += abs(start_y - y)
+        return points, max(span_x, span_y)
+
+    def work(self, w: float, h: float) -> int:
+        """Units of work drawing it over a box of w x h mm takes (its view box stretched to
+        fill the box, or less: an icon keeps its shape): ``POINT_WORK`` a point of its outline
+        and ``EDGE_ROW_WORK`` an edge crossing a pixel row at ``REFERENCE_PX_PER_MM``.
+        A template's box is at most 10,000 mm a side, so the figure stays finite."""
+        points, span = self.outline
+        scale = max(abs(w) / self.view_w, abs(h) / self.view_h) if self.view_w > 0 \
+            and self.view_h > 0 else 0.0
+        rows = span * scale * REFERENCE_PX_PER_MM
+        return POINT_WORK * points + EDGE_ROW_WORK * math.ceil(min(rows, 1e15))
 
     @cached_property
     def extent(self) -> tuple[float, float, float, float] | None:

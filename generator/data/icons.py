@@ -76,7 +76,7 @@ def _icon_at(name: str, file: Path, version: str | None) -> IconDef:
             raise doc.error(where, "expected 'path' or 'circle'")
     if not shapes:
         raise doc.error(("shapes",), "an icon needs at least one shape")
-    return IconDef(name, view[0], view[1], tuple(shapes))
+    return IconDef(name, view[0], view[1], tuple(shapes), source=str(file))
 
 
 load_icon.cache_clear = _icon_at.cache_clear  # type: ignore[attr-defined]

@@ -128,7 +128,7 @@ def _drawing(file: Path, version: str | None, recolour: bool, name: str) -> Icon
     if count > MAX_SEGMENTS:
         raise SvgRefused(f"{shown}: {count:,} path segments; the limit is {MAX_SEGMENTS:,} "
                          "(simplify it: Inkscape Path > Simplify)")
-    return IconDef(name, view_w, view_h, tuple(shapes))
+    return IconDef(name, view_w, view_h, tuple(shapes), source=str(file))
 
 
 def _view(doc: SVG, shown: str) -> tuple[float, float]:

@@ -24,14 +24,15 @@ from generator.core import memo
 from generator.core import primitives as p
 from generator.core.colours import NotAColour, parse_colour
 from generator.core.context import Spender
-from generator.core.errors import DataError, DataErrors
+from generator.core.errors import DataError, DataErrors, shown
 from generator.core.fit import fit_box
 from generator.core.model import MAX_INCLUDE_DEPTH, NOTHING_KNOWN, FaceTemplate, Known
-from generator.core.vector import IconDef, parse_path
+from generator.core.vector import EDGE_ROW_WORK, POINT_WORK, IconDef, parse_path
 from generator.core.yamlfile import YamlDoc, format_path
 from generator.data import fonts, i18n, lookup
 from generator.expressions import (
     MAX_FACE_PRIMITIVES,
+    MAX_FACE_WORK,
     BudgetSpent,
     ExpressionError,
     Scope,
@@ -491,6 +492,23 @@ class _Run:
         except ExpressionError as exc:
             raise self.fail(path, str(exc)) from None
 
+    def draw_art(self, path: tuple[Hashable, ...], art: IconDef, w: float, h: float) -> None:
+        """Charge what drawing an icon or SVG art over w x h mm takes (its outline's points
+        and the pixel rows its edges cross: ``IconDef.work``), beyond the element's own
+        units. Art that alone takes more than a face may spend is refused naming its file,
+        so a heavy drawing stops in one line before any renderer rasterises it."""
+        units = art.work(w, h)
+        if units > MAX_FACE_WORK:
+            points, _ = art.outline
+            raise self.fail(path, f"{shown(art.source) or art.name}: drawing it at "
+                                  f"{abs(w):.4g} x {abs(h):.4g} mm takes {units:,} units of "
+                                  f"work ({points:,} outline points; its edges cross "
+                                  f"{(units - POINT_WORK * points) // EDGE_ROW_WORK:,} pixel "
+                                  "rows at 300 dpi); a face may "
+                                  f"spend {MAX_FACE_WORK:,} (simplify it: fewer segments, as "
+                                  "Inkscape's Path > Simplify makes, or draw it smaller)")
+        self.charge(path, units)
+
     def build(self, path: tuple[Hashable, ...], kind: str, a: dict[str, Any]) -> p.Primitive:
         if kind == "rect":
             return p.Rect(a["x"], a["y"], a["w"], a["h"], a["fill"], a["stroke"], a["width"],
@@ -523,18 +541,22 @@ class _Run:
             box = TextBox(a["x"], a["y"], a["w"], a["h"], a["text"], a["font"], size, min_size,
                           a["fill"], a["align"], a["valign"], a["line_height"], a["rotate"])
             try:  # markup, inline icons, hyphenation; missing glyphs refused per font there
-                return _laid_out(box, a["hyphenate"], i18n.lang(), a["accent"], self.icon)
+                laid_out = _laid_out(box, a["hyphenate"], i18n.lang(), a["accent"], self.icon)
             except (TextDoesNotFit, MarkupError) as exc:
                 error = self.fail_text(path + ("text",), str(exc))
                 error.printed = a["text"]  # the build names the data it came from
                 raise error from None
             except ExpressionError as exc:  # out of work
                 raise self.fail(path + ("text",), str(exc)) from None
+            for inline in laid_out.icons:  # found when the text was laid out
+                self.draw_art(path + ("text",), self.icon(inline.name), inline.w, inline.h)
+            return laid_out
         if kind == "icon":
             try:
-                self.icon(a["name"])
+                icon = self.icon(a["name"])
             except lookup.Unusable as exc:
                 raise self.fail(path + ("name",), str(exc)) from None
+            self.draw_art(path + ("name",), icon, a["w"], a["h"])
             return p.Icon(a["name"], a["x"], a["y"], a["w"], a["h"], a["fill"], a["accent"],
                           a["rotate"])
         try:  # an image: confined and checked (once per file version) by the data layer
@@ -546,6 +568,7 @@ class _Run:
         if picture.drawing is not None:  # SVG, drawn as vectors: its view box is its size
             art = picture.drawing
             drawn, clip = fit_box(area, (art.view_w, art.view_h), a["fit"], focus)
+            self.draw_art(path + ("path",), art, drawn[2], drawn[3])
             return p.Vector(str(picture.file), *drawn, clip=clip)
         assert picture.pixels is not None
         drawn, clip = fit_box(area, picture.pixels, a["fit"], focus)

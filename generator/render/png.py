@@ -22,7 +22,7 @@ from generator.core.primitives import PT_TO_MM
 from generator.core.resources import Resources
 from generator.core.vector import IconDef, flatten, paints
 
-from . import png_alpha
+from . import png_alpha, png_icons
 from . import png_glyphs as glyphs
 from . import png_paths as paths
 from . import png_shapes as shapes
@@ -193,19 +193,12 @@ class PngPainter:
             # Counter-clockwise on the page (y down), matching the PDF's rotate().
             return cx + dx * cos + dy * sin, cy - dx * sin + dy * cos
 
+        if icon.fits_view_box and self._icon_tile(prim, icon, s, cos, sin):
+            return
         region = None if icon.fits_view_box else self._icon_region(icon, to_mm, s)
         before = self.image.crop(region) if region is not None else None
-        for shape in icon.shapes:
-            fill, stroke = paints(shape, prim.fill, prim.accent)
-            width = shape.width * s
-            if shape.circle:
-                vx, vy, r = shape.circle
-                mx, my = to_mm(vx, vy)
-                self.paint(p.Circle(mx, my, r * s, fill, stroke, width))
-                continue
-            segments = tuple((op, tuple(c for pair in zip(args[0::2], args[1::2], strict=True)
-                                        for c in to_mm(*pair))) for op, args in shape.segments)
-            self.paint(p.Path(segments, fill, stroke, width, shape.rule, shape.cap, shape.join))
+        for shape in _icon_shapes(icon, prim, s, to_mm):
+            self.paint(shape)
         if before is not None and region is not None:
             # The PDF's icon form shows its view box only: what the shapes drew past it, in
             # the region they could reach, is put back as it was.
@@ -216,6 +209,46 @@ class PngPainter:
             outside = Image.new("L", before.size, 255)
             ImageDraw.Draw(outside).polygon(corners, fill=0)
             self.image.paste(before, (left, top), outside)
+
+    def _icon_tile(self, prim: p.Icon, icon: IconDef, s: float, cos: float, sin: float
+                   ) -> bool:
+        """Paste the icon from a tile drawn once per icon, size, turn and colours
+        (generator/render/png_icons.py); False when it must be drawn here instead (a
+        translucent shape mixes with what is beneath it, which a tile does not hold)."""
+        centre_x, centre_y = self.pt(prim.x + prim.w / 2, prim.y + prim.h / 2)
+        ix, iy = math.floor(centre_x), math.floor(centre_y)
+        fx, fy = centre_x - ix, centre_y - iy  # where the centre falls in its pixel
+        key = (icon.digest, prim.w, prim.h, prim.rotate, prim.fill, prim.accent, self.scale,
+               self.ss, fx, fy)
+        found = png_icons.TILES.get(key)
+        if found is None:
+            scale = self.scale
+
+            def local(vx: float, vy: float) -> tuple[float, float]:  # mm about the centre
+                dx, dy = (vx - icon.view_w / 2) * s, (vy - icon.view_h / 2) * s
+                return dx * cos + dy * sin, -dx * sin + dy * cos
+
+            shapes_ = _icon_shapes(icon, prim, s, local)
+            if any(png_alpha.translucent(shape) for shape in shapes_):
+                return False
+            corners = [local(vx, vy) for vx, vy in ((0, 0), (icon.view_w, 0),
+                                                    (icon.view_w, icon.view_h),
+                                                    (0, icon.view_h))]
+            # room for strokes past the outline (mitre spikes reach a few widths out)
+            pad = max((shape.width for shape in icon.shapes), default=0.0) * 6 * s * scale \
+                + 2 * self.ss + 2
+            left = math.floor(min(x for x, _ in corners) * scale + fx - pad)
+            top = math.floor(min(y for _, y in corners) * scale + fy - pad)
+            right = math.ceil(max(x for x, _ in corners) * scale + fx + pad)
+            bottom = math.ceil(max(y for _, y in corners) * scale + fy + pad)
+            tile = _IconTile(self, (right - left, bottom - top), fx - left, fy - top)
+            for shape in shapes_:
+                tile.paint(shape)
+            found = (tile.image, (left, top))
+            png_icons.TILES.put(key, *found)
+        image, (left, top) = found
+        self.image.paste(image, (ix + left, iy + top), image)
+        return True
 
     def _icon_region(self, icon: IconDef, to_mm: Callable[[float, float], tuple[float, float]],
                      s: float) -> tuple[int, int, int, int] | None:
@@ -233,6 +266,46 @@ class PngPainter:
                min(w, math.ceil(max(x for x, _ in pixels) + pad)),
                min(h, math.ceil(max(y for _, y in pixels) + pad)))
         return box if box[0] < box[2] and box[1] < box[3] else None
+
+
+def _icon_shapes(icon: IconDef, prim: p.Icon, s: float,
+                 to_mm: Callable[[float, float], tuple[float, float]]) -> list[p.Primitive]:
+    """An icon's shapes as primitives, placed by ``to_mm`` (view-box units -> millimetres)
+    and painted in the icon's colours."""
+    made: list[p.Primitive] = []
+    for shape in icon.shapes:
+        fill, stroke = paints(shape, prim.fill, prim.accent)
+        width = shape.width * s
+        if shape.circle:
+            vx, vy, r = shape.circle
+            mx, my = to_mm(vx, vy)
+            made.append(p.Circle(mx, my, r * s, fill, stroke, width))
+            continue
+        segments = tuple((op, tuple(c for pair in zip(args[0::2], args[1::2], strict=True)
+                                    for c in to_mm(*pair))) for op, args in shape.segments)
+        made.append(p.Path(segments, fill, stroke, width, shape.rule, shape.cap, shape.join))
+    return made
+
+
+class _IconTile(PngPainter):
+    """A transparent tile an icon is painted on by the painter's own code, in millimetres
+    about the icon's centre, which falls at (ox, oy) pixels of the tile."""
+
+    def __init__(self, outer: PngPainter, size: tuple[int, int], ox: float, oy: float
+                 ) -> None:  # the face is not drawn: no canvas of its size
+        self.face = outer.face
+        self.resources = outer.resources
+        self.scale = outer.scale
+        self.dpi = outer.dpi
+        self.ss = outer.ss
+        self.bleed = outer.bleed
+        self.size = size
+        self.origin = (ox, oy)
+        self.image = Image.new("RGBA", size, (0, 0, 0, 0))
+        self.draw = ImageDraw.Draw(self.image)
+
+    def pt(self, x: float, y: float) -> tuple[float, float]:
+        return (x * self.scale + self.origin[0], y * self.scale + self.origin[1])
 
 
 def _turn(degrees: int) -> tuple[float, float]:
