@@ -21,6 +21,7 @@ from generator.core.resources import BASE_FONT, Resources
 from ..layout.page import OutlineEntry, Page, Placement
 from . import pdf_vector as vectors
 from .pdf_alpha import Canvas as AlphaCanvas  # forms keep their opacity (#rrggbbaa) states
+from .pdf_picture import pdf_picture
 
 
 @memo.memo
@@ -113,8 +114,8 @@ class PdfRenderer:
                 box = c.beginPath()
                 box.rect(cx * mm, -(cy + ch) * mm, cw * mm, ch * mm)
                 c.clipPath(box, stroke=0, fill=0)
-            c.drawImage(prim.path, prim.x * mm, -(prim.y + prim.h) * mm, prim.w * mm,
-                        prim.h * mm, mask="auto")
+            c.drawImage(pdf_picture(prim.path), prim.x * mm, -(prim.y + prim.h) * mm,
+                        prim.w * mm, prim.h * mm, mask="auto")
             if prim.clip is not None:
                 c.restoreState()
 
