@@ -432,10 +432,10 @@ def test_each_loops_within_the_cap_run(tmp_path):
     assert len(prims) == 9900
     assert meter.loops == 10_000
     # units: 1 + 100 eaches and 9 900 rectangles (what drawing each takes: template.py's
-    # ELEMENT_WORK), 10 000 repetitions (a scope each), and each range() 5 (3 nodes, the
-    # call, the range made), once outside and 100 times inside
+    # ELEMENT_WORK), 10 000 repetitions (a scope each), and each range() 4 + CALL_WORK (3
+    # nodes, the call, the range made), once outside and 100 times inside
     assert meter.work == (101 * ELEMENT_WORK["each"] + 9900 * ELEMENT_WORK["rect"]
-                          + 10_000 * REPETITION_WORK + 5 * 101)
+                          + 10_000 * REPETITION_WORK + (4 + limits.CALL_WORK) * 101)
 
 
 @pytest.mark.parametrize("n", [1, 10, 100])

@@ -71,9 +71,10 @@ work, counted the same on every machine (``limits.WorkMeter``, in the ContextVar
 build ``MAX_BUILD_WORK`` (its faces, labels and checks together, counted in the build's
 ``context.Budget``; past it ``BudgetSpent``, a DataError naming the heaviest spender); a unit
 is one node of an expression's tree each time it runs, one item or character made or read
-(compared, searched, sorted, returned), one call and one character of text measured, and an
-element of a face template or a repetition of an ``each`` weighs what drawing it takes
-(generator/faces/template.py). Wall-clock time is only a backstop against a bug of ours.
+(compared, searched, sorted, returned; a range's items too), ``CALL_WORK`` a call (what calling
+takes) and one character of text measured, and an element of a face template or a
+repetition of an ``each`` weighs what drawing it takes (generator/faces/template.py).
+Wall-clock time is only a backstop against a bug of ours.
 
 ============================  ==========  =============================================
 ``MAX_SOURCE``                    10 000  characters in one expression string

@@ -15,6 +15,7 @@ from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment, is_internal_attribute
 
 from .limits import (
+    CALL_WORK,
     MAX_EXPONENT,
     MAX_INT_BITS,
     MAX_ITEMS,
@@ -73,7 +74,7 @@ class _Method:
         self._function, self._self, self._name = function, self_, name
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        charge()
+        charge(CALL_WORK)
         charge_inputs((self._self, *args))
         return made(self._function(self._self, *args, **kwargs))
 

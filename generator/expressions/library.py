@@ -16,6 +16,7 @@ from jinja2.runtime import Context
 from . import dice, shapes
 from .env import new_environment, offer_callable
 from .limits import (
+    CALL_WORK,
     MAX_DIGITS,
     MAX_ITEMS,
     NUMBERS,
@@ -39,7 +40,7 @@ ENV = new_environment()
 def _function(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     """A global function: each call counted, its result checked."""
     def call(*args: Any, **kwargs: Any) -> Any:
-        charge()
+        charge(CALL_WORK)
         charge_inputs(args)
         return made(fn(*args, **kwargs))
     call.__name__ = call.__qualname__ = name
@@ -174,7 +175,7 @@ def wrap_filter(fn: Callable[..., Any], text: bool = False) -> Callable[..., Any
 
     @pass_context
     def call(context: Context, value: Any, *args: Any, **kwargs: Any) -> Any:
-        charge()
+        charge(CALL_WORK)
         charge_inputs((value, *args))
         if text:
             value = to_text(value)
@@ -187,7 +188,7 @@ def _test(fn: Callable[..., Any]) -> Callable[..., Any]:
 
     @pass_context
     def call(context: Context, value: Any, *args: Any, **kwargs: Any) -> Any:
-        charge()
+        charge(CALL_WORK)
         charge_inputs((value, *args))
         return call_fn(context, value, *args, **kwargs)
     return call

@@ -53,6 +53,11 @@ MAX_FACE_PRIMITIVES = 10_000  # primitives one face draws (the built-in faces: a
 MAX_COMPONENT_PRIMITIVES = 100_000  # primitives of one component's distinct faces
 MAX_BUILD_PRIMITIVES = 200_000  # primitives of every face a build draws (~360 bytes each)
 BACKSTOP_SECONDS = 60.0
+# A call of a function, filter, test or method: what Jinja's call machinery and our checks
+# around it take (~2-4 us), against an expression's step (~0.3 us). Counted as 1, a chain of
+# ``map``/``select`` calls over 10,000 items spent ~1 us a unit (a build's budget ~21 s);
+# at 8, every pattern stops within 10 s of CPU (tests/hostile/test_budget.py).
+CALL_WORK = 8
 
 NUMBERS = (int, float)
 
@@ -403,6 +408,8 @@ def charge_read(value: Any) -> Any:
         charge(len(value) + 1)
     elif kind in (list, tuple, dict) or isinstance(value, (str, list, tuple, Mapping)):
         charge(size_of(value, MAX_WORK))
+    elif kind is range:  # made in one step (``range``), read an item at a time (``max``)
+        charge(len(value) + 1)
     return value
 
 
