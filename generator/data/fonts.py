@@ -53,6 +53,12 @@ from generator.data.project_fonts import FontFile
 from generator.expressions import charge_if_metered
 
 PDF_TAG = 16  # hex digits of a project font's hash in its PDF name: 64 bits, no chance clash
+# Code points the project fonts one build reads may map together (each font's largest cmap
+# subtable, generator/data/sfnt.py). ReportLab holds two dict entries a mapped code point
+# (~115 bytes): a font mapping all of Unicode (1,114,112, a last-resort font) takes ~125 MB
+# while the build runs, so sixteen such fonts of 54 KB each took 2.1 GB. This allows two
+# of them, or dozens of CJK fonts (~65,000 each); a font past it is refused by name.
+MAX_BUILD_CODE_POINTS = 2_300_000
 
 
 class FontError(ValueError):
@@ -207,7 +213,29 @@ def register(name: object) -> TTFont:
 
 
 def _registered(font: FontFile) -> TTFont:
-    return _builtin_ttf(font) if font.builtin else _project(font)[0]
+    return _builtin_ttf(font) if font.builtin else _counted(font)[0]
+
+
+def _counted(font: FontFile) -> tuple[TTFont, sfnt.Facts]:
+    """``_project``, once the build's budget of mapped code points has room for the font:
+    its tables are checked first (``_facts``), so a font past the budget is refused before
+    ReportLab makes a dict entry of it. The budget is the build's (its fonts' ``InUse``):
+    whatever an earlier build in this process parsed, each build counts its own fonts."""
+    held = project_fonts.in_use()
+    key = font.version or str(font.path)
+    if key not in held.counted:
+        facts = _facts(font)
+        total = held.code_points + facts.code_points
+        if total > MAX_BUILD_CODE_POINTS:
+            raise FontError(
+                f"{font.shown()} maps {facts.code_points:,} code points, and the "
+                f"{len(held.counted)} font{'' if len(held.counted) == 1 else 's'} this build "
+                f"read before it map {held.code_points:,}: a build's own fonts may map "
+                f"{MAX_BUILD_CODE_POINTS:,} together (each costs memory while it runs); use "
+                "fewer fonts, or fonts that cover fewer scripts")
+        held.code_points = total
+        held.counted.add(key)
+    return _project(font)
 
 
 @memo.memo(code=True)  # a pinned package's file, parsed once per process
@@ -245,12 +273,8 @@ def _register(ttf: TTFont, tag: str = "") -> TTFont:
     return ttf
 
 
-@memo.memo  # keyed by the file's content (FontFile.version)
-def _project(font: FontFile) -> tuple[TTFont, sfnt.Facts]:
-    """A project's font file read once, its tables checked (generator/data/sfnt.py) before
-    both renderers' parsers read it, registered under a name made of its content's hash."""
-    from PIL import ImageFont
-
+def _read(font: FontFile) -> bytes:
+    """A project font file's bytes, bounded by ``MAX_FONT_BYTES``."""
     try:
         with open(font.path, "rb") as handle:
             data = handle.read(project_fonts.MAX_FONT_BYTES + 1)
@@ -259,10 +283,27 @@ def _project(font: FontFile) -> tuple[TTFont, sfnt.Facts]:
     if len(data) > project_fonts.MAX_FONT_BYTES:
         raise FontError(f"{font.shown()} is larger than "
                         f"{project_fonts.MAX_FONT_BYTES // 2**20} MB")
+    return data
+
+
+@memo.memo  # keyed by the file's content (FontFile.version)
+def _facts(font: FontFile) -> sfnt.Facts:
+    """A project font's tables checked (generator/data/sfnt.py), before any parser reads
+    them."""
     try:
-        facts = sfnt.read(data)
+        return sfnt.read(_read(font))
     except sfnt.SfntError as exc:
         raise FontError(f"{font.shown()} {exc}") from None
+
+
+@memo.memo  # keyed by the file's content (FontFile.version)
+def _project(font: FontFile) -> tuple[TTFont, sfnt.Facts]:
+    """A project's font file read once, its tables checked (generator/data/sfnt.py) before
+    both renderers' parsers read it, registered under a name made of its content's hash."""
+    from PIL import ImageFont
+
+    facts = _facts(font)
+    data = _read(font)
     digest = hashlib.sha256(data).hexdigest()  # whole: a prefix could be made to collide
     try:
         ttf = TTFont(f"pnp-font-{digest}", io.BytesIO(data))  # one file, one font, any name
@@ -293,7 +334,7 @@ def licence_note(name: str) -> str | None:
     designer may hold the owner's permission; ReportLab embeds the font whatever the flag).
     None for a built-in font (licensed for it: SIL Open Font License, Bitstream Vera)."""
     font = resolve(name)
-    return None if font.builtin else sfnt.licence_note(_project(font)[1])
+    return None if font.builtin else sfnt.licence_note(_counted(font)[1])
 
 
 def describe(name: str) -> str:

@@ -76,6 +76,10 @@ class InUse:
     listing: Listing
     files: dict[str, FontFile] = field(default_factory=dict)  # lower-case name -> file
     fonts: dict[str, Any] = field(default_factory=dict)  # name as written -> TTFont
+    # The code points the project fonts read so far map (generator/data/fonts.py's budget),
+    # and the versions counted (one file under two names is counted once).
+    code_points: int = 0
+    counted: set[str] = field(default_factory=set)
 
 
 def in_use() -> InUse:

@@ -58,6 +58,7 @@ class Facts:
 
     num_glyphs: int
     fs_type: int
+    code_points: int = 0  # the most any cmap subtable maps (ReportLab holds one of them)
 
 
 def read(data: bytes) -> Facts:
@@ -86,8 +87,8 @@ def read(data: bytes) -> Facts:
     num_glyphs, long_offsets = _header(table)
     _metrics(table, num_glyphs)
     _outlines(table["loca"], table["glyf"], num_glyphs, long_offsets)
-    _cmap(table["cmap"])
-    return Facts(num_glyphs, _fs_type(table.get("OS/2")))
+    code_points = _cmap(table["cmap"])
+    return Facts(num_glyphs, _fs_type(table.get("OS/2")), code_points)
 
 
 def _u16(data: memoryview | bytes, at: int) -> int:
@@ -192,22 +193,26 @@ def _outlines(loca: memoryview, glyf: memoryview, num_glyphs: int, long_offsets:
                 raise _bad(f"composite glyph {glyph} is cut short")
 
 
-def _cmap(cmap: memoryview) -> None:
+def _cmap(cmap: memoryview) -> int:
     """Every subtable of ``cmap`` inside it and bounded (ReportLab picks one by platform,
-    FreeType others: each is checked, whichever is read)."""
+    FreeType others: each is checked, whichever is read); the most code points one of them
+    maps (ReportLab holds two dict entries a code point of the one it picks)."""
     if len(cmap) < 4 or _u16(cmap, 0) != 0:
         raise _bad("its 'cmap' table is not version 0")
     count = _u16(cmap, 2)
     if count == 0 or 4 + 8 * count > len(cmap):
         raise _bad("its 'cmap' table lists no subtables or is cut short")
+    most = 0
     for at in sorted({_u32(cmap, 8 + 8 * n) for n in range(count)}):
         if at + 8 > len(cmap):
             raise _bad("a 'cmap' subtable lies outside the table")
-        _subtable(cmap[at:], _u16(cmap, at))
+        most = max(most, _subtable(cmap[at:], _u16(cmap, at)))
+    return most
 
 
-def _subtable(sub: memoryview, kind: int) -> None:
-    """One cmap subtable, ``sub`` running to the end of the cmap table."""
+def _subtable(sub: memoryview, kind: int) -> int:
+    """One cmap subtable, ``sub`` running to the end of the cmap table; the codes it maps
+    as ReportLab reads it (format 8 and 14 it does not read: 0)."""
     where = f"its cmap format {kind} subtable"
     if kind in (0, 4, 6):
         length = _u16(sub, 2)
@@ -225,16 +230,18 @@ def _subtable(sub: memoryview, kind: int) -> None:
     if length > len(sub):
         raise _bad(f"{where} runs past the 'cmap' table")
     if kind == 4:
-        _format4(sub)
-    elif kind in (12, 13):
-        _groups(sub[:length], where)
-    elif kind in (6, 10):  # a count of 16-bit glyph numbers after a 10 or 20-byte header
+        return _format4(sub)
+    if kind in (12, 13):
+        return _groups(sub[:length], where)
+    if kind in (6, 10):  # a count of 16-bit glyph numbers after a 10 or 20-byte header
         count = _u16(sub, 8) if kind == 6 else _u32(sub, 16)
         if (10 if kind == 6 else 20) + 2 * count > length:
             raise _bad(f"{where} lists more codes than it holds")
+        return count
+    return 256 if kind == 0 else 0
 
 
-def _format4(sub: memoryview) -> None:
+def _format4(sub: memoryview) -> int:
     """Segments of 16-bit codes: start <= end, and no more codes in all than twice the BMP
     (FreeType allows segments that overlap; ReportLab walks every code of every segment)."""
     segments = _u16(sub, 6) // 2
@@ -249,9 +256,10 @@ def _format4(sub: memoryview) -> None:
         total += end - start + 1
     if total > MAX_FORMAT4_CODES:
         raise _bad(f"its cmap format 4 subtable maps {total:,} codes; the BMP has 65,536")
+    return total
 
 
-def _groups(sub: memoryview, where: str) -> None:
+def _groups(sub: memoryview, where: str) -> int:
     """Format 12/13 groups (start, end, glyph): in order, without overlaps, and no more code
     points in all than Unicode has (each group costs ReportLab a dict entry per code)."""
     count = _u32(sub, 12)
@@ -267,6 +275,7 @@ def _groups(sub: memoryview, where: str) -> None:
             raise _bad(f"{where} maps more than {MAX_CODE_POINTS:,} code points "
                        f"(U+{start:04X}..U+{end:04X})")
         last = end
+    return total
 
 
 def _fs_type(os2: memoryview | None) -> int:
