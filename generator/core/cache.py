@@ -49,6 +49,8 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+from generator.core.words import said
+
 from . import memo, paths
 
 T = TypeVar("T")
@@ -478,7 +480,7 @@ def cached(kind: str, key_parts: Any, compute: Callable[[], T],
     and imports compute it (default: the module defining ``compute``). Results that are not
     plain JSON are returned but not stored. Never raises for the cache's sake."""
     if not _ENTRY.fullmatch(f"{kind}-{'0' * 64}.json"):
-        raise ValueError(f"bad cache kind {kind!r}")
+        raise ValueError(f"bad cache kind {said(kind)}")
     folder = cache_dir() if enabled() else None
     if folder is None:
         return compute()

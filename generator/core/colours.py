@@ -16,6 +16,8 @@ import re
 
 from PIL import ImageColor
 
+from generator.core.words import said
+
 HEX = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 HEX_PATTERN = HEX.pattern  # for the JSON Schema of editors
 NAMES: tuple[str, ...] = tuple(sorted(ImageColor.colormap))
@@ -31,7 +33,7 @@ def parse_colour(value: object) -> str:
     """``value`` as ``#rrggbb`` (opaque) or ``#rrggbbaa`` (translucent), lower case; or
     NotAColour saying what was expected."""
     if not isinstance(value, str):
-        raise NotAColour(f"expected {EXPECTED}, got {value!r:.60}")
+        raise NotAColour(f"expected {EXPECTED}, got {said(value, 60)}")
     text = value.strip()
     if HEX.match(text):
         digits = text[1:].lower()
@@ -44,7 +46,7 @@ def parse_colour(value: object) -> str:
     if name in ImageColor.colormap:
         r, g, b = ImageColor.getrgb(name)[:3]
         return f"#{r:02x}{g:02x}{b:02x}"
-    raise NotAColour(f"expected {EXPECTED}, got {value!r:.60}")
+    raise NotAColour(f"expected {EXPECTED}, got {said(value, 60)}")
 
 
 def is_translucent(colour: str | None) -> bool:

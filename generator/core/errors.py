@@ -5,6 +5,7 @@ import os
 from pathlib import Path
 
 from generator.core.atomic import OutputError, UnsafeOutput
+from generator.core.words import safe_lines
 
 
 def shown(file: str) -> str:
@@ -108,7 +109,14 @@ def reported(exc: BaseException) -> tuple[str, int] | None:
     """What the command line prints for an expected failure (the text after ``error: ``)
     and its exit code: 2 for bad input or an impossible set (an output folder that is a link
     included: the project is at fault, not the disk), 1 for an output that cannot be
-    written; None for anything else (a bug, which keeps its traceback)."""
+    written; None for anything else (a bug, which keeps its traceback). The text is safe to
+    print (generator/core/words.py: each line printable and of bounded length), whatever a
+    message quoted."""
+    found = _reported(exc)
+    return None if found is None else (safe_lines(found[0]), found[1])
+
+
+def _reported(exc: BaseException) -> tuple[str, int] | None:
     if isinstance(exc, ForwardedError):
         return exc.text, exc.code
     if isinstance(exc, DataError):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from generator.core.words import safe_lines
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -27,11 +29,13 @@ class Finding:
     pieces: tuple[str, ...] = field(default=(), compare=False)
 
     def line(self) -> str:
+        """The finding as a report prints it, safe for a terminal whatever data it quotes
+        (generator/core/words.py; whole: a translator copies an untranslated text from it)."""
         mark = "ok  " if self.ok else ("WARN" if self.warn else "FAIL")
         place = f" ({self.where})" if self.where and not self.ok else ""
         basis = f" [{self.basis}]" if self.basis else ""
-        return (f"  [{mark}]{basis} {self.check}" + (f": {self.detail}" if self.detail else "")
-                + place)
+        return safe_lines(f"  [{mark}]{basis} {self.check}"
+                          + (f": {self.detail}" if self.detail else "") + place, None)
 
 
 RULEBOOK = "rulebook"  # Finding.basis: the check restates the published rules or card list

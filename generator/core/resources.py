@@ -27,6 +27,7 @@ from typing import TypeVar
 
 from generator.core import primitives as p
 from generator.core.vector import IconDef
+from generator.core.words import said
 
 T = TypeVar("T")
 BASE_FONT = "sans"  # a PDF's initial font, so every Resources a PDF is given holds it
@@ -109,5 +110,5 @@ def _get(table: Mapping[str, T], name: str, what: str) -> T:
     try:
         return table[name]
     except KeyError:
-        raise MissingResource(f"the renderer was not given the {what} {name!r} (have: "
+        raise MissingResource(f"the renderer was not given the {what} {said(name)} (have: "
                               f"{', '.join(sorted(table)) or 'none'})") from None

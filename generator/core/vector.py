@@ -18,6 +18,7 @@ from itertools import pairwise
 
 from generator.core.colours import parse_colour, rgba
 from generator.core.primitives import Segment
+from generator.core.words import said
 
 
 @dataclass(frozen=True)
@@ -211,14 +212,14 @@ def parse_path(text: str) -> tuple[Segment, ...]:
         if tokens[i].isalpha():
             command = tokens[i]
             if command.islower():
-                raise ValueError(f"relative command {command!r}: use upper-case (absolute)")
+                raise ValueError(f"relative command {said(command)}: use upper-case (absolute)")
             i += 1
             if command == "Z":
                 segments.append(("Z", ()))
                 x, y = start_x, start_y
                 continue
         if not command or command == "Z":
-            raise ValueError(f"number {tokens[i]!r} without a command")
+            raise ValueError(f"number {said(tokens[i])} without a command")
         n = _ARITY[command]
         args = tokens[i:i + n]
         if len(args) < n or any(a.isalpha() for a in args):

@@ -41,6 +41,7 @@ import yaml
 
 from generator.core import context, memo, yamlfast, yamlhints
 from generator.core.errors import DataError
+from generator.core.words import plain, said
 
 Path_ = tuple[Hashable, ...]
 
@@ -89,10 +90,12 @@ class YamlDoc:
 
 
 def format_path(path: Path_) -> str:
-    """``('components', 0, 'size')`` -> ``components[0].size``."""
+    """``('components', 0, 'size')`` -> ``components[0].size``; each key as a message shows
+    a stranger's text (generator/core/words.py: escaped for the terminal, shortened)."""
     out = ""
     for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+        out += f"[{part}]" if isinstance(part, int) else (f".{plain(part)}" if out
+                                                          else plain(part))
     return out
 
 
@@ -174,7 +177,7 @@ class _BoundedLoader(yaml.SafeLoader):
                 continue
             key = (key_node.tag, key_node.value)
             if key in first:
-                raise _Limit(key_node.start_mark, f"duplicate key {key_node.value!r} (first on "
+                raise _Limit(key_node.start_mark, f"duplicate key {said(key_node.value)} (first on "
                                                   f"line {first[key].line + 1}): a typo?")
             first[key] = key_node.start_mark
         return node

@@ -17,6 +17,7 @@ from pathlib import Path
 from generator.core import paths
 from generator.core.errors import DataError
 from generator.core.model import Game
+from generator.core.words import said
 from generator.core.yamlfile import load_yaml
 from generator.data import project
 
@@ -50,7 +51,7 @@ def _same_file(a: Path, b: Path) -> bool:
 def _clash(game_id: str, first: Path, second: Path, where: DataError | None) -> DataError:
     line = where.line if where is not None else None
     return DataError(second, line, "id",
-                     f"game id {game_id!r} is also the id of {first}; both kits would be "
+                     f"game id {said(game_id)} is also the id of {first}; both kits would be "
                      f"written to output/{game_id}/ (give one of them another id)")
 
 

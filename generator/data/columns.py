@@ -37,6 +37,7 @@ from typing import Any
 
 from generator.core.errors import DataError
 from generator.core.languages import SOURCE, languages
+from generator.core.words import said
 from generator.core.yamlfile import YamlDoc
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
@@ -160,7 +161,7 @@ def parse_join(spec: Mapping[Any, Any]) -> ColumnType:
     for what, value in (("table", table), ("by", by)):
         if not isinstance(value, str) or not re.match(r"^[A-Za-z0-9_-]{1,64}$", value):
             named = "table" if what == "table" else "column"
-            raise ValueError(f"a join's '{what}' is a {named}'s name, got {_short(value)}")
+            raise ValueError(f"a join's '{what}' is a {named}'s name, got {said(value)}")
     optional = spec.get("optional", False)
     if not isinstance(optional, bool):
         raise ValueError("a join's 'optional' is true or false")
@@ -204,7 +205,7 @@ def parse_type(text: Any, records: Records | None = None) -> ColumnType:
     if record is not None and not bounds:
         return replace(record, optional=optional)
     if base not in BASES:
-        raise ValueError(f"unknown type {base!r}; expected one of {', '.join(BASES)}, "
+        raise ValueError(f"unknown type {said(base)}; expected one of {', '.join(BASES)}, "
                          "'list of <type>', 'one of a|b' or '<column> of <table>'"
                          + (" or a record declared here" if records is not None else ""))
     if not bounds:
@@ -319,7 +320,7 @@ def problems(kind: ColumnType, value: Any, path: tuple[Hashable, ...] = (),
     declares, the data may hold more."""
     if kind.base == "record":
         if not isinstance(value, Mapping):
-            yield path, f"expected {kind.describe()}, got {_short(value)}"
+            yield path, f"expected {kind.describe()}, got {said(value)}"
             return
         for name, field in kind.fields:
             if value.get(name) is None:
@@ -334,15 +335,15 @@ def problems(kind: ColumnType, value: Any, path: tuple[Hashable, ...] = (),
         for index, each in enumerate(value):
             yield from problems(kind.item, each, path + (index,), refs)
     elif not kind.accepts(value):
-        yield path, f"expected {kind.describe()}, got {_short(value)}"
+        yield path, f"expected {kind.describe()}, got {said(value)}"
     elif kind.base == "ref" and refs is not None:
         column, table = kind.ref
         known = refs.values(column, table)
         if known is None:
-            yield path, f"expected {kind.describe()}, but the game has no table {table!r}"
+            yield path, f"expected {kind.describe()}, but the game has no table {said(table)}"
         elif cell_text(value) not in known:
             shown = ", ".join(sorted(known)[:12]) + (", ..." if len(known) > 12 else "")
-            yield path, f"expected {kind.describe()} ({shown or 'none'}), got {_short(value)}"
+            yield path, f"expected {kind.describe()} ({shown or 'none'}), got {said(value)}"
 
 
 # -- translated columns: ``power@fr`` beside ``power`` --------------------------------------
@@ -362,17 +363,18 @@ def lang_column_problem(name: str, types: Mapping[str, ColumnType] | None = None
     one the table declares."""
     split = lang_column(name)
     if split is None:
-        return (f"column {name!r}: a translated column is named <column>@<language>, as "
+        return (f"column {said(name)}: a translated column is named <column>@<language>, as "
                 "power@fr")
     base, code = split
     offered = [lang for lang in languages() if lang != SOURCE]
     if code not in offered:
         english = " (the English is the column itself)" if code == SOURCE else ""
-        return (f"column {name!r}: no kit language {code!r}{english}; translated columns may "
-                f"be in: {', '.join(offered) or 'none'} (templates/messages/<code>.yaml)")
+        return (f"column {said(name)}: no kit language {said(code)}{english}; translated "
+                f"columns may be in: {', '.join(offered) or 'none'} "
+                "(templates/messages/<code>.yaml)")
     if types is not None and "*" not in types and base not in types:
-        return (f"column {name!r} translates a column {base!r} the table does not have; "
-                f"it has: {', '.join(types)}")
+        return (f"column {said(name)} translates a column {said(base)} the table does not "
+                f"have; it has: {', '.join(types)}")
     return None
 
 
@@ -394,7 +396,7 @@ def check_tables(doc: YamlDoc, tables: Mapping[str, Any], columns: Any) -> list[
     for table, spec in columns.items():
         path: tuple[Hashable, ...] = ("columns", table)
         if table not in tables:
-            errors.append(doc.error(path, f"declares columns for a table {table!r} this file "
+            errors.append(doc.error(path, f"declares columns for a table {said(table)} this file "
                                           "does not have"))
             continue
         if not isinstance(spec, Mapping):
@@ -426,7 +428,7 @@ def _check_rows(doc: YamlDoc, table: str, rows: Any, types: dict[str, ColumnType
                 continue
             if column not in row:
                 if not kind.optional:
-                    errors.append(doc.error(where, f"missing column {column!r} "
+                    errors.append(doc.error(where, f"missing column {said(column)} "
                                                    f"({kind.describe()})"))
                 continue
             if row[column] is None and kind.optional:
@@ -446,14 +448,10 @@ def _check_rows(doc: YamlDoc, table: str, rows: Any, types: dict[str, ColumnType
             for column in row:
                 if column not in types and column != "count" and not (
                         isinstance(column, str) and "@" in column):
-                    errors.append(doc.error(where + (column,), f"unknown column {column!r}; "
+                    errors.append(doc.error(where + (column,), f"unknown column {said(column)}; "
                                             f"{table} has: {', '.join(types)}"))
     return errors
 
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 # -- cells of a spreadsheet ----------------------------------------------------------------
@@ -488,7 +486,7 @@ def parse_cell(kind: ColumnType, value: Any) -> Any:
     caller handles empty cells (they follow the column's optional rules)."""
     result = _from_cell(kind, value)
     if result is _BAD or not kind.accepts(result):
-        raise CellError(f"expected {kind.describe()}{_hint(kind)}, got {_short(value)}")
+        raise CellError(f"expected {kind.describe()}{_hint(kind)}, got {said(value)}")
     return result
 
 

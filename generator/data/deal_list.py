@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from generator.core.model import Component
+from generator.core.words import said
 from generator.expressions import ExpressionError, compile_value
 
 from .schema import MAX_DEAL_TRIALS, DealQuestion
@@ -43,7 +44,7 @@ def deck_of(components: Sequence[Component], component: str | None) -> Component
     for comp in components:
         if comp.id == component:
             return comp
-    raise ValueError(f"unknown component {component!r}; components: "
+    raise ValueError(f"unknown component {said(component)}; components: "
                      f"{', '.join(c.id for c in components)}")
 
 

@@ -39,6 +39,7 @@ from typing import Any
 from generator.core import context, memo
 from generator.core.errors import DataError
 from generator.core.model import FaceTemplate
+from generator.core.words import said
 from generator.core.yamlfile import YamlDoc, load_yaml
 
 from .columns import (
@@ -218,7 +219,7 @@ class _Check:
                 if name not in comp.tables:
                     if not table.optional:
                         self.add(comp.face.error((), f"the face template {template} reads a "
-                                                     f"table {name!r} ({table.describe()}); "
+                                                     f"table {said(name)} ({table.describe()}); "
                                                      "this game has none"))
                     continue
                 doc = comp.table_docs.get(name, comp.face.doc)

@@ -48,6 +48,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from generator.core import context, memo, paths
 from generator.core.primitives import PT_TO_MM
+from generator.core.words import said
 from generator.data import project_fonts, sfnt
 from generator.data.project_fonts import FontFile
 from generator.expressions import charge_if_metered
@@ -69,7 +70,7 @@ def _package_dir(name: str) -> Path:
     """A package's folder found without importing it (a font package holds no code we need)."""
     spec = importlib.util.find_spec(name)
     if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError(f"font package {name!r} is not installed: run 'make venv' "
+        raise RuntimeError(f"font package {said(name)} is not installed: run 'make venv' "
                            "(or 'pip install' this tool, which depends on it)")
     return Path(next(iter(spec.submodule_search_locations)))
 
@@ -177,7 +178,7 @@ def _unknown(name: object) -> str:
     where = ", or a .ttf/.otf file in the project's fonts/ folder"
     if listing.folder is None and project_fonts.project.current().root is None:
         where = ""
-    message = f"expected a font key ({', '.join(names())}){where}, got {name!r:.70}"
+    message = f"expected a font key ({', '.join(names())}){where}, got {said(name, 70)}"
     if listing.unusable:
         message += (f"; not usable as font names ({project_fonts.NAME_RULE}): "
                     + ", ".join(f"fonts/{n}" for n in listing.unusable[:10]))
@@ -320,8 +321,8 @@ def _unusable(exc: Exception) -> str:
     """A parser's complaint about a checked file, without its made-up file name."""
     if isinstance(exc, KeyError) and exc.args:  # a table, or an entry of one, not there
         what = exc.args[0]
-        reason = (f"no {what!r} table" if isinstance(what, str)
-                  else f"its tables disagree: no entry {what!r:.20}")
+        reason = (f"no {said(what)} table" if isinstance(what, str)
+                  else f"its tables disagree: no entry {said(what, 20)}")
     else:
         reason = (str(exc).splitlines() or [type(exc).__name__])[0]
     reason = reason.replace('TTF file "(ttf)": ', "").replace(' "(ttf)"', "")[:160]
@@ -424,7 +425,7 @@ def glyph_refusal(key: str, text: str) -> str | None:
     missing = missing_glyphs(key, text)
     if not missing or context.current().glyphs_reported:
         return None
-    return (f"font {describe(key)} has no glyph for {missing!r}: it would print empty "
+    return (f"font {describe(key)} has no glyph for {said(missing)}: it would print empty "
             "boxes; use a font that has these characters, or other words ('pnp verify' lists "
             "every piece and line)")
 

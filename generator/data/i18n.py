@@ -34,6 +34,7 @@ from typing import Any
 from generator.core import context
 from generator.core.errors import location
 from generator.core.findings import DESIGN, Finding
+from generator.core.words import said
 from generator.data import i18n_files as files
 from generator.data.i18n_files import SOURCE, collapse, fill, languages
 from generator.data.origin import Where, written
@@ -222,7 +223,7 @@ class Session:
         if text is None:
             english = files.messages(SOURCE)
             if key not in english:
-                raise KeyError(f"no furniture message {key!r} in templates/messages/en.yaml")
+                raise KeyError(f"no furniture message {said(key)} in templates/messages/en.yaml")
             text = english[key]
             self.miss(str(files.messages_folder() / f"{self.lang}.yaml"), None, key, "message")
         return fill(text, values)
@@ -534,6 +535,8 @@ def findings(missing: list[Missing], lang_code: str) -> list[Finding]:
     if lang_code == SOURCE:
         return []
     ordered_ = ordered(missing)
+    # The English whole (a translator copies it into the catalogue), quoted by repr, which
+    # escapes whatever a terminal would act on; a text is bounded by the data's own limits.
     out = [Finding(f"translation ({lang_code})", False,
                    f"no {lang_code} translation ({_HOW.get(m.how, m.how)}): {m.text!r}",
                    warn=True, where=m.where(), basis=DESIGN) for m in ordered_]

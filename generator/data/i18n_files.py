@@ -27,6 +27,7 @@ from typing import Any
 from generator.core import context, memo, paths
 from generator.core.errors import DataError
 from generator.core.languages import SOURCE, languages, messages_folder
+from generator.core.words import said
 from generator.core.yamlfile import YamlDoc, load_yaml
 
 KEY = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$")
@@ -57,7 +58,7 @@ def placeholders(template: str) -> set[str]:
 
 def check_lang(lang: str) -> str:
     if lang not in languages():
-        raise DataError(messages_folder(), None, "", f"no kit language {lang!r}; have: "
+        raise DataError(messages_folder(), None, "", f"no kit language {said(lang)}; have: "
                                                      f"{', '.join(languages())}")
     return lang
 
@@ -91,12 +92,12 @@ def _messages_at(file: Path, version: str | None) -> dict[str, str]:
 def _check_key(doc: YamlDoc, path: tuple[Any, ...], key: Any) -> None:
     if not isinstance(key, str) or not KEY.match(key) or len(key) > 80:
         raise doc.error(path, f"expected a message key (lower-case words joined by . or _), "
-                              f"got {key!r:.60}")
+                              f"got {said(key, 60)}")
 
 
 def _text(doc: YamlDoc, path: tuple[Any, ...], value: Any) -> str:
     if not isinstance(value, str):
-        raise doc.error(path, f"expected text, got {type(value).__name__} {value!r:.60} "
+        raise doc.error(path, f"expected text, got {type(value).__name__} {said(value, 60)} "
                               "(quote it)")
     if len(value) > MAX_TEXT:
         raise doc.error(path, f"text of {len(value)} characters; at most {MAX_TEXT}")
@@ -132,7 +133,7 @@ def _catalogue_at(file: Path, version: str | None, _english: str | None) -> Cata
                             "and optionally furniture: (message key: text)")
     unknown = [k for k in data if k not in SECTIONS]
     if unknown:
-        raise doc.error((unknown[0],), f"unknown key {unknown[0]!r:.40}; a catalogue has "
+        raise doc.error((unknown[0],), f"unknown key {said(unknown[0], 40)}; a catalogue has "
                                        "strings:, furniture: and obsolete:")
     if not isinstance(data.get("obsolete") or {}, dict):
         raise doc.error(("obsolete",), "expected a mapping of English text: translation "
@@ -146,16 +147,16 @@ def _catalogue_at(file: Path, version: str | None, _english: str | None) -> Cata
     for english, translated in raw.items():
         path = ("strings", english)
         if not isinstance(english, str) or not english.strip():
-            raise doc.error(path, f"expected the English text as the key, got {english!r:.60}")
+            raise doc.error(path, f"expected the English text as the key, got {said(english, 60)}")
         _text(doc, path, english)
         if translated is None or translated == "":
             continue  # not translated yet (pnp i18n writes every text so): printed in English
         text = _text(doc, path, translated)
         if not text.strip():
-            raise doc.error(path, f"empty translation of {english[:60]!r}")
+            raise doc.error(path, f"empty translation of {said(english, 60)}")
         key = collapse(english)
         if key in strings:
-            raise doc.error(path, f"{english[:60]!r} is translated twice (first on line "
+            raise doc.error(path, f"{said(english, 60)} is translated twice (first on line "
                                   f"{strings[key][1]}; texts are compared with their spaces "
                                   "and line breaks collapsed)")
         strings[key] = (text, doc.line_of(path))
@@ -176,7 +177,7 @@ def _furniture(doc: YamlDoc, raw: Any) -> dict[str, tuple[str, int | None]]:
         path = ("furniture", key)
         _check_key(doc, path, key)
         if key not in known:
-            raise doc.error(path, f"unknown message key {key!r}; the keys are those of "
+            raise doc.error(path, f"unknown message key {said(key)}; the keys are those of "
                                   f"{messages_folder() / 'en.yaml'}")
         value = _text(doc, path, text)
         want, got = placeholders(known[key]), placeholders(value)

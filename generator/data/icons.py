@@ -12,6 +12,7 @@ from pathlib import Path
 from generator.core import context, memo
 from generator.core.errors import DataError
 from generator.core.vector import IconDef, IconShape, parse_path
+from generator.core.words import said
 from generator.core.yamlfile import YamlDoc, load_yaml
 from generator.data import resolve
 
@@ -25,7 +26,7 @@ def _paint(value: object, file: Path, line: int | None, field: str) -> str:
         return parse_colour(value)  # any colour a template takes, translucent ones too
     except NotAColour:
         raise DataError(file, line, field, "expected main, accent, none or a colour (#rrggbb, "
-                        f"#rrggbbaa, a CSS name), got {value!r:.60}") from None
+                        f"#rrggbbaa, a CSS name), got {said(value, 60)}") from None
 
 
 def load_icon(name: str, folder: Path | None = None) -> IconDef:
@@ -91,6 +92,6 @@ def _numbers(doc: YamlDoc, where: tuple[str | int, ...], raw: object, n: int,
     if not ok:
         kind = "positive numbers" if positive else "numbers"
         what = f"{n} {kind} within 10000" if n > 1 else "a number within +/-10000"
-        raise doc.error(where, f"expected {what}, got {raw!r}"[:200])
+        raise doc.error(where, f"expected {what}, got {said(raw)}"[:200])
     assert isinstance(raw, list)
     return tuple(float(v) for v in raw)

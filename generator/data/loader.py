@@ -37,6 +37,7 @@ from generator.core.model import (
 )
 from generator.core.sizes import CARD_SIZES, PAGE
 from generator.core.vector import IconDef
+from generator.core.words import plain, said
 from generator.core.yamlfile import YamlDoc, format_path, load_yaml
 from generator.data import project, resolve
 from generator.data.icons import load_icon
@@ -86,7 +87,7 @@ def game_file(game: str, card_data: Path = paths.CARD_DATA) -> Path:
     file = card_data / f"{game}.yaml"
     if not file.exists():
         known = ", ".join(game_ids(card_data)) or "none"
-        raise DataError(file, None, "game", f"no such game {game!r} (known games: {known})")
+        raise DataError(file, None, "game", f"no such game {said(game)} (known games: {known})")
     return file
 
 
@@ -103,7 +104,7 @@ def validation_errors(doc: YamlDoc, exc: ValidationError,
             msg = "unknown field (check its spelling)"
         got = err.get("input")
         if err["type"] not in ("missing", "extra_forbidden") and not isinstance(got, (dict, list)):
-            msg += f" (got {got!r})"
+            msg += f" (got {said(got)})"
         errors.append(doc.error(loc, msg))
     # One error per field: a union reports each alternative, the first is the useful one.
     unique: dict[tuple[int | None, str], DataError] = {}
@@ -201,7 +202,7 @@ def load_game(game: str, card_data: Path = paths.CARD_DATA) -> Game:
     for index, comp in enumerate(spec.components):
         path = ("components", index)
         if comp.id in seen:
-            raise doc.error(path + ("id",), f"duplicate component id {comp.id!r}")
+            raise doc.error(path + ("id",), f"duplicate component id {said(comp.id)}")
         seen.add(comp.id)
         component = _component(doc, path, comp, spec, tables, table_docs)
         pieces += component.total
@@ -256,7 +257,7 @@ def _check_references(doc: YamlDoc, spec: GameSpec) -> None:
     elif spec.rules is not None:
         known = rules_modules()
         if spec.rules not in known:
-            raise doc.error(("rules",), f"no rules module {spec.rules!r} (generator/rules/"
+            raise doc.error(("rules",), f"no rules module {said(spec.rules)} (generator/rules/"
                                         f"{spec.rules}/); known: {', '.join(known)}; or "
                                         "your own engine, 'rules: rules.py' "
                                         "(docs/engines.md); or leave 'rules' out and check "
@@ -377,7 +378,7 @@ def _join_tables(declaring: list[YamlDoc], tables: Tables) -> None:
         by, target = kind.ref
         where = ("columns", table, column)
         if target in joined:
-            errors.append(decl.error(where, f"joins table {target!r}, which joins tables "
+            errors.append(decl.error(where, f"joins table {said(target)}, which joins tables "
                                             f"itself; a join is one level (name its rows "
                                             f"instead: '{by} of {target}')"))
             continue
@@ -385,8 +386,9 @@ def _join_tables(declaring: list[YamlDoc], tables: Tables) -> None:
         for row in tables[target]:
             key = cell_text(row.get(by)) if isinstance(row, Mapping) else None
             if key is not None and key in rows:
-                errors.append(decl.error(where, f"joins table {target!r} by {by!r}, but two "
-                                                f"of its rows have {by} {key!r}"))
+                errors.append(decl.error(where, f"joins table {said(target)} by {said(by)}, "
+                                                f"but two of its rows have {plain(by)} "
+                                                f"{said(key)}"))
                 break
             if key is not None:
                 rows[key] = row
@@ -412,7 +414,7 @@ def _check_rows(tables: Tables, docs: Mapping[str, YamlDoc]) -> None:
             if not isinstance(copies, int) or isinstance(copies, bool) \
                     or not 0 <= copies <= MAX_ROW_COUNT:
                 errors.append(doc.error(where + ("count",), f"expected a whole number of copies "
-                                        f"from 0 to {MAX_ROW_COUNT}, got {copies!r}"))
+                                        f"from 0 to {MAX_ROW_COUNT}, got {said(copies)}"))
             else:
                 total += copies
             for column in row:  # power@fr: a kit language's (declared tables: checked)
@@ -452,7 +454,7 @@ def _run_checks(doc: YamlDoc, spec: GameSpec, tables: Tables,
     for index, check in enumerate(spec.checks):
         path = ("checks", index)
         if check.table not in tables:
-            raise doc.error(path + ("table",), f"unknown table {check.table!r}; tables: "
+            raise doc.error(path + ("table",), f"unknown table {said(check.table)}; tables: "
                                                f"{', '.join(tables) or 'none'}")
         who = {name: (str(doc.file), doc.line_of(path + (name,)) or doc.line_of(path),
                       format_path(path + (name,)), "row")
@@ -489,7 +491,8 @@ def resolve_size(doc: YamlDoc, path: tuple[Hashable, ...], size: Any) -> Size:
             return PAGE
         if size not in CARD_SIZES:
             known = ", ".join(CARD_SIZES)
-            raise doc.error(path, f"unknown size preset {size!r}; expected one of: {known}, page")
+            raise doc.error(path, f"unknown size preset {said(size)}; expected one of: "
+                                  f"{known}, page")
         return CARD_SIZES[size]
     if isinstance(size, WH):
         return Size(size.w, size.h)
@@ -589,7 +592,7 @@ def _table(doc: YamlDoc, path: tuple[Hashable, ...], tables: Mapping[str, Any], 
     file that holds it (a spreadsheet with a header only, ``cards: []``), not on the
     component's ``where``."""
     if name not in tables:
-        raise doc.error(path, f"unknown table {name!r}; tables: {', '.join(tables) or 'none'}")
+        raise doc.error(path, f"unknown table {said(name)}; tables: {', '.join(tables) or 'none'}")
     if not tables[name]:
         raise table_docs.get(name, doc).error(("tables", name), (
             f"the table {name} is empty (no rows); component {component} is generated from "

@@ -25,6 +25,7 @@ from generator.core import context
 from generator.core.errors import DataError
 from generator.core.model import FaceTemplate
 from generator.core.vector import IconDef
+from generator.core.words import said
 from generator.data import resolve
 from generator.data.icons import load_icon
 from generator.data.templates import load_template
@@ -64,7 +65,7 @@ def find(kind: str, name: object, beside: Path | None = None) -> IconDef | FaceT
     except DataError as exc:
         raise Unusable(exc.expected) from None
     if kind != "image":
-        raise ValueError(f"nothing to find of kind {kind!r}")
+        raise ValueError(f"nothing to find of kind {said(kind)}")
     return _picture(name)
 
 

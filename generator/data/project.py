@@ -32,6 +32,7 @@ from generator.core import context, paths
 from generator.core import folders as places  # this module has a folders() of its own
 from generator.core.atomic import atomic_file, make_folder, output_root
 from generator.core.errors import InputError
+from generator.core.words import said
 
 # A name a data file, theme or template gives a file by (``face: playing-card``): lower-case
 # letters, digits, - and _ (generator/data/resolve.py confines what it names).
@@ -271,10 +272,10 @@ def eject(kind: str, name: str, folder: Path) -> tuple[Path, Path]:
     (faces, themes and icons are searched in the project first). Never overwrites: a file
     of that name already in the project is a ProjectError. Returns (source, copy)."""
     if kind not in EJECTABLE:
-        raise ProjectError(f"cannot eject a {kind!r}; one of: {', '.join(EJECTABLE)}")
+        raise ProjectError(f"cannot eject a {said(kind)}; one of: {', '.join(EJECTABLE)}")
     sub, suffixes = EJECTABLE[kind]
     if not isinstance(name, str) or not NAME.match(name):
-        raise ProjectError(f"{name!r} is not {NAME_RULE}")
+        raise ProjectError(f"{said(name)} is not {NAME_RULE}")
     data_file(folder)  # a project (ProjectError: "no game data file ... pnp init DIR")
     source_dir = builtin(f"{sub}")
     sources = [source_dir / f"{name}{suffix}" for suffix in suffixes
@@ -283,7 +284,7 @@ def eject(kind: str, name: str, folder: Path) -> tuple[Path, Path]:
         names = sorted({f.stem for suffix in suffixes for f in source_dir.glob(f"*{suffix}")})
         close = list(dict.fromkeys(difflib.get_close_matches(name, names, n=4, cutoff=0.6)
                                    + [n for n in names if name in n]))[:8]
-        raise ProjectError(f"no built-in {WHAT[sub]} {name!r}; "
+        raise ProjectError(f"no built-in {WHAT[sub]} {said(name)}; "
                            + (f"did you mean {', '.join(close)}? " if close else "")
                            + f"'pnp eject {kind} --list' lists them")
     source = sources[0]

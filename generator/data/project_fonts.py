@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.core import context
+from generator.core.words import said
 from generator.data import project
 
 MAX_FONT_BYTES = 30 * 1024 * 1024  # the largest CJK families are ~20 MB; a font is not data
@@ -126,7 +127,7 @@ def _listing(root: Path) -> Listing:
             continue
         key = stem.lower()
         if key in seen:
-            refused[key] = (f"fonts/{seen[key]} and fonts/{entry.name} are both font {stem!r}: "
+            refused[key] = (f"fonts/{seen[key]} and fonts/{entry.name} are both font {said(stem)}: "
                             "keep one of them (names are matched without regard to case)")
             found.pop(key, None)
             continue

@@ -54,6 +54,7 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 from PIL import Image, ImageMode
 
 from generator.core import context, memo, paths
+from generator.core.words import said
 from generator.data.project import NAME, NAME_RULE  # what a name may be: decided there
 
 MAX_PATH = 255
@@ -122,16 +123,16 @@ def named_file(name: object, folder: Path, what: str, named: str = "") -> Path:
     for suffix in suffixes(what):
         file = (folder / f"{name}{suffix}").resolve()
         if not inside(file, folder):
-            raise Refused(f"{what} {name!r} leads outside {_show(folder)}")
+            raise Refused(f"{what} {said(name)} leads outside {_show(folder)}")
         context.version(file)  # looked for: a face drawn from it depends on it, found or not
         if _regular(file):
             found.append(file)
     if not found:
-        raise Refused(f"no {what} {named}{name!r} in {_show(folder)} "
+        raise Refused(f"no {what} {named}{said(name)} in {_show(folder)} "
                       f"(have: {_known(folder, suffixes(what))})")
     if len(found) > 1:
         raise Refused(f"both {' and '.join(f.name for f in found)} are in {_show(folder)}: "
-                      f"keep one, so that {what} {name!r} means one drawing")
+                      f"keep one, so that {what} {said(name)} means one drawing")
     return found[0]
 
 
@@ -223,7 +224,7 @@ def located(name: object, kind: str, what: str, named: str = "",
     where = " or ".join(_show(f) for f in search)
     known = sorted({n for f in search for n in _known(f, suffixes(what)).split(", ")
                     if n != "none"})
-    raise Refused(f"no {what} {named}{name!r} in {where} (have: {', '.join(known) or 'none'})")
+    raise Refused(f"no {what} {named}{said(name)} in {where} (have: {', '.join(known) or 'none'})")
 
 
 def face_file(name: object, folder: Path | None = None) -> Path:
@@ -247,13 +248,13 @@ def theme_file(name: object, folder: Path | None = None, skip: Path | None = Non
 def relative_path(text: object, what: str) -> str:
     """A relative path as written in a file: a string, no drive or root, not too long."""
     if not isinstance(text, str) or not text.strip():
-        raise Refused(f"expected the {what} as a relative path, got {_short(text)}")
+        raise Refused(f"expected the {what} as a relative path, got {said(text)}")
     if len(text) > MAX_PATH:
         raise Refused(f"{what} path is longer than {MAX_PATH} characters")
     if "\x00" in text or any(ord(c) < 32 for c in text):
-        raise Refused(f"{what} path {_short(text)} contains control characters")
+        raise Refused(f"{what} path {said(text)} contains control characters")
     if PurePosixPath(text).is_absolute() or PureWindowsPath(text).anchor or text.startswith("~"):
-        raise Refused(f"{what} path {_short(text)} is absolute; give a relative path")
+        raise Refused(f"{what} path {said(text)} is absolute; give a relative path")
     return text
 
 
@@ -263,7 +264,7 @@ def confined(text: object, bases: Sequence[Path], roots: Iterable[Path], what: s
     file found inside one of ``roots`` wins. Refused if it leaves them or does not exist."""
     rel = relative_path(text, what)
     if suffixes and not rel.lower().endswith(suffixes):
-        raise Refused(f"{what} {rel!r} must be a {' or '.join(suffixes)} file")
+        raise Refused(f"{what} {said(rel)} must be a {' or '.join(suffixes)} file")
     allowed = [r.resolve() for r in roots]
     looked_inside = False
     for base in bases:
@@ -277,12 +278,12 @@ def confined(text: object, bases: Sequence[Path], roots: Iterable[Path], what: s
         context.version(candidate)  # looked for: absent now, it may shadow a later base
         if candidate.exists():
             if not _regular(candidate):
-                raise Refused(f"{what} {rel!r} is not a regular file")
+                raise Refused(f"{what} {said(rel)} is not a regular file")
             return candidate
     where = " or ".join(_show(r) for r in allowed)
     if not looked_inside:
-        raise Refused(f"{what} {rel!r} is outside {where} (files may only be read from there)")
-    raise Refused(f"{what} {rel!r} not found in {where}")
+        raise Refused(f"{what} {said(rel)} is outside {where} (files may only be read from there)")
+    raise Refused(f"{what} {said(rel)} not found in {where}")
 
 
 def include_file(text: object, folder: Path) -> Path:
@@ -353,7 +354,7 @@ def svg_file(text: object) -> Path:
     checked by generator/data/svg_scan.py when it is read)."""
     rel = relative_path(text, "image")
     if rel.lower().endswith(".svgz"):
-        raise Refused(f"image {rel!r} is compressed SVG (.svgz): save it as plain .svg")
+        raise Refused(f"image {said(rel)} is compressed SVG (.svgz): save it as plain .svg")
     return confined(rel, [*_game_folder(), paths.BUILTIN], image_roots(), "image", (".svg",))
 
 
@@ -440,7 +441,3 @@ def _show(path: Path) -> str:
     except ValueError:
         return str(path)
 
-
-def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."

@@ -15,6 +15,7 @@ from pydantic import (
 )
 
 from generator.core.sizes import PAPER_SIZES
+from generator.core.words import said
 
 from .columns import ColumnType, parse_type
 
@@ -144,7 +145,7 @@ class ComponentSpec(Strict):
             if not isinstance(count, int) or isinstance(count, bool) \
                     or not 1 <= count <= MAX_ROW_COUNT:
                 raise ValueError(f"item count must be a whole number 1-{MAX_ROW_COUNT}, "
-                                 f"got {count!r}")
+                                 f"got {said(count)}")
         return items
 
 
@@ -172,7 +173,7 @@ class PreflightSpec(Strict):
         for paper, target in sheets.items():
             if paper not in PAPER_SIZES:
                 raise ValueError(f"expected a paper the build offers ({', '.join(PAPER_SIZES)})"
-                                 f" as a key, got {paper[:40]!r}")
+                                 f" as a key, got {said(paper, 40)}")
             if not 1 <= target <= 1000:
                 raise ValueError(f"expected a sheet target 1-1000 for {paper}, got {target}")
         return sheets
@@ -344,7 +345,7 @@ class CompositionCheck(Strict):
                             ) -> dict[str | int, int] | None:
         for key, number in (value or {}).items():
             if not 0 <= number <= 1_000_000:
-                raise ValueError(f"the count of {key!r} must be from 0 to 1000000")
+                raise ValueError(f"the count of {said(key)} must be from 0 to 1000000")
         return value
 
     @model_validator(mode="after")
@@ -370,7 +371,7 @@ class CompositionCheck(Strict):
         refs = [self.per] if isinstance(self.per, str) else (self.per or [])
         for field in self.complete if isinstance(self.complete, dict) else ():
             if field not in refs:
-                raise ValueError(f"'complete' names {field!r}, which is not one of 'per' "
+                raise ValueError(f"'complete' names {said(field)}, which is not one of 'per' "
                                  f"({', '.join(map(str, refs))})")
         return self
 
@@ -462,7 +463,8 @@ class SeedRule(Strict):
 
         for code, words in (value or {}).items():
             if not re.match(r"^[a-z]{2,3}$", code) or code == "en":
-                raise ValueError(f"expected a language code other than en (fr), got {code!r:.20}")
+                raise ValueError(f"expected a language code other than en (fr), got "
+                                 f"{said(code, 20)}")
             if not 3 <= len(words) <= 300:
                 raise ValueError(f"expected the printed words ({code}) in 3 to 300 characters")
         return value
@@ -627,7 +629,7 @@ def check_settings(rules: str, settings: Mapping[str, Any]
         if value is None and kind.optional:
             continue
         if not kind.accepts(value):
-            problems.append((path, f"expected {kind.describe()}, got {_short(value)}"))
+            problems.append((path, f"expected {kind.describe()}, got {said(value)}"))
     return problems
 
 
@@ -635,18 +637,14 @@ def _per_players(path: tuple[Hashable, ...], kind: ColumnType, value: Any
                  ) -> list[tuple[tuple[Hashable, ...], str]]:
     wanted = f"a mapping of player count (1-12) to {kind.describe()}"
     if not isinstance(value, Mapping) or not value:
-        return [(path, f"expected {wanted}, got {_short(value)}")]
+        return [(path, f"expected {wanted}, got {said(value)}")]
     problems: list[tuple[tuple[Hashable, ...], str]] = []
     for players, each in value.items():
         if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 12:
-            problems.append((path, f"expected {wanted}; {_short(players)} is not a player "
+            problems.append((path, f"expected {wanted}; {said(players)} is not a player "
                                    "count"))
         elif not kind.accepts(each):
             problems.append((path + (str(players),), f"expected {kind.describe()}, got "
-                                                     f"{_short(each)}"))
+                                                     f"{said(each)}"))
     return problems
 
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."

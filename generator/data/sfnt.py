@@ -27,6 +27,8 @@ import struct
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from generator.core.words import said
+
 CFF_MESSAGE = ("has PostScript (CFF) outlines, which cannot be embedded in the PDF: use the "
                "TrueType-outline version of the font (usually the .ttf file)")
 TRUETYPE = (b"\x00\x01\x00\x00", b"true")
@@ -124,9 +126,9 @@ def _directory(data: bytes, start: int) -> dict[str, tuple[int, int]]:
         raw, _, offset, length = struct.unpack_from(">4sIII", data, at)
         tag = raw.decode("latin-1")
         if tag in tables:
-            raise _bad(f"two {tag!r} tables")
+            raise _bad(f"two {said(tag)} tables")
         if offset + length > len(data):
-            raise _bad(f"its {tag!r} table runs past the end of the file")
+            raise _bad(f"its {said(tag)} table runs past the end of the file")
         tables[tag] = (offset, length)
     return tables
 

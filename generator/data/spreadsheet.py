@@ -56,6 +56,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from generator.core.errors import DataError, DataErrors
+from generator.core.words import said
 from generator.core.yamlfile import YamlDoc, format_path, unseen
 from generator.data import resolve, xlsx_scan
 
@@ -375,7 +376,7 @@ def _xlsx_value(sheet: Sheet, number: int, cell: dict[str, Any],
             problem = (f"cell {ref} holds no number: its saved value is empty, as openpyxl "
                        "saves NaN (not a number) and infinity; type a number or clear the cell")
         elif nan is not None:
-            problem = f"cell {ref} holds {nan[:40]!r}, not a number; type a number or clear " \
+            problem = f"cell {ref} holds {said(nan, 40)}, not a number; type a number or clear " \
                       "the cell"
         else:
             problem = (f"cell {ref} holds a formula with no saved value (a workbook written by "
@@ -481,19 +482,19 @@ def _header(sheet: Sheet, types: dict[str, ColumnType] | None, table: str) -> li
             errors.append(sheet.error(1, _letter(index), "a column name has at most 64 "
                                                          "characters"))
         elif name and name in header:
-            errors.append(sheet.error(1, _letter(index), f"column {name!r} is named twice"))
+            errors.append(sheet.error(1, _letter(index), f"column {said(name)} is named twice"))
         elif "@" in name and (types is None or name not in types):
             problem = lang_column_problem(name, types)  # power@fr: the French of power
             if problem is not None:
                 errors.append(sheet.error(1, _letter(index), problem))
         elif name and types is not None and "*" not in types and name not in types \
                 and name != "count":
-            errors.append(sheet.error(1, _letter(index), f"unknown column {name!r}; {table} "
+            errors.append(sheet.error(1, _letter(index), f"unknown column {said(name)}; {table} "
                                       f"has: {', '.join(types)} (columns: in the data file)"))
         header.append(name)
     for name, kind in (types or {}).items():
         if name != "*" and name not in header and not kind.optional:
-            errors.append(sheet.error(1, None, f"no column {name!r} ({kind.describe()}); the "
+            errors.append(sheet.error(1, None, f"no column {said(name)} ({kind.describe()}); the "
                                                f"columns are: {', '.join(filter(None, header))}"))
     if errors:
         raise DataErrors(errors)

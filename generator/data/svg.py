@@ -57,6 +57,7 @@ from generator.core import context, memo, paths
 from generator.core.errors import DataError
 from generator.core.primitives import Segment
 from generator.core.vector import IconDef, IconShape
+from generator.core.words import said
 from generator.data.svg_scan import SvgRefused, read_svg
 
 __all__ = ["SvgError", "SvgRefused", "icon_from_svg", "load_art", "parse_d"]
@@ -238,10 +239,10 @@ def _paint(raw: str, accent: bool, recolour: bool, shown: str, where: str, opaci
         from PIL import ImageColor
 
         if low not in ImageColor.colormap:
-            raise SvgRefused(f"{shown}: {where} colour {value[:40]!r} is not a CSS colour name")
+            raise SvgRefused(f"{shown}: {where} colour {said(value, 40)} is not a CSS colour name")
     elif not any(r.match(value) for r in (REGEX_COLOR_HEX, REGEX_COLOR_RGB,
                                           REGEX_COLOR_RGB_PERCENT, REGEX_COLOR_HSL)):
-        raise SvgRefused(f"{shown}: {where} colour {value[:40]!r} is not a colour we read "
+        raise SvgRefused(f"{shown}: {where} colour {said(value, 40)} is not a colour we read "
                          "(#rgb, #rrggbb, rgb(), hsl() or a CSS name)")
     colour = Color(value)
     if colour.value is None or colour.alpha == 0:
@@ -314,13 +315,13 @@ def _number(text: object, shown: str, what: str) -> float:
     try:
         value = float(str(text).strip().rstrip("%")) / (100 if "%" in str(text) else 1)
     except ValueError:
-        raise SvgRefused(f"{shown}: {what} {str(text)[:40]!r} is not a number") from None
+        raise SvgRefused(f"{shown}: {what} {said(str(text), 40)} is not a number") from None
     return value if math.isfinite(value) else 1.0
 
 
 def _ident(values: dict) -> str:
     ident = values.get("attributes", {}).get("id")
-    return f" id={ident[:40]!r}" if ident else ""
+    return f" id={said(ident, 40)}" if ident else ""
 
 
 def show(file: Path) -> str:

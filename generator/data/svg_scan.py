@@ -36,6 +36,8 @@ from pathlib import Path
 from typing import NoReturn
 from xml.parsers import expat
 
+from generator.core.words import said
+
 MAX_BYTES = 2 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_ELEMENTS = 20_000  # after <use> expansion
@@ -217,7 +219,7 @@ def _check_css(css: str, shown: str) -> None:
                          "in the SVG itself")
     for target in _URL.findall(css):
         if not target.startswith("#"):
-            raise SvgRefused(f"{shown}: a <style> refers to {target[:60]!r} outside the SVG")
+            raise SvgRefused(f"{shown}: a <style> refers to {said(target, 60)} outside the SVG")
     last = css.rfind("/*")
     if last >= 0 and "*/" not in css[last + 2:]:
         raise SvgRefused(f"{shown}: a comment in the <style> is not closed (*/)")
@@ -265,7 +267,7 @@ def _check_element(tag: str, svg: bool, attrs: dict[str, str], node: _Node,
             raise fail(f"<{tag}> {local} is {len(value):,} characters long; at most {limit:,}")
         if svg and local == "href" and key in ("href", f"{XLINK_NS} href") and (
                 not value.startswith("#") or len(value) < 2):
-            raise fail(f"<{tag}> refers to {value[:60]!r}: an SVG may only refer to its "
+            raise fail(f"<{tag}> refers to {said(value, 60)}: an SVG may only refer to its "
                        "own elements (href=\"#id\"), not to other files or URLs")
     if svg and tag == "use":  # svgelements follows href before xlink:href
         target = attrs.get("href", attrs.get(f"{XLINK_NS} href"))

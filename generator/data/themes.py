@@ -28,6 +28,7 @@ from generator.core.colours import NotAColour, parse_colour
 from generator.core.errors import DataError
 from generator.core.model import NOTHING_KNOWN, Known
 from generator.core.vector import IconDef
+from generator.core.words import said
 from generator.core.yamlfile import YamlDoc, load_yaml
 from generator.data import fonts, project, resolve
 from generator.data.icons import load_icon
@@ -85,7 +86,7 @@ def _unknown(name: object, exc: resolve.Refused) -> str:
         return str(exc)  # found but refused (a symlink out of its folder...)
     known = ", ".join(project.known("themes"))
     which = "built-in themes" if len(project.folders("themes")) == 1 else "project and built-in"
-    return f"no theme {name!r} ({which}: {known})"
+    return f"no theme {said(name)} ({which}: {known})"
 
 
 def _parent_file(doc: YamlDoc, parent: object) -> Path:
@@ -93,7 +94,7 @@ def _parent_file(doc: YamlDoc, parent: object) -> Path:
     extending its own name (a project's ``standard`` over the built-in one) gets the next
     theme of that name along the search path, not itself."""
     if not isinstance(parent, str):
-        raise doc.error(("extends",), f"expected a theme name or a .yaml file, got {parent!r}")
+        raise doc.error(("extends",), f"expected a theme name or a .yaml file, got {said(parent)}")
     try:
         if is_theme_path(parent):
             return resolve.extends_file(parent, doc.file.resolve().parent)

@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from generator.core.model import Component
+from generator.core.words import said
 from generator.expressions import ExpressionError, compile_value
 
 from .schema import CompositionCheck
@@ -27,12 +28,12 @@ def check_specs(doc: Any, checks: Sequence[CompositionCheck], components: Sequen
         path = ("verify", index)
         for cid in component_ids(check.component):
             if cid not in ids:
-                raise doc.error(path + ("component",), f"unknown component {cid!r}; "
+                raise doc.error(path + ("component",), f"unknown component {said(cid)}; "
                                                        f"components: {', '.join(ids)}")
         combos = 1
         for field, table in (check.product or {}).items():
             if table not in tables:
-                raise doc.error(path + ("product", field), f"unknown table {table!r}; tables: "
+                raise doc.error(path + ("product", field), f"unknown table {said(table)}; tables: "
                                                            f"{', '.join(tables) or 'none'}")
             combos *= len(tables[table])
         if combos > MAX_PRODUCT:
@@ -42,7 +43,8 @@ def check_specs(doc: Any, checks: Sequence[CompositionCheck], components: Sequen
                 if isinstance(check.complete, dict) else ():
             if isinstance(domain, str) and domain not in tables:
                 raise doc.error(path + ("complete", field),
-                                f"unknown table {domain!r}; tables: {', '.join(tables) or 'none'}")
+                                f"unknown table {said(domain)}; tables: "
+                                f"{', '.join(tables) or 'none'}")
         for key, ref in field_refs(check):
             if is_expression(ref):
                 try:

@@ -37,6 +37,7 @@ from openpyxl.worksheet._reader import WorkSheetParser
 from openpyxl.xml.constants import SHEET_MAIN_NS
 
 from generator.core.errors import DataError
+from generator.core.words import said
 
 VALUE = f"{{{SHEET_MAIN_NS}}}v"
 FORMULA = f"{{{SHEET_MAIN_NS}}}f"
@@ -85,7 +86,7 @@ def _chosen(reader: _Reader, shown: Path, wanted: str | None) -> tuple[str, str]
     if not sheets:
         raise DataError(shown, None, "", "has no sheets")
     if wanted is not None and wanted not in names:
-        raise DataError(shown, None, "sheet", f"no sheet {wanted!r}; the workbook has: "
+        raise DataError(shown, None, "sheet", f"no sheet {said(wanted)}; the workbook has: "
                                               f"{', '.join(names)}")
     name, target = sheets[names.index(wanted)] if wanted is not None else sheets[0]
     if name in reader.charts:

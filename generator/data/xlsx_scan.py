@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import IO, NoReturn
 
 from generator.core.errors import DataError
+from generator.core.words import said
 
 MAX_UNPACKED_BYTES = 25 * 1024 * 1024
 MAX_MEMBERS = 500
@@ -123,7 +124,7 @@ class Markup:
         """Count the tags of ``data`` (the regular expressions count, in C); return the cells
         of the row that ``data`` ends in."""
         if _DTD.search(data):
-            self.fail(f"part {name!r} declares a DTD (<!DOCTYPE or <!ENTITY), which no "
+            self.fail(f"part {said(name)} declares a DTD (<!DOCTYPE or <!ENTITY), which no "
                       "spreadsheet program writes; refused")
         markup = len(_CELL_MARKUP.findall(data))
         self.cell_elements += markup
@@ -133,7 +134,7 @@ class Markup:
         for index, row in enumerate(rows):
             cells = (cells if index == 0 else 0) + len(_CELL.findall(row))
             if cells > MAX_ROW_CELLS:
-                self.fail(f"part {name!r} has a row of more than {MAX_ROW_CELLS} cells, "
+                self.fail(f"part {said(name)} has a row of more than {MAX_ROW_CELLS} cells, "
                           "more than a spreadsheet program writes; refused")
         if self.texts > MAX_TEXTS:
             self.fail(f"holds more than {MAX_TEXTS} texts (shared or inline strings); keep "
@@ -154,16 +155,16 @@ class Markup:
                 b"\0" in head[:2] and head[:64].decode(
                     "utf-16-be" if head[:1] == b"\0" else "utf-16-le", "replace"
                 ).lstrip().startswith("<")):
-            self.fail(f"part {name!r} is UTF-16 text; {again}")
+            self.fail(f"part {said(name)} is UTF-16 text; {again}")
         body = head.removeprefix(codecs.BOM_UTF8)
         if body.startswith(b"<?xml"):
             end = body.find(b">")
             if end < 0:
-                self.fail(f"part {name!r} has an XML declaration with no end; {again}")
+                self.fail(f"part {said(name)} has an XML declaration with no end; {again}")
             declared = _ENCODING.search(body, 0, end)
             if declared and declared.group(1).lower() != b"utf-8":
                 encoding = declared.group(1)[:40].decode("ascii", "replace")
-                self.fail(f"part {name!r} declares the encoding {encoding!r}; {again}")
+                self.fail(f"part {said(name)} declares the encoding {said(encoding)}; {again}")
 
     def fail(self, expected: str) -> NoReturn:
         raise DataError(self.shown, None, "", expected)

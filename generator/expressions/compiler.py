@@ -21,6 +21,7 @@ from jinja2.parser import Parser
 from jinja2.runtime import Context
 
 from generator.core import memo
+from generator.core.words import said
 
 from .library import ENV
 from .limits import MAX_DEPTH, MAX_SOURCE, BoundedText, ExpressionError
@@ -80,7 +81,7 @@ def check_tree(tree: nodes.Node) -> tuple[int, bool]:
                                       "{% if %} (use each: in a face template to repeat)")
             raise ExpressionError(f"{kind.__name__} is not allowed in an expression")
         if isinstance(node, nodes.Name) and (node.ctx != "load" or node.name in _RESERVED):
-            raise ExpressionError(f"the name {node.name!r} is reserved")
+            raise ExpressionError(f"the name {said(node.name)} is reserved")
         if isinstance(node, nodes.Tuple) and node.ctx != "load":
             raise ExpressionError("assignment is not allowed in an expression")
         if kind is nodes.Filter or kind is nodes.Test:
@@ -127,14 +128,13 @@ def number_error(exc: ValueError) -> str:
     return str(exc)
 
 
-def shorten(text: str, limit: int = 300) -> str:
-    """Text cut at ``limit`` characters for a message (a Python error may quote a value)."""
-    return text if len(text) <= limit else text[:limit] + "…"
+EXPRESSION_SHOWN = 120  # characters of an expression a message quotes (more than a value's)
 
 
-def quote(text: str, limit: int = 120) -> str:
-    """A string as an error message shows it: quoted, cut at ``limit`` characters."""
-    return repr(shorten(text, limit))
+def quote(text: str) -> str:
+    """An expression as an error message shows it (generator/core/words.py: quoted, escaped
+    for the terminal, cut at ``EXPRESSION_SHOWN`` characters)."""
+    return said(text, EXPRESSION_SHOWN)
 
 
 def _lone(text: str) -> str | None:

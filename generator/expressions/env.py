@@ -14,6 +14,8 @@ from jinja2.nodes import EvalContext
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment, is_internal_attribute
 
+from generator.core.words import said
+
 from .limits import (
     CALL_WORK,
     MAX_EXPONENT,
@@ -185,7 +187,7 @@ class _CodeGenerator(CodeGenerator):
 
 
 def _unsafe(obj: Any, attribute: Any) -> SecurityError:
-    return SecurityError(f"access to attribute {attribute!r} of {type(obj).__name__!r} "
+    return SecurityError(f"access to attribute {said(attribute)} of {said(type(obj).__name__)} "
                          "object is unsafe.")
 
 
@@ -267,14 +269,14 @@ class BoundedSandbox(SandboxedEnvironment):
             return self.undefined(obj=obj, name=argument)
         if isinstance(argument, str):
             return self.getattr(obj, argument)
-        raise SecurityError(f"indexing a {type(obj).__name__!r} object is unsafe.")
+        raise SecurityError(f"indexing a {said(type(obj).__name__)} object is unsafe.")
 
     def call(__self, __context: Context, __obj: Any, *args: Any,
              **kwargs: Any) -> Any:
         if isinstance(__obj, Undefined):
             __obj._fail_with_undefined_error()
         if not __self.is_safe_callable(__obj):
-            raise SecurityError(f"a {type(__obj).__name__!r} object is not safely callable")
+            raise SecurityError(f"a {said(type(__obj).__name__)} object is not safely callable")
         return __obj(*args, **kwargs)
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:

@@ -9,7 +9,9 @@ from jinja2 import Undefined
 from jinja2.exceptions import SecurityError, TemplateError
 from jinja2.runtime import Context, new_context
 
-from .compiler import compile_value, quote, shorten
+from generator.core.words import plain
+
+from .compiler import compile_value, quote
 from .library import ENV
 from .limits import (
     MAX_INT_BITS,
@@ -104,7 +106,7 @@ def _evaluate_text(value: str, scope: Scope) -> Any:
     except MemoryError:
         raise LimitError(f"in {quote(value)}: out of memory") from None
     except Exception as exc:  # user input: every failure is a data error, never a traceback
-        raise ExpressionError(f"in {quote(value)}: {shorten(str(exc))}") from None
+        raise ExpressionError(f"in {quote(value)}: {plain(str(exc), 300)}") from None
     finally:
         meter.limit = outer
 

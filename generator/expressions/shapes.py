@@ -13,6 +13,8 @@ import math
 import operator
 from typing import Any
 
+from generator.core.words import said
+
 Point = tuple[float, float]
 MAX_POINTS = 1_000  # points of one generated shape
 MAX_COORDINATE = 1e6  # mm: no argument is bigger (a face is at most a few hundred mm)
@@ -28,7 +30,7 @@ def number(function: str, name: str, value: Any) -> float:
         out = math.inf
     if not abs(out) <= MAX_COORDINATE:  # also refuses inf and nan
         raise ValueError(f"{function}(): {name} must be a number within "
-                         f"+/-{MAX_COORDINATE:g}, got {value!r:.40}")
+                         f"+/-{MAX_COORDINATE:g}, got {said(value, 40)}")
     return out
 
 

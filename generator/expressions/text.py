@@ -8,6 +8,8 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from generator.core.words import said
+
 from .limits import BoundedText, charge, check_length, check_width, metered, to_text
 
 # -- bounded text operations -----------------------------------------------------------------
@@ -74,7 +76,7 @@ def percent_format(template: str, values: Any) -> str:
         out.add(template[position:start])
         spec = _SPEC.match(template, start)
         if spec is None:
-            raise ValueError(f"unsupported format at {template[start:start + 10]!r}")
+            raise ValueError(f"unsupported format at {said(template[start:start + 10])}")
         position = spec.end()
         kind, width, precision = spec["type"], spec["width"], spec["precision"]
         if width == "*" or precision == "*":

@@ -28,6 +28,7 @@ from generator.core.errors import DataError, DataErrors, shown
 from generator.core.fit import fit_box
 from generator.core.model import MAX_INCLUDE_DEPTH, NOTHING_KNOWN, FaceTemplate, Known
 from generator.core.vector import EDGE_ROW_WORK, POINT_WORK, IconDef, parse_path
+from generator.core.words import said
 from generator.core.yamlfile import YamlDoc, format_path
 from generator.data import fonts, i18n, lookup
 from generator.expressions import (
@@ -155,7 +156,7 @@ def render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, An
         return _render_face(template, w, h, ctx, label, known)
     except MemoryError:
         pass  # reported below, once the failed drawing (and all it held) is let go
-    raise DataError(template.file, None, "", f"drawing {label or 'a face'!r} ran out of "
+    raise DataError(template.file, None, "", f"drawing {said(label or 'a face')} ran out of "
                     "memory: the template draws too much (fewer or simpler elements, fewer "
                     "repetitions of each)")
 
@@ -184,7 +185,8 @@ def _render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, A
     except DataError as exc:
         if label and not isinstance(exc, DataErrors):
             # Name the piece being drawn: the template is shared by every card of a deck.
-            named = DataError(exc.file, exc.line, exc.field, f"{exc.expected} (drawing {label!r})")
+            named = DataError(exc.file, exc.line, exc.field,
+                              f"{exc.expected} (drawing {said(label)})")
             named.printed = exc.printed
             raise named from None
         raise
@@ -333,7 +335,7 @@ class _Run:
             index_name = raw.get("index", "loop_index")  # name it to reach it from a nested each
             for key, given in (("as", name), ("index", index_name)):
                 if not isinstance(given, str) or not given.isidentifier():
-                    raise self.fail(path + (key,), f"expected a name, got {given!r:.60}")
+                    raise self.fail(path + (key,), f"expected a name, got {said(given, 60)}")
             try:
                 # every repetition, nested ones too, counts for the face (a scope made each)
                 count_loops(len(seq), REPETITION_WORK)
@@ -378,7 +380,7 @@ class _Run:
                             "unknown field for include; expected include and with")
         name = self.value(path + ("include",), raw["include"], scope)
         if not isinstance(name, str):
-            raise self.fail(path + ("include",), f"expected a template name, got {name!r:.60}")
+            raise self.fail(path + ("include",), f"expected a template name, got {said(name, 60)}")
         if self.depth >= MAX_INCLUDE_DEPTH:
             raise self.fail(path + ("include",), f"includes nest more than {MAX_INCLUDE_DEPTH} "
                                                  "deep (does a template include itself?)")
@@ -388,7 +390,7 @@ class _Run:
         values: dict[str, Any] = {}
         for key, value in given.items():
             if not isinstance(key, str) or not key.isidentifier():
-                raise self.fail(path + ("with", key), f"expected a name, got {key!r:.60}")
+                raise self.fail(path + ("with", key), f"expected a name, got {said(key, 60)}")
             values[key] = self.value(path + ("with", key), value, scope)
         try:
             included = self.template(name)  # beside the includer
@@ -427,7 +429,7 @@ class _Run:
     def coerce(self, path: tuple[Hashable, ...], typ: Any, value: Any) -> Any:
         if isinstance(typ, tuple):
             if value not in typ:
-                raise self.fail(path, f"expected one of {', '.join(typ)}, got {value!r}")
+                raise self.fail(path, f"expected one of {', '.join(typ)}, got {said(value)}")
             return value
         if typ == "num":
             if value is None:
@@ -435,9 +437,9 @@ class _Run:
             try:
                 number = float(value)
             except (TypeError, ValueError):
-                raise self.fail(path, f"expected a number, got {value!r}") from None
+                raise self.fail(path, f"expected a number, got {said(value)}") from None
             if number != number or abs(number) > 10_000:
-                raise self.fail(path, f"expected a number within +/-10000, got {value!r}")
+                raise self.fail(path, f"expected a number within +/-10000, got {said(value)}")
             return number
         if typ == "colour":
             if value in (None, "none", ""):
@@ -455,19 +457,21 @@ class _Run:
                 raise self.fail(path, str(exc)) from None
         if typ == "angle":
             if value not in (0, 90, 180, 270):
-                raise self.fail(path, f"expected a rotation of 0, 90, 180 or 270, got {value!r}")
+                raise self.fail(path, "expected a rotation of 0, 90, 180 or 270, got "
+                                      f"{said(value)}")
             return int(value)
         if typ == "dash":
             if value is None:
                 return None
             if not isinstance(value, list) or not all(isinstance(v, (int, float)) for v in value):
-                raise self.fail(path, f"expected a list of dash lengths in mm, got {value!r}")
+                raise self.fail(path, f"expected a list of dash lengths in mm, got {said(value)}")
             return tuple(float(v) for v in value)
         if typ == "points":
             try:
                 return tuple((float(a), float(b)) for a, b in value)
             except (TypeError, ValueError):
-                raise self.fail(path, f"expected a list of [x, y] points, got {value!r}") from None
+                raise self.fail(path, "expected a list of [x, y] points, got "
+                                      f"{said(value)}") from None
         if typ == "bool":
             if value is None:
                 return None
@@ -481,7 +485,7 @@ class _Run:
                 fx = fy = -1.0
             if not (0 <= fx <= 1 and 0 <= fy <= 1):
                 raise self.fail(path, "expected the point to keep in view as [x, y], each from "
-                                      f"0 (left, top) to 1 (right, bottom), got {value!r:.60}")
+                                      f"0 (left, top) to 1 (right, bottom), got {said(value, 60)}")
             return (fx, fy)
         return str(value)
 

@@ -25,6 +25,7 @@ from generator.core.errors import (
 )
 from generator.core.languages import SOURCE, languages
 from generator.core.sizes import PAPER_SIZES
+from generator.core.words import said
 from generator.orchestration.options import BuildOptions
 
 if TYPE_CHECKING:
@@ -190,7 +191,7 @@ def _condition(text: str | None) -> dict[str, list[Any]] | str | None:
     name, equals, value = text.partition("=")
     if not equals or not name.strip():
         raise ValueError(f"a condition is FIELD=VALUE or an expression like "
-                         f"\"{{{{ item.rank.value > 7 }}}}\" (got {text!r})")
+                         f"\"{{{{ item.rank.value > 7 }}}}\" (got {said(text)})")
     value = value.strip()
     try:  # "value=7" matches the number 7 as well as the text "7"
         number: int | float | None = int(value)

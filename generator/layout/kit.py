@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from generator.core.model import Size, StartCell
 from generator.core.primitives import Face, Text
+from generator.core.words import said
 from generator.data.i18n import message
 from generator.faces.ink import SAFE_MM, text_box
 
@@ -121,7 +122,7 @@ class Packer:
 
     def __init__(self, spec: SheetSpec) -> None:
         if spec.flip not in ("long", "short", "none"):
-            raise LayoutError(f"flip must be 'long' or 'short', got {spec.flip!r}")
+            raise LayoutError(f"flip must be 'long' or 'short', got {said(spec.flip)}")
         self.spec = spec
         self.sheets: list[SheetDraft] = []
 
@@ -141,7 +142,7 @@ class Packer:
                 continue
             options.append((plan.count, plan.cost, rank, plan, frame))
         if not options:
-            raise LayoutError(f"board {board.name!r} cannot be tiled on this paper")
+            raise LayoutError(f"board {said(board.name)} cannot be tiled on this paper")
         # The fewest tiles (a row or column more costs sheets: 13 Letter sheets for Moving
         # Target's grid instead of 12); then the seams that cross least (another frame's
         # window may let them pass the start space, or between cells); then the preferred

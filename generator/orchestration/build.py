@@ -16,6 +16,7 @@ from generator.core.findings import Finding
 from generator.core.model import Component, FaceTemplate, Game, Size
 from generator.core.primitives import WEIGHED, Face, Primitive, face_weight
 from generator.core.sizes import PAGE
+from generator.core.words import said
 from generator.core.yamlfile import format_path
 from generator.data import i18n, load_game, origin
 from generator.data.resources import load_resources
@@ -274,7 +275,7 @@ def _draw_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions, s
             raise too_many_primitives(game, comp, f"more than {MAX_COMPONENT_PRIMITIVES:,} "
                                       f"{WEIGHED} in one "
                                       f"component's faces: {primitives:,} up to item "
-                                      f"{index + 1} ({label!r})")
+                                      f"{index + 1} ({said(label)})")
         for _ in range(item.count):
             fronts.append(front)
             if backs is not None and back is not None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator import rules
+from generator.core.words import said
 from generator.data.i18n import message
 from generator.rules.base import HasVariants, RulesEngine
 from generator.rules.guard import Guarded, replay_check
@@ -154,7 +155,7 @@ def run(module: RulesEngine, players: int, n: int, seed: int = 1, jobs: int | No
         data: Mapping[str, Any] | None = None, game: str = "") -> Report:
     """Play ``n`` seeded games; ``jobs`` worker processes (None: one per core)."""
     if policy not in POLICIES:
-        raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
+        raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {said(policy)}")
     if n < 1:
         raise ValueError(f"n (games to play) must be at least 1, not {n}")
     if jobs is not None and jobs < 0:

@@ -45,6 +45,7 @@ from generator.core.atomic import atomic_dir, atomic_file, output_lock
 from generator.core.errors import InputError
 from generator.core.model import Component, Game
 from generator.core.primitives import Face
+from generator.core.words import said
 from generator.data import i18n, load_game
 from generator.orchestration.build import (
     check_composition,
@@ -79,13 +80,13 @@ def checked_base_url(url: str | None) -> str | None:
     if not url or len(url) > 2000 or any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127
                                          for ch in url):
         raise InputError(f"--base-url: expected an http:// or https:// URL without spaces "
-                         f"(got {shown!r})")
+                         f"(got {said(shown)})")
     parts = urlsplit(url)
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         raise InputError(f"--base-url: expected an http:// or https:// URL with a host, where "
-                         f"the tts folder is uploaded (got {shown!r})")
+                         f"the tts folder is uploaded (got {said(shown)})")
     if parts.query or parts.fragment or "?" in url or "#" in url:
-        raise InputError(f"--base-url: expected a folder's URL, without ? or # (got {shown!r})")
+        raise InputError(f"--base-url: expected a folder's URL, without ? or # (got {said(shown)})")
     return url if url.endswith("/") else url + "/"
 
 

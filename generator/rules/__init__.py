@@ -33,6 +33,7 @@ from typing import Any
 from generator.core import trust
 from generator.core.errors import DataError, InputError
 from generator.core.findings import Finding
+from generator.core.words import said
 
 from .base import REQUIRED, RulesEngine, members
 from .guard import EngineFault, Guarded, ProjectEngine
@@ -123,7 +124,7 @@ def engine(game: Any, skip_untrusted: bool = False) -> RulesEngine | None:
     try:
         return load(name)
     except ImportError as exc:
-        raise _at_rules_line(game, f"cannot load the rules module {name!r}: {exc}") from None
+        raise _at_rules_line(game, f"cannot load the rules module {said(name)}: {exc}") from None
 
 
 def _at_rules_line(game: Any, expected: str) -> DataError:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from generator.core.findings import RULEBOOK, Finding
+from generator.core.words import said
 from generator.data import i18n
 
 from .base import at
@@ -90,8 +91,8 @@ def _gone(game: Any, check: str, gone: list[tuple[int, dict[str, Any]]], field: 
     def words(rule: dict[str, Any]) -> str:
         return rule["printed_in"][lang] if lang else rule["printed"]
 
-    named = "; ".join(f"seed line {rule['line']} ({rule['rule'][:60]!r}): "
-                      f"{words(rule)[:60]!r} is not on the rules pages"
+    named = "; ".join(f"seed line {rule['line']} ({said(rule['rule'], 60)}): "
+                      f"{said(words(rule), 60)} is not on the rules pages"
                       for _, rule in gone[:SHOWN])
     more = f"; and {len(gone) - SHOWN} more" if len(gone) > SHOWN else ""
     path = ("rules_coverage", "rules", gone[0][0], field) + ((lang,) if lang else ())

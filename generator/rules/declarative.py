@@ -34,6 +34,7 @@ from generator.core.context import Spender
 from generator.core.errors import DataError
 from generator.core.findings import DESIGN, Finding
 from generator.core.model import Game
+from generator.core.words import said
 from generator.expressions import ExpressionError, Spending, evaluate
 
 from ..data.schema import CompositionCheck, CountRange, ValueRange
@@ -82,7 +83,7 @@ def findings(game: Game) -> list[Finding]:
         try:
             ok, detail, warn = _run(game, check, budget)
         except ExpressionError as exc:
-            raise _error(game, index, f"{check.name!r}: {exc}") from None
+            raise _error(game, index, f"{said(check.name)}: {exc}") from None
         out.append(Finding(check.name, ok, detail, warn=warn, where=where, basis=DESIGN))
     return out
 
@@ -172,7 +173,7 @@ def _value(ref: str, piece: Piece, budget: _Budget) -> Any:
     for part in ref.split("."):
         if not isinstance(current, Mapping) or part not in current:
             fields = ", ".join(map(str, current)) if isinstance(current, Mapping) else "none"
-            raise _Missing(f"{piece.name} has no field {ref!r} (its fields: {fields})")
+            raise _Missing(f"{piece.name} has no field {said(ref)} (its fields: {fields})")
         current = current[part]
     return current
 

@@ -25,6 +25,7 @@ from PIL import Image as PILImage
 
 from generator.core import primitives as p
 from generator.core.errors import location
+from generator.core.words import said
 from generator.data import fonts
 from generator.faces.ink import SAFE_MM, Box, bounds
 
@@ -101,7 +102,7 @@ def face_issues(face: p.Face, kind: str, round_: bool, cell: Cell | None = None
                             f"{prim.size:g} pt text (needs {MIN_FACE_PT:g} pt at print size)",
                             prim.size)
             for font, missing in missing_by_font(prim):
-                detail = f"font {fonts.describe(font)} has no glyph for {missing!r}"
+                detail = f"font {fonts.describe(font)} has no glyph for {said(missing)}"
                 printed = " ".join(run[2] for run in prim.runs())
                 yield Issue("glyph", piece, _where(face, index), detail,
                             cell=(cell(printed, detail) or "") if cell is not None else "")
@@ -195,4 +196,4 @@ def furniture_issues(prims: Iterable[p.Primitive], where: str) -> Iterator[Issue
                         f"{prim.size:g} pt text (needs {MIN_FURNITURE_PT:g} pt)", prim.size)
         for font, missing in missing_by_font(prim):
             yield Issue("glyph", "page furniture", where,
-                        f"font {fonts.describe(font)} has no glyph for {missing!r}")
+                        f"font {fonts.describe(font)} has no glyph for {said(missing)}")

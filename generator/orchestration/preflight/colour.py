@@ -26,6 +26,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations
 
+from generator.core.words import said
+
 RGB = tuple[float, float, float]
 Lab = tuple[float, float, float]
 Matrix = tuple[RGB, RGB, RGB]
@@ -84,7 +86,7 @@ def parse_hex(s: str) -> RGB:
     with white in proportion to its opacity (what both renderers draw on a blank page; over
     a coloured background it would look different, which no palette check can know)."""
     if not isinstance(s, str) or not _HEX.fullmatch(s):
-        raise ValueError(f"not a colour: {s!r} (expected '#rgb', '#rrggbb' or, translucent, "
+        raise ValueError(f"not a colour: {said(s)} (expected '#rgb', '#rrggbb' or, translucent, "
                          "'#rgba', '#rrggbbaa')")
     digits = s[1:]
     if len(digits) <= 4:
@@ -124,7 +126,7 @@ def simulate(hex_colour: str, mode: str) -> RGB:
         y = _to_srgb(relative_luminance(rgb))
         return y, y, y
     if mode not in _MACHADO:
-        raise ValueError(f"unknown colour-vision mode {mode!r}; expected one of {MODES}")
+        raise ValueError(f"unknown colour-vision mode {said(mode)}; expected one of {MODES}")
     lin = _mul(_MACHADO[mode], (_to_linear(rgb[0]), _to_linear(rgb[1]), _to_linear(rgb[2])))
     r, g, b = (_to_srgb(min(1.0, max(0.0, c))) for c in lin)
     return r, g, b
@@ -199,7 +201,7 @@ def _labs(colours: Mapping[str, str], mode: str) -> dict[str, Lab]:
         try:
             labs[name] = to_lab(simulate(value, mode))
         except ValueError as err:
-            raise ValueError(f"colour {name!r}: {err}") from None
+            raise ValueError(f"colour {said(name)}: {err}") from None
     return labs
 
 

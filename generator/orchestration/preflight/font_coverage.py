@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 from generator.core import primitives as p
 from generator.core.findings import Finding
+from generator.core.words import said
 from generator.data import fonts
 from generator.data.project_fonts import FontFile
 
@@ -49,7 +50,7 @@ def coverage_findings(prim_lists: Iterable[Iterable[p.Primitive]]) -> list[Findi
                   f"{len(chars)} characters the kit sets in it")
         if missing:
             more = "..." if len(missing) > SHOWN else ""
-            detail += f"; none for {missing[:SHOWN]!r}{more} (see the glyph findings)"
+            detail += f"; none for {said(missing, SHOWN)}{more} (see the glyph findings)"
         findings.append(Finding(f"font {font.name}", True, detail))
         licence = fonts.licence_note(font.name)
         if licence:

@@ -21,6 +21,7 @@ from typing import Any
 from generator.core import memo, paths
 from generator.core.findings import DESIGN, RULEBOOK, Finding
 from generator.core.model import Game
+from generator.core.words import said
 from generator.core.yamlfile import YamlDoc, load_yaml
 
 from ..base import PrintedKit, at, expect_equal
@@ -139,7 +140,7 @@ def token_findings(game: Game, kit: PrintedKit) -> list[Finding]:
     names = {die: row["names"].get(theme.name) for die, row in expected.items()}
     if all(names.values()):
         labels = theme.labels.get("tokens", {})
-        bad = [f"die {die}: {labels.get(die, {}).get('name')!r}, the seed says {name!r}"
+        bad = [f"die {die}: {said(labels.get(die, {}).get('name'))}, the seed says {said(name)}"
                for die, name in names.items()
                if str(labels.get(die, {}).get("name", "")).casefold() != name.casefold()]
         findings.append(Finding(f"token names of the {theme.name} theme", not bad,

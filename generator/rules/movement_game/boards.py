@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.core.findings import RULEBOOK, Finding
+from generator.core.words import said
 
 SIDES = "SWNE"             # clockwise from the south edge
 ACROSS = {"S": "N", "N": "S", "W": "E", "E": "W"}
@@ -158,7 +159,7 @@ def board_findings(board: Board, sides: tuple[str, ...] = tuple(SIDES)) -> list[
                               if len(holds) > 1 else ""), basis=RULEBOOK))
     else:
         out.append(Finding(f"{label}: asymmetrical", sym == "none" and not holds,
-                           f"declared {sym!r}; " + (f"but it has: {', '.join(holds)}" if holds
+                           f"declared {said(sym)}; " + (f"but it has: {', '.join(holds)}" if holds
                                                     else "none of the 7 symmetries of the "
                                                     "square holds"), basis=RULEBOOK))
     h, w = board.height, board.width

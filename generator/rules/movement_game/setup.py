@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator.core.words import said
+
 from ..base import per_data
 from .boards import (
     ACROSS,
@@ -104,7 +106,7 @@ def _build_rules(data: Mapping[str, Any], players: int) -> Rules:
     wanted = cfg.get("board") or boards[0]["name"]
     chosen = [b for b in boards if b["name"] == wanted]
     if not chosen:
-        raise ValueError(f"no board named {wanted!r}")
+        raise ValueError(f"no board named {said(wanted)}")
     board, seats, nav = parse_board(chosen[0]), seats_by_count[players], tables["navigation"]
     die = int(cfg["die_sides"])
     rays, homes, goals, is_goal = [], [], [], []

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.core.errors import DataError
+from generator.core.words import said
 from generator.core.yamlfile import YamlDoc, format_path
 from generator.data.loader import load_shaped
 
@@ -75,7 +76,7 @@ def _check_setup(game: Any, doc: YamlDoc) -> None:
     boards = dict(variants(game.data))
     if setup["board"] not in boards:
         raise doc.error(("board",), f"expected the name of a board of the game's tables.boards "
-                        f"({', '.join(boards) or 'none'}), got {setup['board']!r}")
+                        f"({', '.join(boards) or 'none'}), got {said(setup['board'])}")
     data = boards[setup["board"]]
     seated, players = seating(data), setup["players"]
     if players not in seated:
@@ -118,7 +119,7 @@ def _check_setup(game: Any, doc: YamlDoc) -> None:
         for path, name in cards:
             if name not in rules.names:
                 raise doc.error(path, f"expected a navigation card ({', '.join(rules.names)}), "
-                                f"got {name!r}")
+                                f"got {said(name)}")
         on_board = len(setup["tokens"].get(turn["side"], []))
         for p, play in enumerate(turn["plays"]):
             if play["token"] >= on_board:

@@ -22,6 +22,7 @@ from typing import Any
 
 from generator.core import memo
 from generator.core.findings import DESIGN, RULEBOOK, Finding
+from generator.core.words import said
 
 from ..base import at as data_at
 from ..base import expect_equal
@@ -211,9 +212,9 @@ def printed_pieces(game: Any, component: str, table: str
     """Each printed copy of a component, or the table expanded by ``count`` if it is missing."""
     ids = {c.id for c in getattr(game, "components", ())}
     if component in ids:
-        return list(game.component(component).expanded()), f"component {component!r}"
+        return list(game.component(component).expanded()), f"component {said(component)}"
     rows = game.data["tables"].get(table, [])
-    return [r for r in rows for _ in range(int(r.get("count", 1)))], f"table {table!r}"
+    return [r for r in rows for _ in range(int(r.get("count", 1)))], f"table {said(table)}"
 
 
 def _histogram(values: Iterable[Any]) -> str:

@@ -34,6 +34,7 @@ from generator.core import paths
 from generator.core.findings import DESIGN, RULEBOOK, Finding
 from generator.core.model import Component, Game
 from generator.core.sizes import CARD_SIZES
+from generator.core.words import said
 from generator.core.yamlfile import load_yaml
 
 from ..base import PrintedKit, at, expect_equal
@@ -207,7 +208,7 @@ def grid_findings(grid: Component, size: int) -> list[Finding]:
                         f"{rows}x{cols}", f"{size}x{size}", basis=RULEBOOK)]
     cell = CARD_SIZES.get(str(p.get("cell")))
     if cell is None or not isinstance(rows, int | float) or not isinstance(cols, int | float):
-        out.append(Finding("play grid cell size", False, f"unknown cell {p.get('cell')!r}",
+        out.append(Finding("play grid cell size", False, f"unknown cell {said(p.get('cell'))}",
                            basis=DESIGN))
         return out
     gap, border = float(p.get("gap", 0)), float(p.get("border", 0))
