@@ -109,15 +109,23 @@ def test_expression_with_undefined_name(game_file, tmp_path):
     assert "'suit' is undefined" in err.expected
 
 
-def test_text_too_long_names_the_template_line(game_file, tmp_path):
+def test_text_too_long_names_its_data_line(game_file, tmp_path):
+    """A rules text too long for its box is the data's: named at its line of the data file,
+    the built-in template that printed it (rules-section, included by rules-page per
+    section) named after it; before, the template's line led, a file the designer never
+    wrote (issue 35)."""
     file, _ = game_file(LONG_TIPS)
     err = fail(file, tmp_path)
-    template = paths.FACES / "rules-section.yaml"  # included by rules-page.yaml per section
-    assert err.file == str(template)
-    assert err.line == line_of(template, 'text: "{{ t(s.text) }}"')
-    assert err.field == "elements[2].do[0].text.text"
+    assert err.file == str(file)
+    lines = file.read_text(encoding="utf-8").splitlines()
+    long_at = line_of(file, "Avoid unblocking moves when you remove cards, and more.")
+    assert err.line == max(n for n, line in enumerate(lines[:long_at], 1)
+                           if line.strip().startswith("text:"))  # the section's text
+    assert err.field.startswith("components[") and err.field.endswith("].text")
     assert "'The most important task" in err.expected
     assert "does not fit a " in err.expected and "minimum size 7 pt" in err.expected
+    assert err.expected.endswith("printed by the built-in face template rules-section")
+    assert str(paths.FACES) not in err.message()
 
 
 def test_unknown_game_id():
@@ -164,7 +172,7 @@ def test_cli_failed_build_leaves_good_pdf_untouched(game_file, tmp_path, kit_a4)
     result = cli("build", file, "--out", out)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
-    assert "rules-section.yaml" in result.stderr and "does not fit" in result.stderr
+    assert "template rules-section" in result.stderr and "does not fit" in result.stderr
     assert target.read_bytes() == before
     assert [p.name for p in target.parent.iterdir()] == ["moving-target.pdf"]
 
@@ -248,3 +256,60 @@ def test_every_path_in_a_message_is_seen_from_where_the_user_stands(tmp_path, mo
     assert shown("/elsewhere/game.yaml") == "/elsewhere/game.yaml"
     assert shown("g/game.yaml") == "g/game.yaml"
     assert shown(str(tmp_path)) == str(tmp_path)
+
+
+# -- issue 35: the vague, named at their file and line ---------------------------------------
+
+def _starter(folder):
+    assert main(["init", str(folder)]) == 0
+    return folder
+
+
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">\n  <path d="{d}"/>\n</svg>\n'
+
+
+@pytest.mark.parametrize(("d", "says"), [
+    ("M 1 1 L NaN 5 L 3 3 Z", "<path> d: 'NaN' is not a number"),
+    ("M 1 1 L 2,inf Z", "<path> d: 'inf' is not a number"),
+    ("M 1 1 L 1e999 5 Z", "<path> d: the number 1e999 is too large to compute with"),
+    ("M 1 1 L 2 Z", "<path> d could not be read: its numbers do not fit its commands"),
+], ids=["nan", "inf", "overflow", "odd-count"])
+def test_an_svg_path_that_cannot_be_drawn_is_named_at_its_line(d, says, tmp_path, capsys):
+    """Before, each was ``the SVG could not be read (ValueError)``, naming no line (or,
+    for NaN in a point list, the point was left out)."""
+    project = _starter(tmp_path / "game")
+    icon = project / "icons" / "leaf.svg"
+    icon.write_text(SVG.format(d=d), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["build", str(project), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {icon}:2: {says}"), err
+    assert len(err.splitlines()) == 1 and "ValueError" not in err, err
+    assert not list((tmp_path / "out").rglob("*.pdf"))
+
+
+@pytest.mark.parametrize("name", ["pic.png", "pic.svg"])
+def test_an_image_linked_from_outside_the_project_says_where_it_leads(name, tmp_path, capsys):
+    """A picture in the project's art/ that is a link to a file elsewhere: refused, saying
+    it leads outside the project folder (before: "not found", with the file right there)."""
+    from PIL import Image as Picture
+
+    project = _starter(tmp_path / "game")
+    outside = tmp_path / f"elsewhere{name[3:]}"
+    if name.endswith(".png"):
+        Picture.new("RGB", (8, 8), "red").save(outside)
+    else:
+        outside.write_text(SVG.format(d="M 1 1 L 5 5 L 1 5 Z"), encoding="utf-8")
+    (project / "art").mkdir()
+    (project / "art" / name).symlink_to(outside)
+    card = project / "faces" / "card.yaml"
+    text = card.read_text(encoding="utf-8")
+    card.write_text(text + f"  - image: {{path: art/{name}, x: 5, y: 30, w: 20, h: 20}}\n",
+                    encoding="utf-8")
+    line = text.count("\n") + 1
+    capsys.readouterr()
+    assert main(["build", str(project), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {card}:{line}: elements["), err
+    assert f"image 'art/{name}' is a link leading outside {project}" in err, err
+    assert "not found" not in err and len(err.splitlines()) == 1, err

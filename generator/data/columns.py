@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -50,6 +50,7 @@ BASES = ("str", "name", "int", "number", "bool", "point", "face", "any")
 RANGED = ("int", "number", "str", "point")  # the bases a range ``a..b`` applies to
 MAX_LIST = 10_000
 MAX_RECORDS = 50  # record types one declaration may name
+MAX_UNKNOWN = 5  # undeclared fields of one closed record reported
 _WORDS = {"str": "text", "name": "a name (a-z, 0-9, - and _)", "int": "a whole number",
           "number": "a number", "bool": "true or false", "point": "an [x, y] pair",
           "face": "the name of a face template", "any": "anything"}
@@ -74,6 +75,7 @@ class ColumnType:
     name: str = ""  # a record's name
     ref: tuple[str, str] = ("", "")  # (column, table)
     join: bool = False  # a reference replaced by the row it names (``{table: suits}``)
+    closed: bool = False  # a record whose undeclared fields are refused (``closed:``)
 
     def describe(self) -> str:
         if self.base == "list" and self.item is not None:
@@ -106,7 +108,7 @@ class ColumnType:
         if self.base == "record":
             return isinstance(value, Mapping) and all(
                 kind.optional if value.get(name) is None else kind.accepts(value[name])
-                for name, kind in self.fields)
+                for name, kind in self.fields) and not self.unknown(value)
         if self.base == "ref":
             return isinstance(value, (str, int)) and not isinstance(value, bool)
         if self.base == "any":
@@ -122,6 +124,13 @@ class ColumnType:
         if self.base == "int" and not (_is_number(value) and float(value).is_integer()):
             return False
         return _is_number(value) and self._within(value)
+
+    def unknown(self, value: Mapping[Any, Any]) -> list[Any]:
+        """The keys of ``value`` a closed record does not declare (none for an open one)."""
+        if not self.closed:
+            return []
+        names = {name for name, _ in self.fields}
+        return [key for key in value if key not in names]
 
     def refers(self) -> bool:
         """Whether a value of this type names a row of a table (somewhere inside)."""
@@ -230,10 +239,12 @@ class DeclarationError(ValueError):
         self.path = path
 
 
-def parse_records(spec: Mapping[Any, Any]) -> dict[str, ColumnType]:
+def parse_records(spec: Mapping[Any, Any], closed: Iterable[str] = ()) -> dict[str, ColumnType]:
     """Record types by name from a mapping ``name: {field: type}`` (a face template's
     ``fields:``); a field's type may name another record (``list of section``), in any order,
-    never itself (directly or not). DeclarationError names the bad entry."""
+    never itself (directly or not); the records named in ``closed`` refuse undeclared
+    fields. DeclarationError names the bad entry."""
+    closed = frozenset(closed)
     if len(spec) > MAX_RECORDS:
         raise DeclarationError((), f"{len(spec)} records; at most {MAX_RECORDS}")
     done: dict[str, ColumnType] = {}
@@ -260,7 +271,8 @@ def parse_records(spec: Mapping[Any, Any]) -> dict[str, ColumnType]:
             except ValueError as exc:
                 raise DeclarationError((name, field), str(exc)) from None
         busy.pop()
-        done[name] = ColumnType("record", fields=tuple(parsed), name=name)
+        done[name] = ColumnType("record", fields=tuple(parsed), name=name,
+                                closed=name in closed)
         return done[name]
 
     for name in spec:
@@ -316,12 +328,16 @@ def problems(kind: ColumnType, value: Any, path: tuple[Hashable, ...] = (),
              refs: Refs | None = None) -> Iterator[Problem]:
     """What is wrong with ``value`` as ``kind``, each at the deepest field path it can be
     pinned to (a list's item, a record's field); references are looked up in ``refs`` (not
-    at all without). A record's undeclared fields are left alone: a template reads those it
-    declares, the data may hold more."""
+    at all without). A record's undeclared fields are left alone (a template reads those it
+    declares, the data may hold more) unless the record is closed: then each is refused, as
+    a misspelt optional field would otherwise be silently left out."""
     if kind.base == "record":
         if not isinstance(value, Mapping):
             yield path, f"expected {kind.describe()}, got {said(value)}"
             return
+        for key in kind.unknown(value)[:MAX_UNKNOWN]:
+            names = ", ".join(name for name, _ in kind.fields)
+            yield path + (key,), f"unknown field (check its spelling): expected one of {names}"
         for name, field in kind.fields:
             if value.get(name) is None:
                 if not field.optional:
@@ -330,8 +346,8 @@ def problems(kind: ColumnType, value: Any, path: tuple[Hashable, ...] = (),
                 continue
             yield from problems(field, value[name], path + (name,), refs)
     elif kind.base == "list" and kind.item is not None and isinstance(value, list) \
-            and len(value) <= kind.max_items and (kind.item.base in ("record", "list", "ref")
-                                                  or not kind.accepts(value)):
+            and kind.min_items <= len(value) <= kind.max_items \
+            and (kind.item.base in ("record", "list", "ref") or not kind.accepts(value)):
         for index, each in enumerate(value):
             yield from problems(kind.item, each, path + (index,), refs)
     elif not kind.accepts(value):

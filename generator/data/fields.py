@@ -24,9 +24,12 @@ What it may declare (``ROOTS``), each checked where it is written:
   its ``diagram``): a field typed ``face`` makes the template it names read the same data, so
   its declarations are checked too.
 
-Any other key is a record type. A record's undeclared fields are left alone (the data may hold
-more, for labels or checks). Every built-in template declares everything it reads
-(tests/hostile/test_blame.py checks); a project's template may, and gets the same checks.
+Any other key is a record type, but ``closed``: a list of the records (roots among them)
+whose undeclared fields are refused, each at its line (``closed: [params, section]``: a
+misspelt ``hieght:`` of a rules section would otherwise be left out without a word). An open
+record's undeclared fields are left alone (the data may hold more, for labels or checks).
+Every built-in template declares everything it reads (tests/hostile/test_blame.py checks); a
+project's template may, and gets the same checks.
 ``check_component`` runs when a game is loaded, on every component.
 """
 from __future__ import annotations
@@ -82,8 +85,15 @@ def _declared_at(file: Path, version: str | None) -> Declared:
         raise doc.error(("fields",), "expected a mapping of what the template reads (item, "
                                      "params, settings, tables, size, rules, named_by) and "
                                      "record types")
+    closed = raw.get("closed", [])
+    if not isinstance(closed, list) or not all(
+            isinstance(name, str) and isinstance(raw.get(name), Mapping) and name != "closed"
+            for name in closed):
+        raise doc.error(("fields", "closed"), "expected a list of the records declared here "
+                                              "whose undeclared fields are refused")
     try:
-        records = parse_records({k: v for k, v in raw.items() if k != "rules"})
+        records = parse_records({k: v for k, v in raw.items() if k not in ("rules", "closed")},
+                                closed)
         rules = parse_type(raw["rules"], records.get) if "rules" in raw else None
     except DeclarationError as exc:
         raise doc.error(("fields", *exc.path), str(exc)) from None

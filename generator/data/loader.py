@@ -95,7 +95,7 @@ def validation_errors(doc: YamlDoc, exc: ValidationError,
                       prefix: tuple[Hashable, ...] = ()) -> DataErrors:
     """Turn pydantic's errors into DataErrors that point at lines of the YAML file."""
     errors = []
-    for err in exc.errors():
+    for err in _best_alternatives(doc.data, prefix, exc.errors()):
         loc = prefix + _fields(doc.data, prefix, err["loc"])
         msg = err["msg"].removeprefix("Value error, ")
         if err["type"] == "missing":
@@ -123,6 +123,53 @@ def load_shaped(file: Path, shape: type[BaseModel]) -> YamlDoc:
     except ValidationError as exc:
         raise validation_errors(doc, exc) from None
     return doc
+
+
+SHAPE_ERRORS = ("missing", "extra_forbidden")  # a mapping with the keys of another alternative
+
+
+def _best_alternatives(data: Any, prefix: tuple[Hashable, ...], errs: list[Any]) -> list[Any]:
+    """Of the errors of a union (``size: {diameter: 1e308}`` fails as text, as ``{w, h}``, as
+    ``{diameter}`` and as ``{grid}``), only those of the alternative the value was meant to be:
+    the one it fails least by its shape (a wrong type first, then keys missing or unknown),
+    then by the fewest errors. One mistake is one line, not one per alternative."""
+    groups: dict[tuple[Hashable, ...], dict[Hashable, list[int]]] = {}
+    for index, err in enumerate(errs):
+        split = _union_point(data, prefix, err["loc"])
+        if split is not None:
+            groups.setdefault(split[0], {}).setdefault(split[1], []).append(index)
+    dropped: set[int] = set()
+    for before, alternatives in groups.items():
+        scores = {tag: _badness([errs[i] for i in found], len(before))
+                  for tag, found in alternatives.items()}
+        best = min(scores, key=scores.__getitem__)  # the first of equals: the union's order
+        dropped.update(i for tag, found in alternatives.items() if tag != best for i in found)
+    return [err for index, err in enumerate(errs) if index not in dropped]
+
+
+def _badness(own: list[Any], depth: int) -> tuple[int, int, int]:
+    """How far a value is from one union alternative, by that alternative's errors (its tag
+    at ``depth`` of their locations): the wrong type whole, then keys missing or unknown,
+    then how many errors."""
+    typed = sum(1 for e in own if len(e["loc"]) <= depth + 1
+                and str(e["type"]).endswith("_type"))
+    shape = sum(1 for e in own if e["type"] in SHAPE_ERRORS)
+    return typed, shape, len(own)
+
+
+def _union_point(data: Any, prefix: tuple[Hashable, ...], loc: tuple[Hashable, ...]
+                 ) -> tuple[tuple[Hashable, ...], Hashable] | None:
+    """Where ``loc`` first enters a union alternative: the path before its tag, and the tag
+    (None outside any union); as ``_fields`` tells a tag from a field."""
+    node: Any = data
+    for part in prefix:
+        node = _child(node, part)
+    for index, part in enumerate(loc):
+        child = _child(node, part)
+        if child is _ABSENT and _is_union_tag(part):
+            return tuple(loc[:index]), part
+        node = child
+    return None
 
 
 def _fields(data: Any, prefix: tuple[Hashable, ...], loc: tuple[Hashable, ...]

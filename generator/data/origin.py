@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable, Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
+from generator.core import paths
 from generator.core.errors import DataError, DataErrors, location
 from generator.core.model import Component, Game, ItemRef
 
@@ -26,16 +28,17 @@ _ICON = re.compile(r":([A-Za-z][A-Za-z0-9_-]{0,63}):")
 _GLYPHS = re.compile(r"has no glyph for '([^']{1,200})'")
 
 
-def written(doc: Any, path: tuple[Hashable, ...]) -> Where:
+def written(doc: Any, path: tuple[Hashable, ...], named: bool = False) -> Where:
     """Where ``path`` of ``doc`` (a YamlDoc, or a SheetDoc standing for a spreadsheet) was
-    written: the file and line of a YAML value; the file and its sheet, row and column
-    (the field its own errors name) for a spreadsheet's cell, which has no line."""
+    written: the file and line of a YAML value (and its field path, when ``named``); the
+    file and its sheet, row and column (the field its own errors name) for a spreadsheet's
+    cell, which has no line."""
     found = doc.error(path, "")
-    return found.file, found.line, "" if found.line else found.field
+    return found.file, found.line, "" if found.line and not named else found.field
 
 
 def item_value(game: Game, ref: ItemRef, path: tuple[Hashable, ...],
-               item: Mapping[str, Any] | None = None) -> Where:
+               item: Mapping[str, Any] | None = None, named: bool = False) -> Where:
     """Where the value at ``path`` of an item (``("power",)``, a product's ``("suit",
     "name")``, a joined row's ``("suit", "name")``: in the table joined) was written."""
     keys = dict(ref.keys)
@@ -46,12 +49,19 @@ def item_value(game: Game, ref: ItemRef, path: tuple[Hashable, ...],
         full = joined + tuple(path[1:])
     else:
         full = ref.whole + tuple(path)
+    return game_value(game, full, named)
+
+
+def game_value(game: Game, full: tuple[Hashable, ...], named: bool = False) -> Where:
+    """Where the value at ``full`` of the game's data (``("tables", "cards", 3, "name")``)
+    was written: in the file that holds that table (an included file, a spreadsheet) or the
+    game's own."""
     tables = (game.docs or {}).get("tables") or {}
     doc = tables.get(full[1]) if len(full) > 1 and full[0] == "tables" else None
     doc = doc if doc is not None else (game.docs or {}).get("game")
     if doc is None:
         return str(game.source), None, ""
-    return written(doc, full)
+    return written(doc, full, named)
 
 
 def _joined_row(game: Game, value: Any) -> tuple[Hashable, ...] | None:
@@ -104,24 +114,41 @@ def culprit(item: Mapping[str, Any], printed: str, why: str) -> tuple[Hashable, 
 def cell_of(game: Game, comp: Component, index: int, printed: str, why: str) -> str | None:
     """Where the value of item ``index`` of ``comp`` that ``printed`` (a face's text, which
     ``why`` is about) holds was written, as messages say it; None when it holds none."""
-    if not 0 <= index < min(len(comp.sources), len(comp.items)):
-        return None
-    item = comp.items[index].data
-    path = culprit(item, printed, why)
-    return None if path is None else location(*item_value(game, comp.sources[index], path,
-                                                          item))
+    where = _value_of(game, comp, index, printed, why)
+    return None if where is None else location(*where)
+
+
+def _value_of(game: Game, comp: Component, index: int, printed: str, why: str,
+              named: bool = False) -> Where | None:
+    """Where the value a failed text printed was written: a value of item ``index`` first,
+    else a value of the game's tables (a reference card prints rows of a table, not its
+    item's); None when the text printed none."""
+    if 0 <= index < min(len(comp.sources), len(comp.items)):
+        item = comp.items[index].data
+        path = culprit(item, printed, why)
+        if path is not None:
+            return item_value(game, comp.sources[index], path, item, named)
+    tables = game.data.get("tables") if isinstance(game.data, Mapping) else None
+    path = culprit(tables, printed, why) if isinstance(tables, Mapping) else None
+    return None if path is None else game_value(game, ("tables", *path), named)
 
 
 def at_the_cell(exc: DataError, game: Game, comp: Component, index: int) -> DataError:
     """``exc``, raised drawing item ``index`` of ``comp``, naming the cell (or YAML line) of
     the value its text printed beside the template line; ``exc`` itself when the text printed
-    no value of the item (or the error was not about a text)."""
+    no value of the game (or the error was not about a text). A built-in template's line is
+    no place the designer can fix: the value's own line leads, the template named after it."""
     if isinstance(exc, DataErrors) or exc.printed is None:
         return exc
-    cell = cell_of(game, comp, index, exc.printed, exc.expected)
-    if cell is None:
+    where = _value_of(game, comp, index, exc.printed, exc.expected, named=True)
+    if where is None:
         return exc
-    found = DataError(exc.file, exc.line, exc.field,
-                      f"{exc.expected}; the text comes from {cell}")
+    file, line, field = where
+    if Path(exc.file).is_relative_to(paths.TEMPLATES) and line is not None:
+        found = DataError(file, line, field, f"{exc.expected}; printed by the built-in face "
+                                             f"template {Path(exc.file).stem}")
+    else:
+        found = DataError(exc.file, exc.line, exc.field, f"{exc.expected}; the text comes "
+                          f"from {location(file, line, '' if line else field)}")
     found.printed = exc.printed
     return found

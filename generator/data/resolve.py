@@ -267,12 +267,15 @@ def confined(text: object, bases: Sequence[Path], roots: Iterable[Path], what: s
         raise Refused(f"{what} {said(rel)} must be a {' or '.join(suffixes)} file")
     allowed = [r.resolve() for r in roots]
     looked_inside = False
+    led_out: Path | None = None  # a file there, whose link leads out of the roots
     for base in bases:
         try:
             candidate = (base / rel).resolve()
         except (OSError, RuntimeError):  # a symlink loop
             continue
         if not any(candidate.is_relative_to(root) for root in allowed):
+            if led_out is None and _links_out(base, rel, allowed):
+                led_out = base
             continue
         looked_inside = True
         context.version(candidate)  # looked for: absent now, it may shadow a later base
@@ -281,9 +284,21 @@ def confined(text: object, bases: Sequence[Path], roots: Iterable[Path], what: s
                 raise Refused(f"{what} {said(rel)} is not a regular file")
             return candidate
     where = " or ".join(_show(r) for r in allowed)
+    if led_out is not None:
+        raise Refused(f"{what} {rel!r} is a link leading outside {_show(led_out)} (files may "
+                      f"only be read from {where}: copy the file in instead)")
     if not looked_inside:
         raise Refused(f"{what} {said(rel)} is outside {where} (files may only be read from there)")
     raise Refused(f"{what} {said(rel)} not found in {where}")
+
+
+def _links_out(base: Path, rel: str, allowed: list[Path]) -> bool:
+    """Whether ``base/rel``, written without ``..``, is inside the roots as written but a link
+    on the way leads out: the file is there, where the user looks, and is refused for
+    where it leads, not reported missing."""
+    written = Path(os.path.normpath(base.resolve() / rel))
+    return ".." not in PurePosixPath(rel).parts and os.path.lexists(written) and any(
+        written.is_relative_to(root) for root in allowed)
 
 
 def include_file(text: object, folder: Path) -> Path:

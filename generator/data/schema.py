@@ -116,7 +116,7 @@ class ComponentSpec(Strict):
     generate: Generate | None = None
     params: dict[str, Any] = Field(default_factory=dict)
     # A template naming each item in PNG file names, e.g. "{{ item.name }}".
-    label: str | None = Field(default=None, max_length=200)
+    label: str | None = Field(default=None, min_length=1, max_length=200)
     # How to put the piece together, printed on the contents sheet; required for the kinds a
     # player cannot guess (dice nets, boards and mats).
     assembly: str = Field(default="", max_length=400)

@@ -116,6 +116,7 @@ def _drawing(file: Path, version: str | None, recolour: bool, name: str) -> Icon
     except SvgRefused:
         raise
     except Exception as exc:  # svgelements raises many kinds of errors for broken input
+        _path_at_fault(checked.paths, shown)
         reason = str(exc)[:120] or type(exc).__name__
         raise SvgRefused(f"{shown}: the SVG could not be read ({reason})") from None
     if not isinstance(doc, SVG):
@@ -130,6 +131,19 @@ def _drawing(file: Path, version: str | None, recolour: bool, name: str) -> Icon
         raise SvgRefused(f"{shown}: {count:,} path segments; the limit is {MAX_SEGMENTS:,} "
                          "(simplify it: Inkscape Path > Simplify)")
     return IconDef(name, view_w, view_h, tuple(shapes), source=str(file))
+
+
+def _path_at_fault(paths: tuple[tuple[int, str, str], ...], shown: str) -> None:
+    """The SVG library failed without saying where (a bare ValueError): the first path
+    whose data it cannot read alone is refused at its line (the scan has refused what is
+    not a number: here the numbers do not fit the commands)."""
+    for line, tag, d in paths:
+        try:
+            SvgPath(d)
+        except Exception:  # as above: any error of the library is this path's
+            raise SvgRefused(f"{shown} line {line}: <{tag}> d could not be read: its numbers "
+                             "do not fit its commands (M and L take x y pairs, C three "
+                             "pairs, A seven numbers...)") from None
 
 
 def _view(doc: SVG, shown: str) -> tuple[float, float]:

@@ -27,6 +27,7 @@ What passes goes on to generator/data/svg.py (svgelements) as checked text.
 """
 from __future__ import annotations
 
+import math
 import os
 import re
 import stat
@@ -70,6 +71,10 @@ GRADIENT = ("gradients and patterns are not supported: fill with a flat colour (
 TEXT_HELP = ("text is not drawn from SVG files: convert it to paths (Inkscape: Path > Object "
              "to Path; Illustrator: Type > Create Outlines)")
 _NUMBER = re.compile(rb"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[Zz]")
+_NOT_PATH = re.compile(r"[^MmLlHhVvCcSsQqTtAaZz0-9.eE+\-\s,]")
+_NOT_POINTS = re.compile(r"[^0-9.eE+\-\s,]")
+# A number that may be too large for a float: written with an exponent, or 300 digits long.
+_EXPONENT = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)[eE][-+]?\d+|\d{300,}")
 _STYLE_PROP = re.compile(r"([a-zA-Z-]+)\s*:\s*([^;]*)")
 _URL = re.compile(r"url\(\s*['\"]?([^'\")]*)", re.IGNORECASE)
 
@@ -98,6 +103,8 @@ class Checked:
 
     text: str
     elements: int
+    # Each path's data with its line and tag: where the SVG library failed, if it does.
+    paths: tuple[tuple[int, str, str], ...] = ()
 
 
 def read_svg(file: Path, shown: str) -> Checked:
@@ -136,6 +143,7 @@ def _scan(data: bytes, shown: str) -> Checked:
     root_tag: list[tuple[int, bool]] = []  # byte index of the root's start tag, has a fill
     style_text: list[str] = []
     in_style = [False]
+    paths: list[tuple[int, str, str]] = []
 
     def fail(why: str) -> SvgRefused:
         return SvgRefused(f"{shown} line {parser.CurrentLineNumber}: {why}")
@@ -158,6 +166,9 @@ def _scan(data: bytes, shown: str) -> Checked:
         for key in ("d", "points"):
             if svg and key in attrs:
                 weight += len(_NUMBER.findall(attrs[key].encode("utf-8")))
+                _check_numbers(local, key, attrs[key], fail)
+                if key == "d":
+                    paths.append((line, local, attrs[key]))
         node = _Node(local if svg else f"{{{ns[:60]}}}{local[:60]}", line, weight)
         if not stack and not root:
             if not (svg and local == "svg"):
@@ -202,7 +213,25 @@ def _scan(data: bytes, shown: str) -> Checked:
         assert head is not None
         cut = start_index + head.end()
         data = data[:cut] + b' fill="currentColor"' + data[cut:]
-    return Checked(data.decode("utf-8"), count)
+    return Checked(data.decode("utf-8"), count, tuple(paths))
+
+
+def _check_numbers(tag: str, key: str, value: str, fail: Fail) -> None:
+    """Path data (``d``) and point lists hold numbers (and, in path data, the commands):
+    ``NaN``, ``inf`` or a number too large for a float is refused at its line, not left
+    to the SVG library (which fails without saying where, or leaves the point out)."""
+    odd = (_NOT_PATH if key == "d" else _NOT_POINTS).search(value)
+    if odd is not None:
+        start = max(value.rfind(sep, 0, odd.start()) for sep in " ,\t\n") + 1
+        word = re.match(r"[^\s,]{1,40}", value[start:])
+        shown = word.group() if word else odd.group()
+        raise fail(f"<{tag}> {key}: {shown!r} is not a number" + (
+            " (path data holds numbers and the commands M, L, H, V, C, S, Q, T, A and Z)"
+            if key == "d" else ""))
+    for number in _EXPONENT.findall(value):  # a large finite one is svg.py's to judge
+        if not math.isfinite(float(number)):
+            raise fail(f"<{tag}> {key}: the number {number[:40]} is too large to compute "
+                       "with")
 
 
 def _check_css(css: str, shown: str) -> None:

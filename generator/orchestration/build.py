@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import fields, replace
 from pathlib import Path
@@ -11,6 +11,7 @@ from typing import Any
 from generator import rules
 from generator.core import context
 from generator.core.atomic import atomic_batch, atomic_dir, atomic_file, output_lock
+from generator.core.colours import parse_colour
 from generator.core.errors import CompositionError, DataError, InputError
 from generator.core.findings import Finding
 from generator.core.model import Component, FaceTemplate, Game, Size
@@ -138,9 +139,13 @@ def item_label(comp: Component, ctx: dict[str, Any], index: int,
     if comp.label:
         try:
             with Spending((*where, "label")):
-                return str(evaluate(comp.label, ctx))
+                label = str(evaluate(comp.label, ctx))
         except ExpressionError as exc:
             raise DataError(*where, str(exc)) from None
+        if not label.strip():  # a piece the manifest, the preview and errors cannot name
+            raise DataError(*where, f"expected a label of at least 1 character; item "
+                                    f"{index + 1} gets an empty one")
+        return label
     return f"{comp.id}-{index + 1:03d}"
 
 
@@ -327,6 +332,32 @@ def game_theme(game: Game, opts: BuildOptions) -> Theme:
     return load_theme(opts.theme or game.theme, game.theme, opts.ink_saver)
 
 
+ColourGroup = tuple[Mapping[str, Any], dict[str, str]]  # a group, its colours resolved
+
+
+def colour_groups(game: Game, theme: Theme) -> list[ColourGroup]:
+    """The data's ``preflight.colour_groups`` (colours pre-flight checks for colour-blind
+    and greyscale readers), each colour evaluated in ``theme``. Resolved at every build too,
+    so a colour naming no colour of the palette (``{{ palette.suit_clubz }}``) is refused at
+    its line, not accepted until a ``verify``."""
+    context = theme.context()
+    doc = (game.docs or {}).get("game")
+    preflight = game.data.get("preflight") or {}
+    found: list[ColourGroup] = []
+    for index, group in enumerate(preflight.get("colour_groups") or []):
+        colours: dict[str, str] = {}
+        for name, value in group["colours"].items():
+            try:
+                colours[name] = parse_colour(str(evaluate(value, context)))
+            except (ExpressionError, ValueError) as exc:
+                path = ("preflight", "colour_groups", index, "colours", name)
+                why = f"expected a colour: #rgb, #rrggbb(aa) or a CSS name ({exc})"
+                raise (doc.error(path, why) if doc is not None else
+                       DataError(game.source, None, format_path(path), why)) from None
+        found.append((group, colours))
+    return found
+
+
 def calibration_name(game_id: str, opts: BuildOptions) -> str:
     """The kit's duplex calibration sheet: it depends on the paper and the flip (and the
     language it is written in), not on the ink or the layout."""
@@ -351,6 +382,7 @@ def variant_suffix(opts: BuildOptions, ink: bool = True) -> str:
 def render_parts(game: Game, opts: BuildOptions) -> tuple[list[Part], list[Face]]:
     """Every component rendered: the parts to lay out, and the rules summary's pages."""
     theme = game_theme(game, opts)
+    colour_groups(game, theme)  # resolved at every build: a wrong colour is no kit
     shared = faces_key(game, theme, opts)
     parts: list[Part] = []
     rules: list[Face] = []

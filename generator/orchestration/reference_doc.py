@@ -453,7 +453,10 @@ def faces_section() -> list[str]:
         ("rules", "the data file's `rules:` (a type such as `one of movement_game`), for a "
                   "template drawing that engine's `examples`"),
         ("named_by", "the mapping whose field of type `face` names this template (a rules "
-                     "section naming its `diagram`)"))])
+                     "section naming its `diagram`)"),
+        ("closed", "not a record: a list of the records declared here (`[params, section]`) "
+                   "whose undeclared fields are refused at their line, as misspellings; "
+                   "other records leave fields they do not declare alone"))])
     return out
 
 

@@ -397,6 +397,81 @@ CASES = [
 ]
 
 
+def rows_of(board: str, new: str) -> Callable[[Path], Path]:
+    """Movement Game's ``board`` with its ``rows:`` list replaced by ``new``."""
+    def edit(folder: Path) -> Path:
+        file = folder / "movement-game.yaml"
+        text = file.read_text(encoding="utf-8")
+        found = re.search(rf"(- name: {board}\n\s+symmetry: \w+\n\s+)rows:\n(\s+- .*\n)+",
+                          text)
+        assert found, board
+        file.write_text(text[:found.start()] + found.group(1) + new + text[found.end():],
+                        encoding="utf-8")
+        return file
+    return edit
+
+
+WIDE = "W" * 57  # within the column's 60 characters, too wide for the conversion card's line
+ONE_LINE = len(CASES)  # the cases from here on end in exactly one line
+CASES += [
+    # Issue 35: the vague and the silent, each named at its data line.
+    Case("diameter 1e308: one line, not one per size form", "monster-day",
+         replace_in("monster-day.yaml", "size: {diameter: 28}", "size: {diameter: 1e308}"),
+         "diameter: 1e308", "size.diameter", "less than or equal to 500"),
+    Case("movement board without rows", "movement-game", rows_of("Lattice", "rows: []\n"),
+         "rows: []", "tables.boards[0].rows", "at least 1"),
+    Case("conversion card text too wide", "movement-game",
+         replace_in("movement-game.yaml", 'cards: "Jacks"', f'cards: "{WIDE}"'), WIDE,
+         "tables.standard_deck_conversion[5].cards",
+         "does not fit a 43.5 x 3.74375 mm box even at the minimum size 6 pt"),
+    Case("conversion card naming an unknown inline icon", "movement-game",
+         replace_in("movement-game.yaml", 'cards: "Jacks"', 'cards: "Jacks :nosuch:"'),
+         ":nosuch:", "tables.standard_deck_conversion[5].cards",
+         "printed by the built-in face template conversion-card"),
+    Case("rules section field misspelt", "moving-target",
+         replace_in(MT, SECTION_LINE, SECTION_LINE.replace("h: 42", "hieght: 42")),
+         "hieght: 42", "sections[3].hieght", "unknown field (check its spelling): expected "
+         "one of heading, text, col, h,"),
+    Case("a rules page's own aid section misspelt", "moving-target",
+         replace_in(MT, "            h: 16\n", "            h: 16\n            colour: red\n"),
+         "colour: red", "sections[0].colour", "unknown field"),
+    Case("card grid param misspelt", "moving-target",
+         replace_in(MT, "params: {rows: 5, cols: 5, cell: poker, gap: 3, border: 8}",
+                    "params: {rows: 5, cols: 5, cell: poker, gap: 3, border: 8, gutter: 4}"),
+         "gutter: 4",
+         "params.gutter", "expected one of rows, cols, gap, border, cell"),
+    Case("vehicle param misspelt", "moving-day-boxes",
+         replace_in("moving-day-boxes.yaml", "params: {vehicle: car}",
+                    "params: {vehicle: car, slots_mm: 18}"), "slots_mm: 18",
+         "params.slots_mm", "unknown field"),
+    Case("seat empty", "moving-day",
+         replace_in("moving-day.yaml", "items: [{seat: A}, {seat: B}]",
+                    "items: [{seat: A}, {seat: ''}]"), "{seat: ''}", "items[1].seat",
+         "expected one of A, B, got ''"),
+    Case("seat 3.7", "monster-day",
+         replace_in("monster-day.yaml", "items: [{seat: A}, {seat: B}]",
+                    "items: [{seat: 3.7}, {seat: B}]"), "{seat: 3.7}", "items[0].seat",
+         "expected one of A, B, got 3.7"),
+    Case("seat '12345'", "moving-day-boxes",
+         replace_in("moving-day-boxes.yaml", "{seat: 2}", "{seat: '12345'}"), "'12345'",
+         "items[1].seat", "expected a whole number from 1 to 4, got '12345'"),
+    Case("pip 0", "moving-target",
+         replace_in(MT, 'pips: [[0.5, 0], [0.5, 1]]}', 'pips: [0, [0.5, 1]]}'),
+         "[0, [0.5, 1]]", "tables.ranks[1].pips[0]", "an [x, y] pair"),
+    Case("label empty", "moving-target",
+         replace_in(MT, 'label: "{{ item.rank.name }} of {{ item.suit.name }}"', "label: ''"),
+         "label: ''", "components[0].label", "at least 1 character"),
+    Case("label empty for one item", "moving-target",
+         replace_in(MT, 'label: "{{ item.rank.name }} of {{ item.suit.name }}"',
+                    "label: \"{{ '' if item.rank.id == '3' else item.rank.name }}\""),
+         "label:", "components[0].label",
+         "expected a label of at least 1 character; item 3 gets an empty one"),
+    Case("colour group naming no colour of the palette", "moving-target",
+         replace_in(MT, "palette.suit_clubs }}", "palette.suit_clubz }}"), "suit_clubz",
+         "preflight.colour_groups[0].colours.Clubs", "has no attribute 'suit_clubz'"),
+]
+
+
 def _setup(case: Case, folder: Path) -> tuple[Path, Path, int]:
     """The copy, edited: (data file, file to blame, line of the marker)."""
     data = copy_game(case.game, folder)
@@ -422,6 +497,19 @@ def test_a_bad_value_is_blamed_at_its_line(case, tmp_path, capsys):
                     err), err
     assert case.says in err, err
     assert not BUILTIN_FILE.search(err)
+    if CASES.index(case) >= ONE_LINE:
+        assert len(err.splitlines()) == 1, err
+
+
+def test_monster_day_without_its_dice_setting_builds(tmp_path):
+    """``settings.dice`` is optional (the aid's ``fields:`` say ``one of d4|d6?``, the engine
+    plays d6 without it): left out, the kit builds instead of failing in the built-in aid."""
+    data = copy_game("monster-day", tmp_path)
+    text = data.read_text(encoding="utf-8")
+    assert "\n  dice: d6 " in text
+    data.write_text(re.sub(r"\n  dice: d6 .*", "", text, count=1), encoding="utf-8")
+    assert "dice:" not in yaml.safe_load(data.read_text(encoding="utf-8"))["settings"]
+    assert outcome(data) is None
 
 
 # -- translations and themes ---------------------------------------------------------------

@@ -16,17 +16,20 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import replace
 
-from generator.core.colours import parse_colour
-from generator.core.errors import DataError
 from generator.core.findings import DESIGN, Finding
 from generator.core.model import Game
 from generator.core.primitives import Face
 from generator.core.sizes import PAPER_LABELS
 from generator.data import fonts, origin
-from generator.expressions import ExpressionError, evaluate
 from generator.layout.assemble import Part
 from generator.layout.frame import frames
-from generator.orchestration.build import build_kit, game_theme, piece_items, render_parts
+from generator.orchestration.build import (
+    build_kit,
+    colour_groups,
+    game_theme,
+    piece_items,
+    render_parts,
+)
 from generator.orchestration.options import BuildOptions
 from generator.orchestration.preflight import colour
 from generator.orchestration.preflight.checks import Cell, Issue, face_issues, furniture_issues
@@ -83,18 +86,10 @@ def sheet_finding(game: Game, opts: BuildOptions, sheets: int, bound: int) -> Fi
 def colour_findings(game: Game, opts: BuildOptions) -> list[Finding]:
     """Each declared colour group, simulated (Machado et al. 2009; greyscale) and compared
     with CIEDE2000: figures always, a warning when a pair is too close and no second cue."""
-    context = game_theme(game, opts).context()
     findings = []
-    for group in game.data.get("preflight", {}).get("colour_groups", []):
-        try:
-            colours = {name: parse_colour(str(evaluate(value, context)))
-                       for name, value in group["colours"].items()}
-            close = colour.confusable(colours)
-            closest = colour.closest_pairs(colours)
-        except (ExpressionError, ValueError) as exc:
-            raise DataError(game.source, None, f"preflight.colour_groups[{group['name']}]",
-                            f"colours that resolve to #rgb, #rrggbb(aa) or CSS names ({exc})"
-                            ) from None
+    for group, colours in colour_groups(game, game_theme(game, opts)):
+        close = colour.confusable(colours)
+        closest = colour.closest_pairs(colours)
         figures = "; ".join(f"{mode} {pair.a}/{pair.b} {pair.delta_e:.1f}"
                             for mode, pair in closest.items())
         if any(len(c) == 9 for c in colours.values()):
