@@ -511,7 +511,12 @@ class _Run:
                                   "rows at 300 dpi); a face may "
                                   f"spend {MAX_FACE_WORK:,} (simplify it: fewer segments, as "
                                   "Inkscape's Path > Simplify makes, or draw it smaller)")
-        self.charge(path, units)
+        try:
+            charge(units)
+        except ExpressionError as exc:  # the face's budget, spent with this drawing's share
+            raise self.fail(path, f"{exc}; drawing {shown(art.source) or art.name} at "
+                                  f"{abs(w):.4g} x {abs(h):.4g} mm takes {units:,} of "
+                                  "them") from None
 
     def build(self, path: tuple[Hashable, ...], kind: str, a: dict[str, Any]) -> p.Primitive:
         if kind == "rect":

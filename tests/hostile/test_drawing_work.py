@@ -50,6 +50,18 @@ def test_the_issues_icon_ends_in_one_line_naming_it_before_any_png(starter):
     assert not list(starter.rglob("*.png")) and not list(starter.rglob("*.pdf"))
 
 
+def test_a_drawing_that_spends_the_face_s_budget_with_others_is_named_too(starter):
+    """Each use fits a face alone (8, 8 and 28 mm), the three together do not: the use
+    that spends the rest names the drawing beside the face's limit."""
+    (starter / "icons" / "leaf.svg").write_text(zigzag(9_000), encoding="utf-8")
+    result = pnp_limited(["build", "--force", starter])
+    line = one_error_line(result)
+    assert result.returncode == 2
+    assert re.search(r"faces/card\.yaml:\d+: elements\[\d+\]\.icon\.name: more than "
+                     r".* in one face; drawing .*icons/leaf\.svg at 28 x 28 mm takes "
+                     r"[\d,]+ of them", line), line
+
+
 def test_svg_art_and_inline_icons_are_charged_too(starter):
     """The same drawing as a template's picture (``image: {path: ...svg}``) and as an
     inline icon of rich text: each refused at the line drawing it."""
