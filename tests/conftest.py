@@ -54,7 +54,8 @@ SLOW_MODULES = {"test_render_parity.py", "test_kit_sheets.py", "test_preview.py"
                 "test_install.py", "test_bench_whole.py", "test_watch.py", "test_exports.py",
                 "test_parallel_build.py", "test_showcase.py", "test_pdf_lang.py",
                 "test_verify_edits.py", "test_beyond_paper.py", "test_second_day.py",
-                "test_studio.py", "test_studio_hostile.py", "test_png_page.py"}
+                "test_studio.py", "test_studio_hostile.py", "test_png_page.py",
+                "test_import_path.py"}
 SLOW_TESTS = {
     "test_yaml_fast.py": {"test_generated_text_gives_what_the_pure_python_loader_gives"},
     "test_spreadsheets.py": {"test_tables_from_xlsx_sheets_build_into_the_kit",
@@ -300,6 +301,15 @@ def fresh_state() -> Iterator[None]:
     context.fresh()
     atomic.set_lock_timeout(atomic.DEFAULT_LOCK_TIMEOUT)
     yield
+
+
+@pytest.fixture(autouse=True)
+def no_safe_path_left(monkeypatch) -> None:
+    """Starting a child sets PYTHONSAFEPATH=1 in this process's environment for good
+    (generator/core/children.py); each test starts without it, as a new process would (a test
+    of children must see that its own command set it), and it is taken away after."""
+    monkeypatch.delenv("PYTHONSAFEPATH", raising=False)
+    monkeypatch.delenv("PNP_START_METHOD", raising=False)
 
 
 def _options_key(game: str, options: dict[str, Any]) -> str:

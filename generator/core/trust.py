@@ -9,25 +9,40 @@ the front end says once what it skipped).
 The record is the user's, in their config folder: ``$PNP_CONFIG_DIR/trust.json`` when set
 (tests point it at a temporary folder), else ``$XDG_CONFIG_HOME/pnp/trust.json``, else
 ``~/.config/pnp/trust.json``; written whole and atomically (generator/core/atomic.py). Each
-entry is a folder's resolved path *and* its identity on disk (device and inode), so:
+entry is a folder's resolved path *and* the sha256 of every Python file in it (``*.py``
+anywhere under it, outside hidden folders and ``__pycache__``), as direnv's ``allow`` keeps
+the digest of what it allowed. What is trusted is the code the user vouched for, not a place
+on disk, so:
 
 - a copy of a trusted folder elsewhere, or an archive extracted elsewhere, is another path:
   not trusted;
-- a trusted folder deleted and replaced by another (an archive extracted over it) is another
-  inode: not trusted;
+- a trusted folder deleted and replaced by another (an archive extracted over it, even where
+  the file system hands the new folder the old one's inode), or a Python file of it added,
+  removed or edited since, is "changed since trusted": not run until ``pnp trust`` again;
 - a folder named through a symlink (``link -> trusted``) is not trusted by inheritance: the
   folder must be named as itself (a link higher up the path, such as macOS's ``/tmp``, is
-  resolved like any path).
+  resolved like any path);
+- the engine is loaded from these very bytes (``vouched``: generator/rules/__init__.py
+  compiles each file it loads from its source, after checking its digest here; a shipped
+  ``__pycache__`` is never read).
 
-``--trust`` trusts the folders a command names for that run alone: their resolved paths in
-the ``PNP_TRUST_RUN`` environment variable of the process (so worker processes, which
-inherit it, load the same engine), set and removed by the command line around one command.
+Vouching is bounded: past ``MAX_FILES`` Python files, ``MAX_CODE_BYTES`` of them or
+``MAX_ENTRIES`` names walked, a folder is refused (``pnp trust`` says so) rather than read
+for minutes. Entries of the first trust file (version 1: path and inode, no digests) count as
+changed.
+
+``--trust`` trusts the folders a command names for that run alone, as they are: their
+resolved paths in the ``PNP_TRUST_RUN`` environment variable of the process (so worker
+processes, which inherit it, load the same engine), set and removed by the command line
+around one command.
 """
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -40,8 +55,16 @@ from generator.core.errors import InputError
 CONFIG_ENV = "PNP_CONFIG_DIR"
 RUN_ENV = "PNP_TRUST_RUN"
 FILE_NAME = "trust.json"
-VERSION = 1
-MAX_BYTES = 4 * 1024 * 1024  # a trust file is a list of folders; past this it is not ours
+VERSION = 2
+MAX_BYTES = 64 * 1024 * 1024  # a trust file lists folders and their files' digests
+MAX_FILES = 2_000  # Python files in one trusted folder
+MAX_CODE_BYTES = 16 * 1024 * 1024  # their bytes, all read and digested
+MAX_ENTRIES = 100_000  # names walked in the folder to find them
+
+TRUSTED = "trusted"
+CHANGED = "changed since trusted"
+UNTRUSTED = "not trusted"
+GONE = "gone"
 
 
 class TrustError(InputError):
@@ -50,19 +73,24 @@ class TrustError(InputError):
 
 @dataclass(frozen=True)
 class Entry:
-    """One trusted folder: its resolved path and its identity on disk when trusted."""
+    """One trusted folder: its resolved path and, for each Python file in it when trusted,
+    its path inside the folder and its sha256 (None: an entry of the first trust file, which
+    recorded no digests)."""
 
     path: str
-    device: int
-    inode: int
+    files: tuple[tuple[str, str], ...] | None
 
-    def present(self) -> bool:
-        """Whether the folder is still there, and still the folder that was trusted."""
+    def state(self) -> str:
+        """``TRUSTED``, ``CHANGED`` or ``GONE``: what the folder is now, against the record."""
+        if not os.path.isdir(self.path):
+            return GONE
+        if self.files is None:
+            return CHANGED
         try:
-            st = os.stat(self.path)
-        except OSError:
-            return False
-        return (st.st_dev, st.st_ino) == (self.device, self.inode)
+            now = code_files(self.path)
+        except TrustError:
+            return CHANGED
+        return TRUSTED if now == dict(self.files) else CHANGED
 
 
 def config_dir() -> Path | None:
@@ -76,19 +104,51 @@ def store_file() -> Path | None:
     return folder / FILE_NAME if folder is not None else None
 
 
-def identity(folder: Path) -> Entry | None:
-    """The folder as the trust file records it, or None: not a folder, or named through a
-    symlink (never trusted by inheritance)."""
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def code_files(real: str) -> dict[str, str]:
+    """Every Python file under the folder ``real`` (resolved): its path inside it (``/``
+    separated) and the sha256 of its bytes. Hidden folders and ``__pycache__`` are not
+    entered (no engine imports from them), folder links are not followed; a TrustError past
+    the bounds."""
+    found: dict[str, str] = {}
+    walked = total = 0
+    for top, folders, names in os.walk(real):
+        folders[:] = sorted(f for f in folders if not f.startswith(".") and f != "__pycache__")
+        walked += len(folders) + len(names)
+        if walked > MAX_ENTRIES:
+            raise TrustError(f"{real}: more than {MAX_ENTRIES} files and folders to look "
+                             "through for Python code; too many to vouch for")
+        for name in sorted(names):
+            if not name.endswith(".py"):
+                continue
+            file = os.path.join(top, name)
+            try:
+                st = os.stat(file)
+                if not stat.S_ISREG(st.st_mode):
+                    continue  # a link to nothing, a pipe: nothing Python can import
+                with open(file, "rb") as handle:
+                    data = handle.read(MAX_CODE_BYTES - total + 1)
+            except OSError:
+                continue
+            total += len(data)
+            if len(found) >= MAX_FILES or total > MAX_CODE_BYTES:
+                raise TrustError(f"{real}: more than {MAX_FILES} Python files or "
+                                 f"{MAX_CODE_BYTES // (1024 * 1024)} MB of them; too many "
+                                 "to vouch for")
+            found[os.path.relpath(file, real).replace(os.sep, "/")] = _digest(data)
+    return found
+
+
+def _resolved(folder: Path) -> str | None:
+    """The folder's resolved path, or None: not a folder, or named through a symlink (never
+    trusted by inheritance)."""
     if folder.is_symlink():
         return None
     real = os.path.realpath(folder)
-    try:
-        st = os.stat(real)
-    except OSError:
-        return None
-    if not os.path.isdir(real):
-        return None
-    return Entry(real, st.st_dev, st.st_ino)
+    return real if os.path.isdir(real) else None
 
 
 def entries() -> list[Entry]:
@@ -108,9 +168,14 @@ def entries() -> list[Entry]:
         raise TrustError(f"{file}: expected {{\"folders\": [...]}}; delete it to start again")
     found = []
     for raw in folders:
-        if (isinstance(raw, dict) and isinstance(raw.get("path"), str)
-                and type(raw.get("device")) is int and type(raw.get("inode")) is int):
-            found.append(Entry(raw["path"], raw["device"], raw["inode"]))
+        if not (isinstance(raw, dict) and isinstance(raw.get("path"), str)):
+            continue
+        files = raw.get("files")
+        if isinstance(files, dict) and all(isinstance(k, str) and isinstance(v, str)
+                                           for k, v in files.items()):
+            found.append(Entry(raw["path"], tuple(sorted(files.items()))))
+        else:  # the first trust file's entry (an inode, no digests): changed since
+            found.append(Entry(raw["path"], None))
     return found
 
 
@@ -120,7 +185,8 @@ def _write(found: Iterable[Entry]) -> Path:
         raise TrustError(f"no home folder to keep the trust file in; set {CONFIG_ENV}")
     file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     data = {"version": VERSION, "folders": [
-        {"path": e.path, "device": e.device, "inode": e.inode} for e in found]}
+        {"path": e.path, **({} if e.files is None else {"files": dict(e.files)})}
+        for e in found]}
     with atomic_file(file) as out:
         out.write((json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
     return file
@@ -144,13 +210,15 @@ def _changing() -> Iterator[None]:
 
 
 def trust(folder: Path) -> Entry:
-    """Record ``folder`` as trusted (replacing an older entry for the same path)."""
+    """Record ``folder`` as trusted with the digests of its Python files as they are now
+    (replacing an older entry for the same path)."""
     if folder.is_symlink():
         raise TrustError(f"{folder} is a symbolic link: trust the folder it leads to by its "
                          f"own path ({os.path.realpath(folder)})")
-    entry = identity(folder)
-    if entry is None:
+    real = _resolved(folder)
+    if real is None:
         raise TrustError(f"{folder} is not a folder")
+    entry = Entry(real, tuple(sorted(code_files(real).items())))
     with _changing():
         _write([*(e for e in entries() if e.path != entry.path), entry])
     return entry
@@ -168,18 +236,40 @@ def revoke(folder: Path) -> bool:
     return True
 
 
+def _entry(real: str) -> Entry | None:
+    return next((e for e in entries() if e.path == real), None)
+
+
+def state(folder: Path) -> str:
+    """Whether the project code in ``folder`` may run: ``TRUSTED`` (for this run, with
+    ``--trust``, or recorded by ``pnp trust``, named as itself, every Python file as it was),
+    ``CHANGED`` (recorded, but its Python files are not those trusted) or ``UNTRUSTED``."""
+    if os.path.realpath(folder) in _run_folders():
+        return TRUSTED
+    real = _resolved(folder)
+    entry = None if real is None else _entry(real)
+    if entry is None:
+        return UNTRUSTED
+    found = entry.state()
+    return UNTRUSTED if found == GONE else found
+
+
 def trusted(folder: Path) -> bool:
-    """Whether the project code in ``folder`` may run: trusted for this run (``--trust``),
-    or recorded by ``pnp trust`` and still the same folder, named as itself."""
+    """Whether the project code in ``folder`` may run now (``state`` is ``TRUSTED``)."""
+    return state(folder) == TRUSTED
+
+
+def vouched(folder: Path, file: Path, data: bytes) -> bool:
+    """Whether ``data``, read from ``file`` to be run, is what the user trusted: the folder
+    trusted for this run (as it is), or the file's digest the one recorded for it."""
     real = os.path.realpath(folder)
     if real in _run_folders():
         return True
-    entry = identity(folder)
-    if entry is None:
+    entry = _entry(real) if _resolved(folder) is not None else None
+    if entry is None or entry.files is None:
         return False
-    return entry in entries()
-
-
+    inside = os.path.relpath(os.path.abspath(file), real).replace(os.sep, "/")
+    return dict(entry.files).get(inside) == _digest(data)
 def _run_folders() -> set[str]:
     raw = os.environ.get(RUN_ENV, "")
     return {part for part in raw.split(os.pathsep) if part}

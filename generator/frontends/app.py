@@ -362,11 +362,12 @@ def revoke(folder: Path) -> bool:
     return store.revoke(folder)
 
 
-def trusted() -> list[tuple[Path, bool]]:
-    """Every trusted folder, and whether it is still there as it was trusted."""
+def trusted() -> list[tuple[Path, str]]:
+    """Every folder the user trusted, and what it is now: "trusted", "changed since
+    trusted" (its Python files are not those trusted: not run) or "gone"."""
     from generator.core import trust as store
 
-    return [(Path(e.path), e.present()) for e in store.entries()]
+    return [(Path(e.path), e.state()) for e in store.entries()]
 
 
 def trusting(named: Sequence[str]) -> Any:

@@ -340,8 +340,14 @@ def cmd_trust(args: argparse.Namespace) -> int:
         if args.folder or args.revoke:
             raise UsageError("trust --list takes no folder")
         listed = app.trusted()
-        for folder, present in listed:
-            print(str(folder) + ("" if present else "  (gone, or replaced since: not trusted)"))
+        for folder, state in listed:
+            if state == "trusted":
+                print(f"{folder}  (trusted)")
+            elif state == "gone":
+                print(f"{folder}  (gone: not trusted)")
+            else:  # its Python files are not those trusted
+                print(f"{folder}  ({state}: not run until trusted again: "
+                      f"pnp trust {shlex.quote(str(folder))})")
         if not listed:
             print("no trusted folders")
         return 0

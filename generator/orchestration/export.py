@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import re
 import shutil
@@ -13,7 +12,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from generator.core import context
+from generator.core import children, context
 from generator.core.atomic import (
     atomic_dir,
     atomic_file,
@@ -180,7 +179,7 @@ def write_all(work: list[tuple[Face, str, int]], jobs: int, bleed: float = 3.175
                 _job(task)
                 bar.step()
             return
-        with multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_init) as pool:
+        with children.context("fork").Pool(jobs, initializer=_worker_init) as pool:
             for _ in pool.imap_unordered(_job, tasks, chunksize=2):
                 bar.step()
     finally:

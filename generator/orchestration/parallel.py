@@ -48,10 +48,10 @@ def default_jobs(games: int) -> int:
 
 
 def _fork_context() -> Any:
-    import multiprocessing  # only a build of several games pays for importing it
+    from generator.core import children
 
     try:
-        return multiprocessing.get_context("fork")
+        return children.context("fork")
     except ValueError:  # Windows
         return None
 

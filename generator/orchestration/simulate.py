@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator import rules
+from generator.core import children
 from generator.core.words import said
 from generator.data.i18n import message
 from generator.rules.base import HasVariants, RulesEngine
@@ -172,7 +173,7 @@ def run(module: RulesEngine, players: int, n: int, seed: int = 1, jobs: int | No
     if jobs == 1:
         results = _chunk(tasks[0])
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=children.context()) as pool:
             results = [r for part in pool.map(_chunk, tasks) for r in part]
     seconds = time.perf_counter() - started
     if isinstance(module, Guarded) and all(r.outcome == "stall" for r in results):

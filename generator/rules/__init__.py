@@ -9,7 +9,9 @@ checks every game gets, engine or not; ``guard``: a project engine's faults, rep
 A project may bring its own engine: ``rules: rules.py`` (or a package, ``rules: rules/``) in
 its data file, the same interface (docs/engines.md). That is a stranger's code, so this module
 is the one gate: ``engine`` imports it only when the project's folder is trusted
-(generator/core/trust.py: ``pnp trust DIR``, or ``--trust`` for one run), under a module name
+(generator/core/trust.py: ``pnp trust DIR``, or ``--trust`` for one run), compiled from the
+source bytes the trust file vouches for (``_FromSource``: never a ``__pycache__`` file, never
+through the import path), under a module name
 of its own (``pnp_project_<digest of its path and code>``, so two projects, or one edited
 while ``pnp watch`` runs, never share a module), and hands it out wrapped by
 ``guard.Guarded``: an exception, an illegal action, an endless game or a second play of one
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.machinery
 import importlib.util
 import os
 import shlex
@@ -56,9 +59,12 @@ class Untrusted(InputError):
 
 def trust_message(key: str, where: ProjectEngine, lang: str = "en") -> str:
     """A trust message in the user's words (templates/messages/<lang>.yaml; the built-in
-    files only: a project cannot reword what is said about trusting it)."""
+    files only: a project cannot reword what is said about trusting it). A folder trusted
+    once whose Python files changed since is said so (``trust.changed``) whatever ``key``."""
     from generator.data import i18n_files  # late: playing a game loads no data module
 
+    if trust.state(where.folder) == trust.CHANGED:
+        key = "trust.changed"
     text = i18n_files.messages(lang).get(key) or i18n_files.messages("en")[key]
     folder = shlex.quote(str(where.folder))
     return text.format(file=where.named, folder=folder,
@@ -135,17 +141,51 @@ def _at_rules_line(game: Any, expected: str) -> DataError:
     return DataError(game.source, None, "rules", expected)
 
 
+class _FromSource(importlib.machinery.SourceFileLoader):
+    """A project engine's file, run from the bytes read now, only when they are the bytes
+    its folder was trusted with (``trust.vouched``), compiled here: never a ``__pycache__``
+    file (a shipped one whose header matches the source's size and time would otherwise run
+    in its place), and nothing written beside it."""
+
+    def __init__(self, fullname: str, path: str, where: ProjectEngine) -> None:
+        super().__init__(fullname, path)
+        self.where = where
+
+    def get_code(self, fullname: str) -> Any:
+        path = self.get_filename(fullname)
+        data = self.get_data(path)
+        if not trust.vouched(self.where.folder, Path(path), data):
+            raise Untrusted(self.where)
+        return compile(data, path, "exec", dont_inherit=True)
+
+
+def _source_only(where: ProjectEngine) -> None:
+    """A package engine's submodules found by ``_FromSource`` too: a finder of ``.py`` files
+    only (no bytecode, no extension modules) for each folder of the package."""
+    def loader(fullname: str, path: str) -> _FromSource:
+        return _FromSource(fullname, path, where)
+
+    for top, folders, _ in os.walk(where.root):
+        folders[:] = [f for f in folders if not f.startswith(".") and f != "__pycache__"]
+        sys.path_importer_cache[top] = importlib.machinery.FileFinder(
+            top, (loader, [".py"]))  # type: ignore[arg-type]
+
+
 def _project(where: ProjectEngine) -> Guarded:
     """Import a project's engine (the folder's trust asked again here, so no caller can load
-    one past the gate), under a name of its own, and wrap it (``guard.Guarded``)."""
+    one past the gate), under a name of its own, from its source (``_FromSource``), and wrap
+    it (``guard.Guarded``)."""
     if not trust.trusted(where.folder):
         raise Untrusted(where)
     name = MODULE_PREFIX + _digest(where)
     module = sys.modules.get(name)
     if module is None:
         package = where.file.name == "__init__.py"
+        if package:
+            _source_only(where)
         spec = importlib.util.spec_from_file_location(
-            name, where.file, submodule_search_locations=[str(where.root)] if package else None)
+            name, where.file, loader=_FromSource(name, str(where.file), where),
+            submodule_search_locations=[str(where.root)] if package else None)
         if spec is None or spec.loader is None:
             raise DataError(where.named, None, "rules", "cannot be imported as Python")
         module = importlib.util.module_from_spec(spec)
@@ -154,7 +194,7 @@ def _project(where: ProjectEngine) -> Guarded:
             spec.loader.exec_module(module)
         except BaseException as exc:
             del sys.modules[name]
-            if isinstance(exc, KeyboardInterrupt | MemoryError):
+            if isinstance(exc, KeyboardInterrupt | MemoryError | Untrusted):
                 raise
             raise EngineFault.of(where, "import", exc) from None
     missing = [m for m in REQUIRED if not callable(getattr(module, m, None))]

@@ -68,7 +68,8 @@ def test_trust_list_and_revoke_keep_the_record_in_the_config_folder(in_tmp, conf
     assert [e["path"] for e in data["folders"]] == [os.path.realpath(in_tmp / "g")]
     assert not (in_tmp / "home").exists()  # nothing in the user's real home
     assert not list(config.glob(".*"))  # written atomically: no temporary file left
-    assert run(capsys, "trust", "--list")[1].strip() == os.path.realpath(in_tmp / "g")
+    assert run(capsys, "trust", "--list")[1].strip() == (
+        os.path.realpath(in_tmp / "g") + "  (trusted)")
     assert trust.trusted(in_tmp / "g")
     code, out, _ = run(capsys, "trust", "--revoke", "g")
     assert code == 0 and "no longer trusted" in out and not trust.trusted(in_tmp / "g")
@@ -104,12 +105,17 @@ def test_a_link_a_copy_or_a_replaced_folder_is_not_trusted(in_tmp, config, capsy
         assert code == 2 and f"pnp trust {name}" in err and "Traceback" not in err, name
     code, _, err = run(capsys, "trust", "link")
     assert code == 2 and "symbolic link" in err
-    # the trusted folder replaced by another (an archive extracted over it): a new inode
+    # the trusted folder replaced by another (an archive extracted over it) whose rules.py
+    # differs: changed since trusted (tests/hostile/test_trust_code.py: whatever its inode)
     (in_tmp / "g").rename(in_tmp / "old")
     shutil.copytree(in_tmp / "copy", in_tmp / "g")
-    assert not trust.trusted(in_tmp / "g")
-    assert "gone, or replaced" in run(capsys, "trust", "--list")[1]
-    assert run(capsys, "simulate", "g", "--n", "5", "--players", "2")[0] == 2
+    append(in_tmp / "g", "STRANGER = 1\n")
+    assert trust.state(in_tmp / "g") == trust.CHANGED
+    assert "changed since trusted" in run(capsys, "trust", "--list")[1]
+    code, _, err = run(capsys, "simulate", "g", "--n", "5", "--players", "2")
+    assert code == 2 and "changed since you trusted it" in err, err
+    shutil.rmtree(in_tmp / "g")
+    assert "(gone: not trusted)" in run(capsys, "trust", "--list")[1]
 
 
 def test_trust_for_one_run(in_tmp, config, capsys):
@@ -339,6 +345,10 @@ def test_done_when(in_tmp, config, capsys, page_texts):
             ("def is_over(state):\n    return False\n",
              r"g/rules\.py: legal_actions: no legal action in a game that is not over")):
         rules_py.write_text(good + "\n" + broken, encoding="utf-8")
+        # an edited engine is asked about again, as direnv asks of an edited .envrc
+        code, _, err = run(capsys, "simulate", "g", "--n", "10", "--policy", "greedy")
+        assert code == 2 and "changed since you trusted it" in err, err
+        assert run(capsys, "trust", "g")[0] == 0
         code, _, err = run(capsys, "simulate", "g", "--n", "10", "--policy", "greedy")
         assert code == 2 and re.search(expected, err) and "Traceback" not in err, err
 

@@ -97,9 +97,9 @@ class Session:
         Played in a child process at low priority (seconds of play must never hold up the
         next rebuild, and it shares nothing of the build's state), stopped with the studio;
         a save while it plays asks for another play when it is done."""
-        from multiprocessing import get_context
+        from generator.core import children
 
-        spawn = get_context("spawn")
+        spawn = children.context("spawn")
         while not self.stop.is_set():
             if not self.play_wanted.wait(0.25):
                 continue
