@@ -38,7 +38,7 @@ from generator.core.errors import DataError, InputError
 from generator.core.findings import Finding
 from generator.core.words import said
 
-from .base import REQUIRED, RulesEngine, members
+from .base import REQUIRED, RulesEngine, at_rules_line, members
 from .guard import EngineFault, Guarded, ProjectEngine
 
 __all__ = ["EngineFault", "Finding", "ProjectEngine", "RulesEngine", "Untrusted", "code_key",
@@ -84,7 +84,7 @@ def project_engine(game: Any) -> ProjectEngine | None:
     try:
         file = resolve.rules_file(name, folder)
     except resolve.Refused as exc:
-        raise _at_rules_line(game, str(exc)) from None
+        raise at_rules_line(game, str(exc)) from None
     return ProjectEngine(folder, file, name)
 
 
@@ -130,15 +130,7 @@ def engine(game: Any, skip_untrusted: bool = False) -> RulesEngine | None:
     try:
         return load(name)
     except ImportError as exc:
-        raise _at_rules_line(game, f"cannot load the rules module {said(name)}: {exc}") from None
-
-
-def _at_rules_line(game: Any, expected: str) -> DataError:
-    docs = getattr(game, "docs", None) or {}
-    doc = docs.get("game")
-    if doc is not None:
-        return doc.error(("rules",), expected)
-    return DataError(game.source, None, "rules", expected)
+        raise at_rules_line(game, f"cannot load the rules module {said(name)}: {exc}") from None
 
 
 class _FromSource(importlib.machinery.SourceFileLoader):

@@ -23,9 +23,21 @@ if TYPE_CHECKING:  # types only: the engines never load themes or draw faces the
     from generator.data.themes import Theme
 
 from generator.core import memo
+from generator.core.errors import DataError
 from generator.core.findings import Finding
 
 T = TypeVar("T")
+
+
+def at_rules_line(game: Any, expected: str) -> DataError:
+    """A DataError at the game's ``rules:`` line: the engine it names cannot be loaded, or
+    cannot play this game's data (a built-in engine named by a project whose data is not the
+    shape that engine reads)."""
+    docs = getattr(game, "docs", None) or {}
+    doc = docs.get("game")
+    if doc is not None:
+        return doc.error(("rules",), expected)
+    return DataError(game.source, None, "rules", expected)
 
 
 def at(game: Any, *path: Any) -> str:

@@ -243,3 +243,22 @@ def test_reproductions_fit_in_500_mb(tmp_path):
         assert result.stderr.startswith(f"error: {folder}/game/"), (name, result.stderr[-2000:])
         if name != "no seating for 2":  # a failing verify prints its findings below
             assert len(result.stderr.strip().splitlines()) == 1, (name, result.stderr)
+
+
+def test_a_builtin_engine_named_over_other_data_says_what_it_reads(in_tmp, capsys):
+    """``rules: moving_target`` in a starter project (suits and values, no ranks): one line
+    at the ``rules:`` line naming what the engine reads and what is missing, exit 2, where it
+    was a KeyError traceback (issue 35)."""
+    from generator.data import project
+    from tests.designer import run
+
+    project.init_project(in_tmp / "g")
+    data = in_tmp / "g" / "game.yaml"
+    text = data.read_text(encoding="utf-8")
+    data.write_text(text.replace("players:", "rules: moving_target\nplayers:", 1), "utf-8")
+    line = data.read_text(encoding="utf-8").splitlines().index("rules: moving_target") + 1
+    for command in ("build", "verify"):
+        code, _, err = run(capsys, command, "g")
+        assert code == 2 and "Traceback" not in err, err
+        assert re.search(rf"game\.yaml:{line}: rules: moving_target reads a component 'deck'.*"
+                         r"card 1 of the deck has no rank", err), err

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -37,7 +37,7 @@ from generator.core.sizes import CARD_SIZES
 from generator.core.words import said
 from generator.core.yamlfile import load_yaml
 
-from ..base import PrintedKit, at, expect_equal
+from ..base import PrintedKit, at, at_rules_line, expect_equal
 from .engine import CARDS, RANKS, SUITS, settings
 
 REFERENCE = "standard-deck-reference.yaml"  # in the built-in card_data/, found at each use
@@ -94,13 +94,34 @@ def _row_index(rows: Iterable[Any], row: Any) -> int:
     return 0
 
 
+def deck_cards(game: Any) -> list[tuple[Mapping[str, Any], Mapping[str, Any]]]:
+    """The (rank, suit) rows of each card of the game's ``deck``, as this engine reads them;
+    a game whose data is not that shape (a project naming ``rules: moving_target`` over
+    other data) is one line at its ``rules:`` line naming what is missing."""
+    wants = ("moving_target reads a component 'deck' whose cards each have a 'rank' (with "
+             "an id) and a 'suit' (with an id and a name), as card_data/moving-target.yaml")
+    if not any(c.id == "deck" for c in game.components):
+        raise at_rules_line(game, f"{wants}: this game has no component 'deck'")
+    found = []
+    for index, item in enumerate(game.component("deck").expanded(), 1):
+        rank, suit = item.get("rank"), item.get("suit")
+        for name, row, keys in (("rank", rank, ("id",)), ("suit", suit, ("id", "name"))):
+            if not isinstance(row, Mapping) or any(k not in row for k in keys):
+                raise at_rules_line(game, f"{wants}: card {index} of the deck has no "
+                                          f"{name}" + (" id" if isinstance(row, Mapping)
+                                                       else ""))
+        assert isinstance(rank, Mapping) and isinstance(suit, Mapping)
+        found.append((rank, suit))
+    return found
+
+
 def reference_findings(game: Any, reference: list[dict[str, Any]] | None = None
                        ) -> list[Finding]:
     """The printed deck against the standard deck (see the module docstring)."""
     ref = load_reference() if reference is None else reference
     by_key = {(str(r["rank"]), str(r["suit"])): r for r in ref}
-    items = [(item["rank"], item["suit"]) for item in game.component("deck").expanded()]
-    tables = game.data["tables"]
+    items = deck_cards(game)
+    tables = game.data.get("tables") or {}
     source = f"reference {REFERENCE}"
     printed = Counter((str(rank["id"]), str(suit["name"])) for rank, suit in items)
     missing = [k for k in by_key if k not in printed]
@@ -167,8 +188,7 @@ def verify(game: Game, printed: PrintedKit | None = None) -> list[Finding]:
     seed or the standard deck (RULEBOOK) except the board's paper size (DESIGN). Only data is
     read: ``printed`` (the drawn kit) is not needed."""
     cfg = settings(game.data)
-    deck = game.component("deck")
-    cards = [(item["suit"]["id"], item["rank"]["id"]) for item in deck.expanded()]
+    cards = [(suit["id"], rank["id"]) for rank, suit in deck_cards(game)]
     suits = Counter(s for s, _ in cards)
     ranks = Counter(r for _, r in cards)
     deck_at, suits_at, ranks_at = (at(game, "components", "deck"), at(game, "tables", "suits"),
