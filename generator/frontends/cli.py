@@ -360,7 +360,8 @@ def cmd_trust(args: argparse.Namespace) -> int:
     if not args.folder:
         raise UsageError("trust needs a project folder (or --list, or --revoke DIR)")
     real = app.trust(Path(args.folder))
-    print(f"trusted {real}: pnp will run this folder's own Python (its rules engine); "
+    print(f"trusted {real}: pnp will run this folder's own Python (its rules engine) as "
+          "it is now (a Python file edited, added or removed asks again); "
           f"undo with: pnp trust --revoke {shlex.quote(str(real))}")
     return 0
 
