@@ -1,14 +1,23 @@
 """``pnp serve`` attacked: from the network (no token or a wrong one, odd paths in every
-encoding, every method, Host games, idle connections and many event streams) and from a
-hostile project (markup and script in every text, a lone surrogate, a face slow to draw).
-The studio answers only its token holder, serves only what it made, writes nothing, keeps
-its threads bounded, stays responsive, and shows every text as text."""
+encoding, every method, Host games in the header and the request line, idle and trickling
+connections, many event streams, SIGTERM) and from a hostile project (markup and script in
+every text, a lone surrogate, a face slow to draw). The studio answers only its token holder,
+serves only what it made, writes nothing, keeps its threads bounded, stays responsive to the
+designer whatever another local process holds, leaves nothing in the temporary folder, and
+shows every text as text."""
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
+import select
+import signal
 import socket
+import subprocess
+import sys
 import threading
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,9 +25,10 @@ from typing import Any
 
 import pytest
 
+from generator.core import paths
 from generator.frontends.studio import server as studio_server
-from generator.frontends.studio.server import StudioApp
-from generator.frontends.studio.state import Studio, piece_key
+from generator.frontends.studio.server import our_host
+from generator.frontends.studio.state import piece_key
 from generator.orchestration.options import BuildOptions
 from tests.designer import edit
 from tests.test_studio import (
@@ -90,10 +100,52 @@ def test_only_its_own_host_and_port_are_answered(studio):
 
 
 def test_the_scheme_port_is_allowed_without_its_number():
-    """Werkzeug drops ``:80`` from the Host it reports: ``--port 80`` must still answer."""
-    app = StudioApp(Studio("x", "long"), "t" * 32, 80)
-    assert app.allowed_host("127.0.0.1") and app.allowed_host("localhost:80")
-    assert not StudioApp(Studio("x", "long"), "t" * 32, 8080).allowed_host("127.0.0.1")
+    """A browser leaves ``:80`` out of the Host it sends: ``--port 80`` must still answer."""
+    assert our_host("127.0.0.1", 80) and our_host("localhost:80", 80)
+    assert not our_host("127.0.0.1", 8080)
+
+
+def test_an_absolute_request_line_must_name_the_studio_too(one_studio, capfd):
+    """The request line's authority wins over the Host header (RFC 9112, and Werkzeug's
+    environ): both must be ours."""
+    studio = one_studio
+    port, token = studio.session.server.port, studio.session.token
+    ours = f"127.0.0.1:{port}"
+    assert status_of(get_raw(studio, f"http://{ours}/api/state?token={token}")) == 200
+    for target, host in [
+        (f"http://evil.example/api/state?token={token}", ours),
+        (f"http://{ours}/api/state?token={token}", "evil.example"),  # the hole it was
+        (f"http://evil.example:{port}/api/state?token={token}", ours),
+        (f"http://{ours}@evil.example/api/state?token={token}", ours),
+        (f"http://x@{ours}/api/state?token={token}", ours),
+        (f"https://{ours}/api/state?token={token}", ours),
+        (f"HTTP://localhost.:{port}/api/state?token={token}", ours),
+        (f"ftp://{ours}/api/state?token={token}", ours),
+        (f"http://[::1/api/state?token={token}", ours),  # not a URL: urlsplit raises
+        (f"{ours}/api/state?token={token}", ours),
+        ("*", ours),
+    ]:
+        answer = get_raw(studio, target, host=host)
+        assert status_of(answer) == 403, (target, host)
+        assert b"unknown host" in answer and b'"version"' not in answer, (target, host)
+    assert "Traceback" not in capfd.readouterr().err  # nothing a stranger sends prints one
+
+
+def test_exactly_one_host_header_ours(one_studio):
+    studio = one_studio
+    port, token = studio.session.server.port, studio.session.token
+    ours, target = f"127.0.0.1:{port}", f"/api/state?token={token}"
+    for heads in [f"Host: {ours}\r\nHost: {ours}\r\n", f"Host: {ours}\r\nHost: evil.example\r\n",
+                  f"Host: evil.example\r\nHost: {ours}\r\n",
+                  f"Host: {ours}\r\nhost: localhost:{port}\r\n", "Host:\r\n",
+                  f"Host: {ours}\r\n\tevil.example\r\n", f"Host : {ours}\r\n"]:
+        answer = raw(studio, f"GET {target} HTTP/1.1\r\n{heads}Connection: close\r\n\r\n")
+        assert status_of(answer) in (400, 403), heads
+        assert b'"version"' not in answer, heads
+    # no Host at all (HTTP/1.0 allows it; no browser leaves it out)
+    assert status_of(raw(studio, f"GET {target} HTTP/1.0\r\n\r\n")) == 403
+    assert status_of(raw(studio, f"GET {target} HTTP/1.1\r\nHost: {ours}\r\n"
+                                 "Connection: close\r\n\r\n")) == 200
 
 
 TRAVERSALS = [
@@ -172,22 +224,155 @@ def port_of(running: Running) -> tuple[str, int]:
     return ("127.0.0.1", running.session.server.port)
 
 
-def test_silent_connections_hold_no_thread_for_long_and_never_more_than_the_bound(small):
+def test_silent_connections_hold_no_thread_for_long_and_make_way_for_a_request(small):
     small.built()
     idle = [socket.create_connection(port_of(small), timeout=PATIENCE_S) for _ in range(6)]
     try:
-        # every slot is held by a connection that says nothing: the next is closed unanswered
-        extra = socket.create_connection(port_of(small), timeout=PATIENCE_S)
-        extra.sendall(f"GET /?token={small.session.token} HTTP/1.1\r\nHost: "
-                      f"127.0.0.1:{small.session.server.port}\r\n\r\n".encode())
-        assert extra.recv(100) == b""
-        extra.close()
+        until_held(small, 6)
+        # every slot is held by a connection that says nothing: the oldest makes way
+        assert small.get("/api/state")[0] == 200
         for conn in idle:  # ...and the silent ones are closed by the server, not kept
             assert conn.recv(100) == b""
     finally:
         for conn in idle:
             conn.close()
     assert small.get("/api/state")[0] == 200  # the designer's page is answered again
+
+
+def test_past_the_bound_of_connections_being_answered_the_next_is_closed(tmp_path, monkeypatch):
+    """Only connections being answered (here event streams, which need the token) are never
+    made to give way: when they hold every slot, a new one is closed unanswered."""
+    monkeypatch.setattr(studio_server, "MAX_CONNECTIONS", 4)
+    monkeypatch.setattr(studio_server, "MAX_STREAMS", 4)
+    monkeypatch.setattr(studio_server, "KEEP_ALIVE_S", 0.2)
+    with serving(tmp_path) as running:
+        running.built()
+        streams = [open_stream(running) for _ in range(4)]
+        try:
+            assert all(s.readline() == b"retry: 500\n" for s in streams)
+            until_held(running, 4)
+            extra = socket.create_connection(port_of(running), timeout=PATIENCE_S)
+            extra.sendall(f"GET /?token={running.session.token} HTTP/1.1\r\nHost: "
+                          f"127.0.0.1:{running.session.server.port}\r\n\r\n".encode())
+            assert extra.recv(100) == b""
+            extra.close()
+        finally:
+            for stream in streams:
+                stream.close()
+        # a closed stream gives its slot back (at its next keep-alive line)
+        end = time.monotonic() + PATIENCE_S
+        while True:
+            try:
+                assert running.get("/api/state")[0] == 200
+                break
+            except ConnectionError:
+                if time.monotonic() > end:
+                    raise
+
+
+class Trickle:
+    """Connections that each send a request head one byte at a time (every ``every_s``) and
+    never finish it: any local process can do this, token or not. ``ended`` lists, in the
+    order seen, the connections the server closed (or answered) while they trickled."""
+
+    def __init__(self, running: Running, count: int, every_s: float = 0.2) -> None:
+        port = running.session.server.port
+        self.head = (f"GET /api/state?token={running.session.token} HTTP/1.1\r\n"
+                     f"Host: 127.0.0.1:{port}\r\nX-Slow: ").encode()
+        self.conns = [socket.create_connection(port_of(running), timeout=PATIENCE_S)
+                      for _ in range(count)]
+        self.ended: list[int] = []
+        self.sent = 0
+        self.every_s = every_s
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self) -> None:
+        while not self.stopped.wait(self.every_s):
+            byte = self.head[self.sent:self.sent + 1] or b"a"
+            self.sent += 1
+            for number, conn in enumerate(self.conns):
+                if number in self.ended:
+                    continue
+                try:
+                    conn.sendall(byte)
+                    if select.select([conn], [], [], 0)[0]:  # EOF, or an answer: not held
+                        self.ended.append(number)
+                except OSError:
+                    self.ended.append(number)
+
+    def until_ended(self, count: int) -> list[int]:
+        """The connections ended, once ``count`` have (polled; the patience is no assertion)."""
+        end = time.monotonic() + PATIENCE_S
+        while len(self.ended) < count and time.monotonic() < end:
+            time.sleep(0.05)
+        return list(self.ended)
+
+    def close(self) -> None:
+        self.stopped.set()
+        self.thread.join(PATIENCE_S)
+        for conn in self.conns:
+            conn.close()
+
+
+def until_held(running: Running, count: int) -> None:
+    """Wait until the server holds ``count`` connections (it admits them on its own thread)."""
+    end = time.monotonic() + PATIENCE_S
+    while len(running.session.server.held) < count and time.monotonic() < end:
+        time.sleep(0.02)
+
+
+def test_a_trickled_head_holds_its_slot_no_longer_than_the_deadline(tmp_path, monkeypatch):
+    """One byte every 0.2 s passes any per-read timeout; the head's deadline ends it all the
+    same (made short here: the test does not wait 20 s)."""
+    monkeypatch.setattr(studio_server, "MAX_CONNECTIONS", 6)
+    monkeypatch.setattr(studio_server, "HEAD_S", 1.0)
+    with serving(tmp_path) as running:
+        running.built()
+        trickle = Trickle(running, 6)
+        try:
+            assert sorted(trickle.until_ended(6)) == list(range(6))  # each closed, unanswered
+        finally:
+            trickle.close()
+        assert running.get("/api/state")[0] == 200
+
+
+def test_a_request_is_answered_while_64_connections_trickle(tmp_path, monkeypatch):
+    """Every slot held by a trickling head, and the deadline far off: the designer's request
+    is still answered, the oldest trickler making way for it, and only that one."""
+    monkeypatch.setattr(studio_server, "HEAD_S", PATIENCE_S * 10)
+    with serving(tmp_path) as running:
+        running.built()
+        assert running.session.server.max_connections == 64
+        trickle = Trickle(running, 64)
+        try:
+            until_held(running, 64)
+            assert trickle.ended == []
+            assert running.get("/api/state")[0] == 200
+            assert trickle.until_ended(1) == [0]
+        finally:
+            trickle.close()
+
+
+def test_connections_being_answered_are_not_the_ones_to_make_way(small):
+    small.built()
+    streams = [open_stream(small) for _ in range(2)]  # the oldest two, being answered
+    try:
+        assert all(s.readline() == b"retry: 500\n" for s in streams)
+        trickle = Trickle(small, 4)
+        try:
+            until_held(small, 6)
+            assert small.get("/api/state")[0] == 200
+            assert trickle.until_ended(1) == [0]  # the oldest waiting one, not a stream
+            for stream in streams:  # still open, still told the news
+                lines = [stream.readline() for _ in range(40)]
+                assert b"" not in lines and b": still here\n" in lines
+        finally:
+            trickle.close()
+    finally:
+        for stream in streams:
+            stream.close()
 
 
 def open_stream(running: Running) -> Any:
@@ -233,6 +418,37 @@ def test_no_request_writes_or_deletes_a_file(studio):
                     extra=f"Content-Length: {len(body)}\r\nDestination: /x\r\n\r\n{body}")
     assert studio.get("/api/state")[0] == 200
     assert snapshot(project) == before
+
+
+def test_sigterm_stops_pnp_serve_cleanly_and_removes_its_chart_folder(tmp_path):
+    """A real ``pnp serve`` process: SIGTERM (``kill``, a service manager) ends it as Ctrl-C
+    does, exit 143, and its folder in the temporary folder is gone, charts and all."""
+    project = starter(tmp_path)
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(paths.ROOT), "TMPDIR": str(temp)}
+    env.pop("DISPLAY", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    child = subprocess.Popen([sys.executable, "-m", "generator", "serve"], cwd=project, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert child.stdout is not None
+        first = child.stdout.readline()
+        found = re.search(r"(http://127\.0\.0\.1:\d+)/\?token=(\S+)", first)
+        assert found, first
+        built = child.stdout.readline() + child.stdout.readline()
+        assert "built game" in built
+        folders = list(temp.glob("pnp-serve-*"))
+        assert len(folders) == 1
+        (folders[0] / "chart-0.png").write_bytes(b"a chart")  # as a simulation leaves them
+        child.send_signal(signal.SIGTERM)
+        rest, _ = child.communicate(timeout=PATIENCE_S)
+        assert child.returncode == 143 and "stopped serving" in rest
+        assert "Traceback" not in first + built + rest
+        assert not folders[0].exists() and list(temp.glob("pnp-serve-*")) == []
+    finally:
+        if child.poll() is None:
+            child.kill()
 
 
 # -- from a hostile project ----------------------------------------------------------------

@@ -10,7 +10,9 @@ A save anywhere in the project rebuilds it, as ``pnp watch`` does (frontends/wat
 the files and debounces a save); the face cache redraws only the components that changed,
 and pictures are named by their content (state.py), so the browser fetches only the
 pictures that changed. A save that does not build shows its error over the last good
-drawing, until the next good save clears it. Ctrl-C stops (exit 130).
+drawing, until the next good save clears it. Ctrl-C stops (exit 130); so does SIGTERM (exit
+143, as a shell reports a process ended by it), cleanly: the chart folder in the temporary
+folder is removed either way (``terminated_as_interrupt``).
 
 The parts: ``state`` (what is shown, shared by the threads), ``server`` (HTTP), and the
 page itself in templates/studio/ (plain HTML, CSS and JavaScript, nothing fetched from
@@ -19,11 +21,13 @@ elsewhere, so it works offline).
 from __future__ import annotations
 
 import secrets
+import signal
 import sys
 import tempfile
 import threading
 import webbrowser
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +74,7 @@ class Session:
         self.stop = threading.Event()
         self.play_wanted = threading.Event()
         self.charts = tempfile.TemporaryDirectory(prefix="pnp-serve-")
+        self.player: threading.Thread | None = None
 
     @property
     def url(self) -> str:
@@ -122,6 +127,7 @@ class Session:
                     break
             if self.stop.is_set():
                 child.terminate()
+                child.join()  # nothing writes to the chart folder once the loop has ended
                 return
             try:
                 text, names = receive.recv() if receive.poll() else ("the simulation stopped",
@@ -133,8 +139,9 @@ class Session:
             self.studio.publish_play(text, charts)
 
     def run(self, report: Callable[[str], None]) -> int:
-        player = threading.Thread(target=self.play_loop, name="pnp-serve-play", daemon=True)
-        player.start()
+        self.player = threading.Thread(target=self.play_loop, name="pnp-serve-play",
+                                       daemon=True)
+        self.player.start()
         try:
             return watcher.watch([self.target], self.rebuild, self.stop, report=report)
         finally:
@@ -145,6 +152,8 @@ class Session:
         self.studio.close()
         self.server.shutdown()
         self.server.server_close()
+        if self.player is not None and self.player is not threading.current_thread():
+            self.player.join()  # it sees ``stop`` within its poll and ends its child first
         self.charts.cleanup()
 
 
@@ -165,6 +174,37 @@ def _where(exc: BaseException) -> str:
     return ""
 
 
+class Termination:
+    """Whether SIGTERM arrived (``terminated_as_interrupt``)."""
+
+    def __init__(self) -> None:
+        self.received = False
+
+
+@contextmanager
+def terminated_as_interrupt() -> Iterator[Termination]:
+    """Within the block, SIGTERM (a service manager, ``kill``, a closed terminal's session)
+    raises KeyboardInterrupt as Ctrl-C does, so the same ``finally`` blocks run: by default
+    SIGTERM ends the process where it stands and left the chart folder in the temporary folder.
+    Whether it came is recorded rather than told by the exception's type: watchfiles turns any
+    exception a signal handler raises into a plain KeyboardInterrupt. Outside the main thread
+    (a test driving ``main`` from another) no handler can be set, and none is."""
+    termination = Termination()
+    if threading.current_thread() is not threading.main_thread():
+        yield termination
+        return
+
+    def interrupt(_signum: int, _frame: Any) -> None:
+        termination.received = True
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield termination
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
 def start(given: str, opts: BuildOptions, port: int = 0) -> Session:
     """A studio for one game id, data file or project folder, its server already listening
     (tests and ``make bench`` drive it from another thread)."""
@@ -173,16 +213,17 @@ def start(given: str, opts: BuildOptions, port: int = 0) -> Session:
 
 def main(given: str, opts: BuildOptions, port: int = 0, open_browser: bool = True,
          report: Callable[[str], Any] | None = None) -> int:
-    """``pnp serve`` from the command line: until Ctrl-C (then 130)."""
+    """``pnp serve`` from the command line: until Ctrl-C (then 130) or SIGTERM (then 143)."""
     say = report or (lambda line: print(line, flush=True))
-    session = start(given, opts, port)
-    say(f"studio for {given}: {session.url}")
-    say("(open that address; anyone who has it can read the studio)")
-    if open_browser and has_display():
-        webbrowser.open(session.url)
-    try:
-        session.run(say)
-    except KeyboardInterrupt:
-        print("stopped serving", file=sys.stderr)
-        return 130
+    with terminated_as_interrupt() as termination:
+        try:
+            session = start(given, opts, port)
+            say(f"studio for {given}: {session.url}")
+            say("(open that address; anyone who has it can read the studio)")
+            if open_browser and has_display():
+                webbrowser.open(session.url)
+            session.run(say)
+        except KeyboardInterrupt:
+            print("stopped serving", file=sys.stderr)
+            return 143 if termination.received else 130
     return 0
