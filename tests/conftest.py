@@ -304,12 +304,17 @@ def fresh_state() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def no_safe_path_left(monkeypatch) -> None:
+def no_safe_path_left(monkeypatch) -> Iterator[None]:
     """Starting a child sets PYTHONSAFEPATH=1 in this process's environment for good
     (generator/core/children.py); each test starts without it, as a new process would (a test
-    of children must see that its own command set it), and it is taken away after."""
+    of children must see that its own command set it), and it is taken away after: monkeypatch
+    only undoes its own changes, not one the tool made during the test, so the teardown removes
+    it too (else a later module's fixture starts ``python -c`` children without the checkout on
+    their path)."""
     monkeypatch.delenv("PYTHONSAFEPATH", raising=False)
     monkeypatch.delenv("PNP_START_METHOD", raising=False)
+    yield
+    os.environ.pop("PYTHONSAFEPATH", None)
 
 
 def _options_key(game: str, options: dict[str, Any]) -> str:

@@ -73,7 +73,9 @@ def context(method: str | None = None) -> "Context":
     forced = os.environ.get(METHOD_ENV, "").strip()
     if forced and method != "fork":
         if forced not in METHODS:
-            raise ValueError(f"{METHOD_ENV}={forced!r}: expected one of {', '.join(METHODS)}")
+            from generator.core.words import said  # only on this error: see the imports above
+
+            raise ValueError(f"{METHOD_ENV}={said(forced)}: expected one of {', '.join(METHODS)}")
         method = forced
     os.environ["PYTHONSAFEPATH"] = "1"
     drop_cwd()

@@ -285,7 +285,7 @@ def confined(text: object, bases: Sequence[Path], roots: Iterable[Path], what: s
             return candidate
     where = " or ".join(_show(r) for r in allowed)
     if led_out is not None:
-        raise Refused(f"{what} {rel!r} is a link leading outside {_show(led_out)} (files may "
+        raise Refused(f"{what} {said(rel)} is a link leading outside {_show(led_out)} (files may "
                       f"only be read from {where}: copy the file in instead)")
     if not looked_inside:
         raise Refused(f"{what} {said(rel)} is outside {where} (files may only be read from there)")

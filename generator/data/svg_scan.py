@@ -225,7 +225,7 @@ def _check_numbers(tag: str, key: str, value: str, fail: Fail) -> None:
         start = max(value.rfind(sep, 0, odd.start()) for sep in " ,\t\n") + 1
         word = re.match(r"[^\s,]{1,40}", value[start:])
         shown = word.group() if word else odd.group()
-        raise fail(f"<{tag}> {key}: {shown!r} is not a number" + (
+        raise fail(f"<{tag}> {key}: {said(shown)} is not a number" + (
             " (path data holds numbers and the commands M, L, H, V, C, S, Q, T, A and Z)"
             if key == "d" else ""))
     for number in _EXPONENT.findall(value):  # a large finite one is svg.py's to judge

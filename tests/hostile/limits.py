@@ -61,6 +61,13 @@ print(json.dumps(done))
 """
 
 
+def _without_safe_path() -> dict[str, str]:
+    """This environment less ``PYTHONSAFEPATH``, which the tool sets for its own children once
+    it starts one (generator/core/children.py): the ``python -c`` child here imports the
+    checkout from its working folder."""
+    return {key: value for key, value in os.environ.items() if key != "PYTHONSAFEPATH"}
+
+
 def pnp_limited_each(runs: Sequence[Sequence[str | Path]], limit_mb: int = LIMIT_MB,
                      env: dict[str, str] | None = None) -> list[SimpleNamespace]:
     """Each ``pnp ARGS`` of ``runs``, one after another in one child capped as
@@ -69,7 +76,7 @@ def pnp_limited_each(runs: Sequence[Sequence[str | Path]], limit_mb: int = LIMIT
     child = subprocess.run([sys.executable, "-c", _EACH], cwd=paths.ROOT, capture_output=True,
                            text=True, preexec_fn=capped(limit_mb), check=False,
                            input=json.dumps([[str(a) for a in args] for args in runs]),
-                           env={**os.environ, "PNP_CACHE": "0", **(env or {})})
+                           env={**_without_safe_path(), "PNP_CACHE": "0", **(env or {})})
     assert child.returncode == 0, child.stderr[-3000:]  # a traceback: a bug, or the cap hit
     return [SimpleNamespace(returncode=code, stdout=out, stderr=err)
             for code, out, err in json.loads(child.stdout)]
