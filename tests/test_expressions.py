@@ -371,17 +371,24 @@ def test_the_limits_hold(text, error, words):
 def reference_names(text: str) -> frozenset[str] | None:
     """Jinja's undeclared variables of a string that compiles (else nothing); None where
     Jinja cannot say: its analysis folds constants and fails on one that raises
-    (``0['a']``: "'int object' has no attribute 'a'"), so there is nothing to compare with."""
+    (``0['a']``: "'int object' has no attribute 'a'"), so there is nothing to compare with;
+    the same where its folding itself crashes (``{[]: 0}[1:3]``: a TypeError, unhashable list)."""
     if "{{" not in text and "{%" not in text:
         return frozenset()
     try:
         compile_value(text)
         whole = compiler.WHOLE.match(text)
         source = text if not whole else "{{ " + whole.group(1) + " }}"
-        return frozenset(meta.find_undeclared_variables(ENV.parse(source)))
+        parsed = ENV.parse(source)
     except (ExpressionError, ValueError, RecursionError):
         return frozenset()
     except TemplateError:
+        return None
+    try:
+        return frozenset(meta.find_undeclared_variables(parsed))
+    except (ExpressionError, ValueError, RecursionError):
+        return frozenset()
+    except (TemplateError, TypeError):
         return None
 
 
@@ -401,6 +408,7 @@ def test_where_jinja_cannot_say_there_is_no_reference():
     """The case a dev-profile run found: Jinja's own analysis raises on a constant."""
     assert reference_names("{{(n if 0['a'] else n)}}") is None
     assert names_used.__wrapped__("{{(n if 0['a'] else n)}}") == frozenset({"n"})
+    assert reference_names("{{{[]: 0}[1:3]}}") is None
 
 
 def compile_ok(text: str) -> bool:
