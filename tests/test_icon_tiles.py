@@ -28,10 +28,25 @@ RING_ICON = IconDef("suit", 100, 100, (IconShape(RING, None, "main", "none", 0),
 
 
 @pytest.fixture(autouse=True)
-def fresh_tiles():
+def fresh_tiles(monkeypatch):
+    """A fresh table, and every icon tiled (the test icons are small: in a kit, an icon of
+    fewer than ``TILE_FROM_POINTS`` outline points is drawn each time)."""
+    monkeypatch.setattr(png_icons, "TILE_FROM_POINTS", 0)
     memo.forget_all()
     yield
     memo.forget_all()
+
+
+def test_a_small_icon_is_drawn_each_time_not_tiled(monkeypatch):
+    """Pillow fills a suit's few dozen points faster than a tile is pasted over them."""
+    monkeypatch.setattr(png_icons, "TILE_FROM_POINTS", STAR_ICON.outline[0] + 1)
+    card(STAR_ICON, p.Icon("suit", 5, 5, 10, 10, "#c02020", "#ffffff"),
+         p.Icon("suit", 30, 5, 10, 10, "#c02020", "#ffffff"))
+    assert (png_icons.TILES.misses, png_icons.TILES.hits) == (0, 0)
+    monkeypatch.setattr(png_icons, "TILE_FROM_POINTS", STAR_ICON.outline[0])
+    card(STAR_ICON, p.Icon("suit", 5, 5, 10, 10, "#c02020", "#ffffff"),
+         p.Icon("suit", 30, 5, 10, 10, "#c02020", "#ffffff"))
+    assert (png_icons.TILES.misses, png_icons.TILES.hits) == (1, 1)
 
 
 def face(*icons: p.Icon) -> p.Face:

@@ -193,7 +193,8 @@ class PngPainter:
             # Counter-clockwise on the page (y down), matching the PDF's rotate().
             return cx + dx * cos + dy * sin, cy - dx * sin + dy * cos
 
-        if icon.fits_view_box and self._icon_tile(prim, icon, s, cos, sin):
+        if icon.fits_view_box and icon.outline[0] >= png_icons.TILE_FROM_POINTS \
+                and self._icon_tile(prim, icon, s, cos, sin):
             return
         region = None if icon.fits_view_box else self._icon_region(icon, to_mm, s)
         before = self.image.crop(region) if region is not None else None

@@ -3,7 +3,8 @@ filled once and pasted wherever it is drawn again.
 
 Why: a deck draws its suit's icon two or three times on every card, and an icon of many
 segments takes most of a face's drawing time (its outline flattened, transformed, filled row
-by row). The work meter charges every use (generator/core/vector.py ``IconDef.work``), so no
+by row). Only such icons: one of fewer than ``TILE_FROM_POINTS`` outline points (every
+built-in icon) fills faster than its tile is pasted, so it is drawn each time. The work meter charges every use (generator/core/vector.py ``IconDef.work``), so no
 input is refused or allowed by what is remembered here; this only spares the repeats.
 
 A tile is keyed by everything its pixels depend on: the icon's content (``IconDef.digest``,
@@ -25,6 +26,9 @@ from PIL import Image
 
 from generator.core import memo
 
+# An icon of fewer outline points is drawn each time: Pillow fills it faster than a tile is
+# pasted (a moving-day PNG set: 25 % more CPU with every icon tiled, measured in a paired run).
+TILE_FROM_POINTS = 2_000
 MAX_TILE_BYTES = 64 << 20  # every tile kept, together (RGBA: 4 bytes a pixel)
 MAX_ONE_TILE_BYTES = 16 << 20  # a larger tile is drawn each time, not kept
 
