@@ -4,8 +4,9 @@ filled once and pasted wherever it is drawn again.
 Why: a deck draws its suit's icon two or three times on every card, and an icon of many
 segments takes most of a face's drawing time (its outline flattened, transformed, filled row
 by row). Only such icons: one of fewer than ``TILE_FROM_POINTS`` outline points (every
-built-in icon) fills faster than its tile is pasted, so it is drawn each time. The work meter charges every use (generator/core/vector.py ``IconDef.work``), so no
-input is refused or allowed by what is remembered here; this only spares the repeats.
+built-in icon) fills faster than its tile is pasted, so it is drawn each time. The work
+meter charges every use (generator/core/vector.py ``IconDef.work``), so no input is refused
+or allowed by what is remembered here; this only spares the repeats.
 
 A tile is keyed by everything its pixels depend on: the icon's content (``IconDef.digest``,
 never its name: two projects' ``leaf`` differ), the box it is fitted in, its turn, its main and
