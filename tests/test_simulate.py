@@ -260,3 +260,64 @@ def test_comparison_chart_draws_both_policies_with_error_bars(tmp_path):
         middle = round(chart.LEFT_X + slot * (k + 0.5))
         column = [image.getpixel((middle, y)) for y in range(chart.TOP, chart.TOP + chart.PLOT_H)]
         assert colour in column and chart.INK in column  # the bar and its error bar
+
+
+class _Rounds:
+    """A hand-built engine of exactly ``TURNS`` turns of ``STEPS`` actions each: the length
+    a report gives is known. ``on_after_last``: whether ``apply`` moves the turn counter on
+    after the last turn too (the starter's habit) or stops it there (a game won mid-turn)."""
+
+    TURNS, STEPS = 5, 3
+    POINTS = False
+
+    def __init__(self, on_after_last: bool) -> None:
+        self.on_after_last = on_after_last
+
+    def new_game(self, players, seed, data=None):
+        from types import SimpleNamespace
+
+        return SimpleNamespace(turn=1, step=0, done=False)
+
+    def current_player(self, state):
+        return state.step % 2
+
+    def legal_actions(self, state):
+        return [0, 1]
+
+    def apply(self, state, action):
+        state.step += 1
+        if state.step % self.STEPS == 0:
+            state.done = state.step == self.TURNS * self.STEPS
+            if not state.done or self.on_after_last:
+                state.turn += 1
+        return state
+
+    def clone(self, state):
+        return state
+
+    def is_over(self, state):
+        return state.done
+
+    def scores(self, state):
+        return [1.0, 0.0]
+
+    def outcome(self, state):
+        return "win"
+
+    def greedy_action(self, state):
+        return 0
+
+
+def test_length_is_the_turns_played_whether_or_not_the_counter_moves_on_after_the_last():
+    for on_after_last in (True, False):
+        engine = _Rounds(on_after_last)
+        for policy in play.POLICIES:
+            result = play.play_one(engine, 2, 7, policy, 100, None)
+            assert result.turns == _Rounds.TURNS and result.outcome == "win"
+    report = simulate.Report("rounds", 2, "random", 3, 1,
+                             [play.play_one(_Rounds(True), 2, s, "random", 100, None)
+                              for s in range(3)])
+    assert "every game lasted 5 turns" in simulate.format_report(report)
+    # a stall is as long as the turn limit, not one more
+    stalled = play.play_one(_Rounds(True), 2, 7, "random", 2, None)
+    assert stalled.outcome == "stall" and stalled.turns == 2

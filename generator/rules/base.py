@@ -9,7 +9,8 @@ signatures), so a new engine cannot drift from what build, verify and simulate c
 
 States are each engine's own dataclass (typed ``Any`` here): all chance (shuffles, dice) comes
 from ``state.rng``, a ``random.Random(seed)``, so every game replays exactly; ``state.turn``
-counts turns from 1 (the game length the simulator reports). Actions are ints; a forced step
+counts turns from 1 (a game's length is the turns its actions were taken in: ``play.play_one``).
+Actions are ints; a forced step
 (e.g. "draw a card") is a single-action list, so a policy never needs the rules.
 """
 from __future__ import annotations

@@ -20,7 +20,7 @@ POLICIES = ("random", "greedy")
 
 @dataclass(frozen=True)
 class GameResult:
-    turns: int
+    turns: int                   # turns played: see ``play_one``
     outcome: str                 # win | draw | stall
     scores: tuple[float, ...]
     winners: tuple[int, ...]     # seats with the best score (empty for a stall)
@@ -41,8 +41,15 @@ def play_one(module: Playable, players: int, seed: int, policy: str, max_turns: 
 
     ``count_choices`` also counts the legal actions at every step (``GameResult.choices``);
     the greedy policy then asks ``legal_actions`` too, which only reads the state (the
-    Protocol's contract), so the game played is the same either way."""
+    Protocol's contract), so the game played is the same either way.
+
+    The game's length is the turns played: from the turn it starts on to the turn its last
+    action was taken in. Not ``state.turn`` at the end: an engine that moves the counter on
+    after the last turn (the starter does: ``turn`` is "the trick being played") would
+    report one turn more than were played, and one that stops it on a winning move would not,
+    so only the turn each action is taken in is read, whatever the engine's habit."""
     state = module.new_game(players, seed, data)
+    first = last = state.turn
     chooser = random.Random(seed ^ 0x5EED)
     greedy = module.greedy_action if policy == "greedy" else None
     legal, apply, over = module.legal_actions, module.apply, module.is_over
@@ -67,6 +74,7 @@ def play_one(module: Playable, players: int, seed: int, policy: str, max_turns: 
                 decided, total, squares = decided + 1, total + options, \
                     squares + options * options
                 most = max(most, options)
+        last = state.turn
         state = apply(state, action)
         steps += 1
     done = over(state)
@@ -81,7 +89,8 @@ def play_one(module: Playable, players: int, seed: int, policy: str, max_turns: 
     extra = (tuple(sorted(module.counters(state).items())) if isinstance(module, HasCounters)
              else ())
     choices: tuple[int, ...] = (steps, decided, total, squares, most) if count_choices else ()
-    return GameResult(min(state.turn, max_turns), outcome, final, winners, extra, choices)
+    played = last - first + 1 if steps else 0
+    return GameResult(min(played, max_turns), outcome, final, winners, extra, choices)
 
 
 def seat_wins(results: Iterable[GameResult], players: int) -> list[float]:
