@@ -12,7 +12,7 @@ from pypdf import PdfReader
 from generator.core import primitives as p
 from generator.core.progress import Progress, track
 from generator.core.sizes import PAPER_SIZES
-from generator.data import project
+from generator.data import load_game, project
 from generator.layout.calibration import calibration_pages
 from generator.layout.gutterfold import gutterfold_pages
 from generator.layout.kit import Piece
@@ -35,16 +35,19 @@ def starter(tmp_path) -> str:
 @pytest.mark.parametrize(("preset", "size", "game", "cards"), [
     ("tgc", (825, 1125), "starter", 18), ("mpc", (822, 1122), "starter", 18),
     ("default", (825, 1125), "moving-target", 52)])
-def test_png_presets_give_exact_pixel_sizes_and_paired_names(request, tmp_path, preset, size,
-                                                             game, cards):
+def test_png_presets_give_exact_pixel_sizes_and_one_back_a_deck(request, tmp_path, preset, size,
+                                                                game, cards):
+    """One image per distinct face: the deck's fronts and its back once (not once per card),
+    and order.csv pairing every front with that back."""
     game = request.getfixturevalue("starter") if game == "starter" else game
     folder, count = export_pngs(game, BuildOptions(out_dir=tmp_path / "out"), preset=preset)
     deck = sorted((folder / "deck").glob("*.png"))
     fronts = [f for f in deck if f.stem.endswith("-front")]
-    backs = {f.name for f in deck if f.stem.endswith("-back")}
-    assert len(fronts) == cards and count >= 2 * cards
-    for front in fronts:  # every front has its back under the same name
-        assert front.name.replace("-front", "-back") in backs
+    assert len(fronts) == cards and [f.name for f in deck if "back" in f.name] == ["back.png"]
+    assert count == len(list(folder.rglob("*.png")))
+    with (folder / "order.csv").open(encoding="utf-8", newline="") as handle:
+        rows = [row for row in csv.DictReader(handle) if row["component"] == "deck"]
+    assert {row["back"] for row in rows} == {"deck/back.png"} and len(rows) == cards
     with Image.open(fronts[0]) as image:
         assert image.size == size
         assert round(image.info["dpi"][0]) == 300
@@ -99,33 +102,64 @@ def test_progress_is_quiet_when_not_a_terminal():
     assert "work [" in shown.getvalue() and "2/2" in shown.getvalue()
 
 
+def order_rows(folder) -> list[dict[str, str]]:
+    with (folder / "order.csv").open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
 def test_a_png_set_says_how_many_of_each_to_order(tmp_path):
     """13 friend images make 36 cards, 2 snack images 34 snacks: order.csv (and the same rows
-    in manifest.json) gives every file with its copies, trim size and pixel size as written."""
+    in manifest.json) gives every piece with its front and back files, its copies, trim size
+    and pixel size as written, and the copies add up to the kit's pieces."""
     folder, count = export_pngs("moving-day-boxes", BuildOptions(out_dir=tmp_path), dpi=72)
-    with (folder / "order.csv").open(encoding="utf-8", newline="") as handle:
-        rows = list(csv.DictReader(handle))
-    assert list(rows[0]) == ["file", "component", "label", "copies", "width_mm", "height_mm",
-                             "width_px", "height_px"]
-    assert len(rows) == count == len(list(folder.rglob("*.png")))
-    assert len({row["file"] for row in rows}) == len(rows)  # distinct files, distinct names
-    labels = [(r["component"], r["label"]) for r in rows if not r["file"].endswith("-back.png")]
+    rows = order_rows(folder)
+    assert list(rows[0]) == ["file", "back", "component", "label", "copies", "width_mm",
+                             "height_mm", "width_px", "height_px"]
+    written = {p.relative_to(folder).as_posix() for p in folder.rglob("*.png")}
+    named = {row["file"] for row in rows} | {row["back"] for row in rows if row["back"]}
+    assert named == written and count == len(written)  # every file named, none left over
+    labels = [(r["component"], r["label"]) for r in rows]
     assert len(set(labels)) == len(labels)  # two different tiles never share a label
-    fronts = [row for row in rows if not row["file"].endswith("-back.png")]
-    friends = [row for row in fronts if row["component"] == "friends"]
-    snacks = [row for row in fronts if row["component"] == "snacks"]
+    friends = [row for row in rows if row["component"] == "friends"]
+    snacks = [row for row in rows if row["component"] == "snacks"]
     assert (len(friends), sum(int(r["copies"]) for r in friends)) == (13, 36)
     assert sorted(int(r["copies"]) for r in snacks) == [8, 26]
+    game = load_game("moving-day-boxes")
+    for comp in game.components:
+        if comp.kind != "sheet":
+            assert sum(int(r["copies"]) for r in rows if r["component"] == comp.id) == comp.total
+    aids = [row for row in rows if row["component"] == "aids"]  # four aids, drawn the same
+    assert [(r["copies"], r["back"]) for r in aids] == [("4", "")]
     for row in rows:
         with Image.open(folder / row["file"]) as image:
             assert image.size == (int(row["width_px"]), int(row["height_px"]))
         # the image is the trim plus the preset's 1/8 in bleed each side, at 72 dpi
         assert int(row["width_px"]) == pytest.approx((float(row["width_mm"]) + 2 * 3.175)
                                                      * 72 / 25.4, abs=1)
-    backs = {row["file"]: row for row in rows if row["file"].endswith("-back.png")}
-    for front in friends:
-        back = backs[front["file"].replace("-front", "-back")]
-        assert (back["copies"], back["label"]) == (front["copies"], front["label"])
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     assert (manifest["dpi"], manifest["bleed_mm"]) == (72, 3.175)
     assert [r["file"] for r in manifest["files"]] == [r["file"] for r in rows]
+
+
+def test_png_set_writes_a_shared_back_once_and_counts_every_card(tmp_path):
+    """Moving Target: 52 fronts, one back file, its aid's copies in one file; the copies of
+    order.csv add up to each component's pieces."""
+    folder, count = export_pngs("moving-target", BuildOptions(out_dir=tmp_path), dpi=72)
+    backs = [p for p in folder.rglob("*.png") if "back" in p.name]
+    assert [p.relative_to(folder).as_posix() for p in backs] == ["deck/back.png"]
+    rows = order_rows(folder)
+    game = load_game("moving-target")
+    for comp in game.components:
+        if comp.kind != "sheet":
+            assert sum(int(r["copies"]) for r in rows if r["component"] == comp.id) == comp.total
+    assert count == len(list(folder.rglob("*.png"))) == len(rows) + 1  # a front each, one back
+
+
+def test_png_set_draws_a_face_once_across_components(tmp_path):
+    """Magnus (moving-day): three decks share one back (written once, in the first deck's
+    folder), and the two player aids, drawn the same, are one file ordered twice."""
+    folder, _ = export_pngs("moving-day", BuildOptions(out_dir=tmp_path), dpi=72)
+    rows = order_rows(folder)
+    backs = {row["back"] for row in rows if row["component"] in ("aces", "extended", "play")}
+    assert len(backs) == 1 and len([p for p in folder.rglob("back*.png")]) == 1
+    assert [row["copies"] for row in rows if row["component"] == "aid"] == ["2"]

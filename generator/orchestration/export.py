@@ -9,6 +9,7 @@ import signal
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -77,67 +78,113 @@ def _job(args: Job) -> int:
 LONGEST_SUFFIX = "-front.png"  # of a PNG's name: the stem is cut so the longest fits
 
 
+Drawing = tuple[float, float, float, tuple[object, ...]]
+
+
+def drawing(face: Face) -> Drawing:
+    """What a face's image shows: its size, bleed and primitives, not its label. Two faces
+    that draw the same (a deck's back on every card, four copies of one player aid labelled
+    1 to 4, decks sharing a back) are one image."""
+    return face.w, face.h, face.bleed, face.prims
+
+
 @dataclass(frozen=True)
 class PngFile:
-    """One PNG of the set and what a print shop's order needs of it."""
+    """One PNG of the set: the face drawn in it, where, at what resolution."""
 
     face: Face
     target: str
     dpi: int
+
+
+@dataclass(frozen=True)
+class OrderLine:
+    """One line of a print shop's order: a piece's front image, its back image (None: one
+    sided), and how many of that piece the kit has."""
+
+    front: PngFile
+    back: PngFile | None
     component: str
     label: str
-    copies: int  # how many of this piece the game has (a front and its back alike)
+    copies: int
 
 
-def component_files(game: Game, comp: Component, theme: Theme, opts: BuildOptions,
-                    folder: Path, dpi: int, shared: str | None = None) -> list[PngFile]:
-    """The PNG files of one component: one per distinct front, each with its back beside it.
-    A name is ``<index>-<label>``: a label too long for a file name is cut at its end
-    (``fit_name``), the index kept, so every name stays unique and pairs with its back. Each
-    file says how many copies of it the game has (13 friend images make 36 cards).
-    ``shared``: the face cache's key part, as ``build.render_faces`` takes it."""
-    fronts, backs = render_faces(game, comp, theme, opts, shared)
-    copies = Counter(fronts)
-    files: list[PngFile] = []
-    seen: set[Face] = set()
-    for index, face in enumerate(fronts):
-        if face in seen:
-            continue
-        seen.add(face)
-        stem = folder / comp.id / fit_name(f"{len(seen):03d}-{slug(face.label)}",
-                                           reserve=len(LONGEST_SUFFIX))
-        files.append(PngFile(face, f"{stem}-front.png" if backs else f"{stem}.png", dpi,
-                             comp.id, face.label, copies[face]))
-        if backs:
-            files.append(PngFile(backs[index], f"{stem}-back.png", dpi, comp.id, face.label,
-                                 copies[face]))
-    return files
+Rendered = tuple[Component, list[Face], list[Face] | None]
+
+
+def order_lines(rendered: list[Rendered], folder: Path, dpi: int) -> list[OrderLine]:
+    """The kit's distinct pieces (a front and its back, each drawn the same) in kit order,
+    copies counted across components, and one file per distinct drawing: a face that draws
+    the same as one already placed is that file again (a deck's back is written once, not
+    once per card). A front's file is ``<component>/<nnn>-<label>-front.png`` (``.png`` when
+    one sided), its index kept when the label is cut to fit (``fit_name``); a back that backs
+    one piece only is named beside it (``-back.png``), one shared by several ``back.png``
+    (``back-2.png``... for a component's further shared backs)."""
+    pieces: dict[tuple[Drawing, Drawing | None], list[Any]] = {}  # -> [comp, front, back, n]
+    for comp, fronts, backs in rendered:
+        for index, front in enumerate(fronts):
+            back = backs[index] if backs else None
+            key = (drawing(front), None if back is None else drawing(back))
+            pieces.setdefault(key, [comp, front, back, 0])[3] += 1
+    backing = Counter(key[1] for key in pieces if key[1] is not None)
+    files: dict[Drawing, PngFile] = {}
+    numbered: Counter[str] = Counter()  # distinct fronts placed in each component folder
+    shared_backs: Counter[str] = Counter()
+    lines = []
+    for (front_key, back_key), (comp, front, back, copies) in pieces.items():
+        stem = ""
+        if front_key not in files:
+            numbered[comp.id] += 1
+            stem = str(folder / comp.id / fit_name(f"{numbered[comp.id]:03d}-{slug(front.label)}",
+                                                   reserve=len(LONGEST_SUFFIX)))
+            files[front_key] = PngFile(front, f"{stem}-front.png" if back else f"{stem}.png",
+                                       dpi)
+        if back_key is not None and back_key not in files:
+            if backing[back_key] == 1 and stem:
+                target = f"{stem}-back.png"
+            else:
+                shared_backs[comp.id] += 1
+                n = shared_backs[comp.id]
+                target = str(folder / comp.id / ("back.png" if n == 1 else f"back-{n}.png"))
+            files[back_key] = PngFile(back, target, dpi)
+        lines.append(OrderLine(files[front_key], None if back_key is None else files[back_key],
+                               comp.id, front.label, copies))
+    return lines
+
+
+def png_files(lines: list[OrderLine]) -> list[PngFile]:
+    """Every file the lines name, once, in the order they are first named."""
+    return list({id(f): f for line in lines for f in (line.front, line.back) if f}.values())
 
 
 def component_work(game: Game, comp: Component, theme: Theme, opts: BuildOptions, folder: Path,
                    dpi: int) -> list[tuple[Face, str, int]]:
-    """``component_files`` as the renderer takes them: (face, file, dpi)."""
+    """One component's PNG files as the renderer takes them: (face, file, dpi)."""
+    fronts, backs = render_faces(game, comp, theme, opts)
     return [(f.face, f.target, f.dpi)
-            for f in component_files(game, comp, theme, opts, folder, dpi)]
+            for f in png_files(order_lines([(comp, fronts, backs)], folder, dpi))]
 
 
-ORDER_FIELDS = ("file", "component", "label", "copies", "width_mm", "height_mm", "width_px",
-                "height_px")
+ORDER_FIELDS = ("file", "back", "component", "label", "copies", "width_mm", "height_mm",
+                "width_px", "height_px")
 
 
-def write_order(files: list[PngFile], folder: Path, staging: Path, preset: Preset,
+def write_order(lines: list[OrderLine], folder: Path, staging: Path, preset: Preset,
                 dpi: int) -> None:
-    """``order.csv`` beside the PNGs, and the same rows in ``manifest.json``: each file, its
-    component and label, how many copies to order, the piece's trim size in mm and the image's
-    size in pixels (read back from the written file, bleed included). A print shop's uploader
-    wants one image per distinct face; this says how many of each."""
+    """``order.csv`` beside the PNGs, and the same rows in ``manifest.json``: one line per
+    distinct piece with its front's file, its back's (blank: one sided), its component and
+    label, how many copies to order, the piece's trim size in mm and the image's size in
+    pixels (read back from the written file, bleed included). A print shop's uploader wants
+    each image once and a quantity per piece; the copies add up to the kit's pieces."""
     rows = []
-    for f in files:
-        name = Path(f.target).relative_to(folder)
+    for line in lines:
+        name = Path(line.front.target).relative_to(folder)
         with Image.open(staging / name) as image:  # the header only: the size as written
             width_px, height_px = image.size
-        rows.append({"file": name.as_posix(), "component": f.component, "label": f.label,
-                     "copies": f.copies, "width_mm": f.face.w, "height_mm": f.face.h,
+        back = "" if line.back is None else Path(line.back.target).relative_to(folder).as_posix()
+        rows.append({"file": name.as_posix(), "back": back, "component": line.component,
+                     "label": line.label, "copies": line.copies,
+                     "width_mm": line.front.face.w, "height_mm": line.front.face.h,
                      "width_px": width_px, "height_px": height_px})
     text = csv_text(ORDER_FIELDS, ({**row, "width_mm": f"{row['width_mm']:g}",
                                      "height_mm": f"{row['height_mm']:g}"} for row in rows))
@@ -191,10 +238,10 @@ DPI_RANGE = (72, 1200)
 
 def export_pngs(game_id: str, opts: BuildOptions, dpi: int | None = None, jobs: int = 2,
                 preset: str = "default") -> tuple[Path, int]:
-    """Write ``output/<id>/png[-preset][.lang]/<component>/<nnn>-<name>-front.png`` (and
-    ``-back.png``): one file per distinct face, numbered in kit order so a print shop's
-    uploader pairs each front with its back by name, and ``order.csv`` (``manifest.json``)
-    saying how many copies of each to order (``write_order``).
+    """Write ``output/<id>/png[-preset][.lang]/<component>/<nnn>-<name>-front.png`` (and its
+    back): one file per distinct drawing, numbered in kit order (``order_lines``), and
+    ``order.csv`` (``manifest.json``) pairing each front with its back and saying how many
+    copies of each piece to order (``write_order``).
 
     The set is rendered into a fresh temporary folder beside it and swapped in whole, under
     the output folder's lock: a failure or Ctrl-C leaves the previous set as it was, and files
@@ -212,10 +259,12 @@ def export_pngs(game_id: str, opts: BuildOptions, dpi: int | None = None, jobs: 
             check_composition(game, opts.force)
             theme = game_theme(game, opts)
             shared = faces_key(game, theme, opts)  # faces a build drew are not drawn again
-            files = [file for comp in game.components if comp.kind != "sheet"
-                     for file in component_files(game, comp, theme, opts, folder, dpi, shared)]
+            lines = order_lines([(comp, *render_faces(game, comp, theme, opts, shared))
+                                 for comp in game.components if comp.kind != "sheet"],
+                                folder, dpi)
+        files = png_files(lines)
         with output_lock(folder.parent), atomic_dir(folder) as staging:
             write_all([(f.face, str(staging / Path(f.target).relative_to(folder)), f.dpi)
                        for f in files], jobs, chosen.bleed)
-            write_order(files, folder, staging, chosen, dpi)
+            write_order(lines, folder, staging, chosen, dpi)
     return folder, len(files)

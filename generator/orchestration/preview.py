@@ -38,27 +38,25 @@ def _href(target: Path, folder: Path) -> str:
 
 
 def _faces(game: Any, png_folder: Path, folder: Path) -> list[dict[str, Any]]:
-    """Each component with every distinct face the export wrote (fronts paired with backs),
-    captioned with the piece's label and copies as the export's ``manifest.json`` records
-    them (the file name is a shortened slug of the label)."""
-    labels: dict[str, tuple[str, int]] = {}
+    """Each component with every distinct piece the export wrote, front beside back,
+    captioned with its label and copies, as the export's ``manifest.json`` pairs them (a
+    deck's one back shows beside each of its fronts)."""
+    rows: list[dict[str, Any]] = []
     manifest = png_folder / "manifest.json"
     if manifest.is_file():
-        for row in json.loads(manifest.read_text(encoding="utf-8")).get("files", []):
-            labels[row["file"]] = (str(row.get("label") or ""), int(row.get("copies") or 1))
+        rows = json.loads(manifest.read_text(encoding="utf-8")).get("files", [])
     out = []
     for comp in game.components:
-        files = sorted((png_folder / comp.id).glob("*.png"))
         faces = []
-        for file in files:
-            if file.stem.endswith("-back"):
+        for row in rows:
+            if row.get("component") != comp.id or not row.get("file"):
                 continue
-            back = file.with_name(file.stem.removesuffix("-front") + "-back.png")
-            slug = file.stem.removesuffix("-front").split("-", 1)[-1]
-            label, copies = labels.get(file.relative_to(png_folder).as_posix(), (slug, 1))
-            faces.append({"front": _href(file, folder),
-                          "back": _href(back, folder) if back.exists() else None,
-                          "name": label or slug, "copies": copies})
+            front = png_folder / str(row["file"])
+            back = png_folder / str(row["back"]) if row.get("back") else None
+            faces.append({"front": _href(front, folder),
+                          "back": _href(back, folder) if back and back.exists() else None,
+                          "name": str(row.get("label") or front.stem),
+                          "copies": int(row.get("copies") or 1)})
         out.append({"name": comp.name, "count": comp.total, "kind": comp.kind, "faces": faces})
     return out
 
