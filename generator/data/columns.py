@@ -565,6 +565,14 @@ def _number_cell(value: Any, whole: bool) -> Any:
 
 
 def _bool_cell(value: Any) -> Any:
+    found = as_bool(value)
+    return _BAD if found is None else found
+
+
+def as_bool(value: Any) -> bool | None:
+    """A boolean as a spreadsheet cell may hold it (a bool, 1 or 0, ``true``/``yes``/``1``
+    or ``false``/``no``/``0`` in any case), else None: the one reading of a boolean, for the
+    readers and for a condition typed against a boolean column (data/deal_list.py)."""
     if isinstance(value, bool):
         return value
     if isinstance(value, int) and value in (0, 1):
@@ -575,7 +583,15 @@ def _bool_cell(value: Any) -> Any:
             return True
         if word in FALSE_WORDS:
             return False
-    return _BAD
+    return None
+
+
+def as_number(value: Any) -> int | float | None:
+    """A number as a spreadsheet cell may hold it (a number, or text such as ``7`` or
+    ``2.5``), else None (a bool is no number): the readers' reading, for a condition typed
+    against a number column (data/deal_list.py)."""
+    found = _number_cell(value, whole=False)
+    return None if found is _BAD else found
 
 
 def _parts(value: list[Any] | str, split: Callable[[str], list[Any]]) -> Any:

@@ -6,15 +6,16 @@ the rules layer (generator/rules/deal.py); the syntax is in docs/deal-statistics
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from typing import Any
 
 from generator.core.model import Component
 from generator.core.words import said
 from generator.expressions import ExpressionError, compile_value
 
+from .columns import as_bool, as_number, cell_text
 from .schema import MAX_DEAL_TRIALS, DealQuestion
-from .verify_list import is_expression
+from .verify_list import NoField, ident, is_expression, path_value
 
 # The fields looked for, in this order, as a deck's "suit" when none is named: the first
 # one every card has is used, and the report says which.
@@ -111,7 +112,130 @@ def check_questions(doc: Any, questions: Sequence[DealQuestion],
                     compile_value(ref)
                 except ExpressionError as exc:
                     raise doc.error(path + (key,), str(exc)) from None
-    return [question.model_dump(exclude_none=True) for question in questions]
+    out = []
+    for index, question in enumerate(questions):
+        plain = question.model_dump(exclude_none=True)
+        for key in ("none", "where"):
+            if key in plain:
+                try:
+                    plain[key] = typed_where(deck_of(components, question.component),
+                                             plain[key])
+                except ConditionError as exc:
+                    raise doc.error(("deal", index, key, exc.field), str(exc)) from None
+        out.append(plain)
+    return out
+
+
+# -- conditions typed by their column ------------------------------------------------------------
+
+class ConditionError(ValueError):
+    """A condition on a field no card has, or for a value no card holds (or that is no value
+    of the field's type); ``field`` names the condition's field."""
+
+    def __init__(self, field: str, text: str, argument: str = "") -> None:
+        super().__init__(text)
+        self.field = field
+        self.argument = argument  # pnp deal's option that gave it ("none", "where")
+
+
+MAX_SHOWN_VALUES = 12  # the values an error lists of the ones the cards hold
+
+
+def typed_where(deck: Component, where: Mapping[str, Any] | str
+                ) -> dict[str, list[Any]] | str:
+    """A ``where:`` condition (a deal question's, ``pnp deal``'s ``FIELD=VALUE``) with each
+    wanted value read as the type its field has on the deck's cards, as the readers typed
+    the column: on a boolean field ``true``/``yes``/``1`` in any case is True
+    (columns.as_bool, the readers' own reading), on a number field ``7`` and ``7.0`` are the
+    number 7; on any other field (text, a table row by its id) the value must be one a card
+    holds. ConditionError for a field no card has, a value of the wrong type, or one no card
+    holds: such a condition would match no card, and "100 %" would read as an answer. An
+    expression (a field or the whole condition) is left as it is: it says its own type.
+    Typing a typed condition again changes nothing."""
+    if isinstance(where, str):
+        return where
+    typed: dict[str, list[Any]] = {}
+    for ref, wanted in where.items():
+        if is_expression(ref):
+            typed[ref] = wanted if isinstance(wanted, list) else [wanted]
+            continue
+        held = _held(deck, ref)
+        kind = ("bool" if all(isinstance(v, bool) for v in held)
+                else "number" if all(_is_number(v) for v in held) else "value")
+        known = dict.fromkeys(ident(v) for v in held)
+        typed[ref] = [_typed(deck, ref, kind, value, known)
+                      for value in (wanted if isinstance(wanted, list) else [wanted])]
+    return typed
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _held(deck: Component, ref: str) -> list[Any]:
+    """The values of ``ref`` the deck's cards hold (a card without it holds none)."""
+    held, fields = [], {}
+    for item in deck.items:
+        fields.update(dict.fromkeys(item.data))
+        try:
+            held.append(path_value(item.data, ref))
+        except NoField:
+            continue
+    if not held:
+        names = ", ".join(map(str, list(fields)[:MAX_SHOWN_VALUES]))
+        raise ConditionError(ref, f"no card of {deck.id} has a field {said(ref)} "
+                                  f"(its fields: {names or 'none'})")
+    return held
+
+
+def _typed(deck: Component, ref: str, kind: str, value: Any, known: dict[Hashable, None]
+           ) -> Any:
+    if kind == "bool":
+        found: Any = as_bool(value)
+        if found is None:
+            raise ConditionError(ref, f"{ref} is true or false (true/false, yes/no or 1/0), "
+                                      f"got {said(value)}")
+        candidates = [found]
+    elif kind == "number":
+        found = as_number(value)
+        if found is None:
+            raise ConditionError(ref, f"{ref} is a number, got {said(value)}")
+        candidates = [found]
+    else:  # text or a row by its id: as written, or as the number or text it also reads as
+        candidates = [value]
+        if isinstance(value, str) and as_number(value) is not None:
+            candidates.append(as_number(value))
+        elif not isinstance(value, str):
+            candidates.append(cell_text(value))
+    for candidate in candidates:
+        if isinstance(candidate, Hashable) and candidate in known:
+            return candidate
+    shown = [_shown(v) for v in list(known)[:MAX_SHOWN_VALUES]]
+    more = ", ..." if len(known) > MAX_SHOWN_VALUES else ""
+    raise ConditionError(ref, f"no card of {deck.id} has {ref} = {_shown(candidates[0], said)} "
+                              f"(its cards have: {', '.join(shown)}{more})")
+
+
+def condition_words(where: Mapping[str, Any] | str) -> str:
+    """A condition in words for a report line: ``fog = true``, ``rank = J or Q``."""
+    if isinstance(where, str):
+        return where
+
+    def shown(value: Any) -> str:
+        if isinstance(value, list):  # any of these
+            return " or ".join(dict.fromkeys(_shown(v) for v in value))
+        return _shown(value)
+
+    return ", ".join(f"{key} = {shown(value)}" for key, value in where.items())
+
+
+def _shown(value: Any, text: Any = str) -> str:
+    """A value as a condition writes it: a bool as true/false, a whole float as a whole."""
+    if isinstance(value, bool) or (isinstance(value, float) and value.is_integer()):
+        return cell_text(value)
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_shown(v, text) for v in value) + ")"
+    return str(text(value))
 
 
 def refs(question: DealQuestion) -> Iterator[tuple[str, str]]:

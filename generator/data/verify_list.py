@@ -8,7 +8,8 @@ helpers here; the syntax is in docs/declarative-checks.md.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+import json
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from typing import Any
 
 from generator.core.model import Component
@@ -76,3 +77,39 @@ def component_ids(component: str | list[str]) -> list[str]:
 def is_expression(ref: str) -> bool:
     """A reference is an expression (``"{{ item.x * 2 }}"``), not a field name."""
     return "{{" in ref or "{%" in ref
+
+
+class NoField(LookupError):
+    """A field path a piece's data does not hold; its text names the fields where the path
+    stopped (``none`` past a value that is no mapping)."""
+
+
+def path_value(data: Any, ref: str) -> Any:
+    """The value at a (dotted) field name of a piece's data (``rank.value``: the ``value``
+    of its ``rank`` row); NoField when it has none. The one walk, for the checks
+    (rules/declarative.py) and the deal conditions (data/deal_list.py)."""
+    current = data
+    for part in ref.split("."):
+        if not isinstance(current, Mapping) or part not in current:
+            raise NoField(", ".join(map(str, current)) if isinstance(current, Mapping)
+                          else "none")
+        current = current[part]
+    return current
+
+
+def ident(value: Any) -> Hashable:
+    """What a value stands for when grouped or compared: a table row by its ``id`` (or
+    ``name``), a list as a tuple, anything else as itself (unhashable: its JSON text)."""
+    if isinstance(value, Mapping):
+        for key in ("id", "name"):
+            if key in value and isinstance(value[key], Hashable):
+                return value[key]
+        return canon(value)
+    if isinstance(value, (list, tuple)):
+        return tuple(ident(v) for v in value)
+    return value if isinstance(value, Hashable) else canon(value)
+
+
+def canon(value: Any) -> str:
+    """A value as canonical JSON text: equal values, equal texts."""
+    return json.dumps(value, sort_keys=True, default=str)

@@ -174,33 +174,32 @@ def deal(game_id: str, players: int, hand: int, component: str | None, suit: str
          ) -> list[str]:
     """``pnp deal``'s report (generator/rules/deal.py): ValueError for what cannot be
     dealt or asked, in words."""
+    from generator.data.deal_list import ConditionError
     from generator.rules import deal as deals
 
     with context.building():
         game = load(game_id)
-        return deals.report(game, players, hand, component, suit, trials, seed,
-                            none=_condition(none), at_least_k=at_least,
-                            where=_condition(where))
+        try:
+            return deals.report(game, players, hand, component, suit, trials, seed,
+                                none=_condition(none), at_least_k=at_least,
+                                where=_condition(where))
+        except ConditionError as exc:  # named by the option that gave it
+            text = none if exc.argument == "none" else where
+            raise ValueError(f"--{exc.argument} {said(text, 60)[1:-1]}: {exc}") from None
 
 
-def _condition(text: str | None) -> dict[str, list[Any]] | str | None:
+def _condition(text: str | None) -> dict[str, str] | str | None:
     """A ``where:`` condition typed on the command line: an expression over ``item``
-    (``"{{ item.rank.value > 7 }}"``) as it is, or ``FIELD=VALUE`` as ``{FIELD: VALUE}``."""
+    (``"{{ item.rank.value > 7 }}"``) as it is, or ``FIELD=VALUE`` as ``{FIELD: VALUE}``,
+    the VALUE read as its field's type on the deck's cards (data/deal_list.py's
+    ``typed_where``: ``fog=yes`` on a boolean field, ``rank=7`` on a number field)."""
     if text is None or "{{" in text or "{%" in text:
         return text
     name, equals, value = text.partition("=")
     if not equals or not name.strip():
         raise ValueError(f"a condition is FIELD=VALUE or an expression like "
                          f"\"{{{{ item.rank.value > 7 }}}}\" (got {said(text)})")
-    value = value.strip()
-    try:  # "value=7" matches the number 7 as well as the text "7"
-        number: int | float | None = int(value)
-    except ValueError:
-        try:
-            number = float(value)
-        except ValueError:
-            number = None
-    return {name.strip(): [value] if number is None else [value, number]}
+    return {name.strip(): value.strip()}
 
 
 def catalogue(game_id: str, lang: str) -> tuple[Any, int]:

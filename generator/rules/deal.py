@@ -43,11 +43,14 @@ from generator.data import i18n
 from generator.data.deal_list import (
     MAX_BUILD_DEALT,
     SUIT_FIELDS,
+    ConditionError,
     check_dealt,
     check_hands,
     check_work,
+    condition_words,
     deck_of,
     default_suit,
+    typed_where,
 )
 from generator.data.i18n import message
 from generator.data.schema import MAX_DEAL_PLAYERS, DealQuestion
@@ -220,6 +223,9 @@ class Answer:
     groups: list[tuple[str, int, list[Figure]]] = field(default_factory=list)  # lengths
     dealt: int = 0  # cards its Monte Carlo dealt (none when exact)
     per: int = 0  # cards of one of its deals
+    # A condition's (none, at_least, draws): (cards matching it, cards of the deck), so a
+    # condition that matched no card, or every card, shows beside its figure.
+    matching: tuple[int, int] | None = None
 
     def detail(self) -> str:
         """One line for a verify finding."""
@@ -227,7 +233,14 @@ class Answer:
             return "; ".join(
                 f"{suits} ({cards}): " + ", ".join(f"{f.label} {f.rate()}" for f in figures)
                 + f" [{figures[0].method()}]" for suits, cards, figures in self.groups)
-        return "; ".join(f"{f.rate()} [{f.method()}]" for f in self.figures)
+        return "; ".join([f"{f.rate()} [{f.method()}]" for f in self.figures]
+                         + self.matched())
+
+    def matched(self) -> list[str]:
+        """"K of N cards match", for an answer about a condition."""
+        if self.matching is None:
+            return []
+        return [message("deal.matching", matching=self.matching[0], cards=self.matching[1])]
 
 
 def answer(deck: Deck, question: DealQuestion, label: str | None = None,
@@ -264,12 +277,14 @@ def answer(deck: Deck, question: DealQuestion, label: str | None = None,
                       per=per)
     where = question.none if question.none is not None else question.where
     assert where is not None
-    matching = deck.matches(where)
+    matching = deck.matches(typed_where(deck.component, where))
     kind = sum(matching)
+    matched = (kind, n)
     k = 1 if question.none is not None else (question.at_least or 1)
     if not anyone:
         exact = at_least(n, kind, h, k)
-        return Answer(name, [Figure(name, 1 - exact if question.none is not None else exact)])
+        return Answer(name, [Figure(name, 1 - exact if question.none is not None else exact)],
+                      matching=matched)
 
     if question.none is not None:
         def hit(hand: list[int]) -> bool:
@@ -281,7 +296,8 @@ def answer(deck: Deck, question: DealQuestion, label: str | None = None,
     check_work(question.players, h, trials, anyone)
     check_dealt(trials * per, per, left)
     hits = monte_carlo(n, question.players, h, trials, seed, hit, anyone)
-    return Answer(name, [Figure(name, None, hits, trials, seed)], dealt=trials * per, per=per)
+    return Answer(name, [Figure(name, None, hits, trials, seed)], dealt=trials * per, per=per,
+                  matching=matched)
 
 
 def _lengths(deck: Deck, ref: str, hand: int, name: str) -> Answer:
@@ -376,10 +392,12 @@ def _valid(value: Any) -> bool:
     if type(value) is not list or len(value) != 2 or type(value[1]) is not list:
         return False
     found = value[0]
-    return (type(found) is list and len(found) == 5 and type(found[0]) is str
+    return (type(found) is list and len(found) == 6 and type(found[0]) is str
             and count(found[1]) and count(found[2])
             and type(found[3]) is list and all(map(figure, found[3]))
             and type(found[4]) is list and all(map(group, found[4]))
+            and (found[5] is None or (type(found[5]) is list and len(found[5]) == 2
+                                      and all(map(count, found[5]))))
             and all(map(spent, value[1])))
 
 
@@ -392,11 +410,12 @@ def _plain(found: Answer) -> list[Any]:
 
     return [found.name, found.dealt, found.per, [figure(f) for f in found.figures],
             [[suits, cards, [figure(f) for f in figures]]
-             for suits, cards, figures in found.groups]]
+             for suits, cards, figures in found.groups],
+            None if found.matching is None else list(found.matching)]
 
 
 def _unplain(plain: list[Any]) -> Answer:
-    name, dealt, per, figures, groups = plain
+    name, dealt, per, figures, groups, matching = plain
 
     def figure(value: list[Any]) -> Figure:
         label, exact, hits, trials, seed = value
@@ -406,7 +425,7 @@ def _unplain(plain: list[Any]) -> Answer:
 
     return Answer(name, [figure(f) for f in figures],
                   [(suits, cards, [figure(f) for f in fs]) for suits, cards, fs in groups],
-                  dealt, per)
+                  dealt, per, None if matching is None else (matching[0], matching[1]))
 
 
 # -- verify and pnp deal ------------------------------------------------------------------------
@@ -434,17 +453,6 @@ def findings(game: Game) -> list[Finding]:
         out.append(Finding(f"deal: {question.name}", True, found.detail(), where=where,
                            basis=DESIGN))
     return out
-
-
-def _where_words(where: Mapping[str, Any] | str) -> str:
-    if isinstance(where, str):
-        return where
-    def shown(value: Any) -> str:
-        if isinstance(value, list):  # any of these ("7" or 7: one value typed once)
-            return " or ".join(dict.fromkeys(str(v) for v in value))
-        return str(value)
-
-    return ", ".join(f"{key} = {shown(value)}" for key, value in where.items())
 
 
 def report(game: Game, players: int, hand: int, component: str | None = None,
@@ -487,13 +495,21 @@ def report(game: Game, players: int, hand: int, component: str | None = None,
         ask(message("deal.void_one"), void=field_name)
         if players > 1:
             ask(message("deal.void_anyone"), void=field_name, who="anyone")
+    try:  # typed by the deck's own fields: a typo or a value no card has is refused here
+        none = None if none is None else typed_where(deck_component, none)
+    except ConditionError as exc:
+        raise ConditionError(exc.field, str(exc), "none") from None
+    try:
+        where = None if where is None else typed_where(deck_component, where)
+    except ConditionError as exc:
+        raise ConditionError(exc.field, str(exc), "where") from None
     if none is not None:
-        words = _where_words(none)
+        words = condition_words(none)
         ask(message("deal.none_one", where=words), none=none)
         if players > 1:
             ask(message("deal.none_anyone", where=words), none=none, who="anyone")
     if at_least_k is not None and where is not None:
-        words = _where_words(where)
+        words = condition_words(where)
         ask(message("deal.at_least_one", k=at_least_k, where=words), at_least=at_least_k,
             where=where)
         if players > 1:
@@ -507,7 +523,7 @@ def report(game: Game, players: int, hand: int, component: str | None = None,
 def found_lines(found: Answer) -> list[str]:
     """An answer as report lines: a figure per line, suit lengths as a small table."""
     if not found.groups:
-        return [f.text() for f in found.figures]
+        return ["; ".join([f.text(), *found.matched()]) for f in found.figures]
     lines = []
     for suits, cards, figures in found.groups:
         lines.append("  " + message("deal.lengths_group", suits=suits, cards=cards,

@@ -23,7 +23,6 @@ line's: generator/expressions/limits.py), counted the same on every machine.
 from __future__ import annotations
 
 import itertools
-import json
 import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
@@ -38,7 +37,8 @@ from generator.core.words import said
 from generator.expressions import ExpressionError, Spending, evaluate
 
 from ..data.schema import CompositionCheck, CountRange, ValueRange
-from ..data.verify_list import component_ids, is_expression
+from ..data.verify_list import NoField, component_ids, ident, is_expression, path_value
+from ..data.verify_list import canon as _canon
 from .base import at
 
 MAX_LISTED = 10  # wrong values or missing combinations named in one finding
@@ -169,30 +169,10 @@ def _value(ref: str, piece: Piece, budget: _Budget) -> Any:
         budget.spend()
         with Spending(budget.who):
             return evaluate(ref, {"item": piece.data})
-    current: Any = piece.data
-    for part in ref.split("."):
-        if not isinstance(current, Mapping) or part not in current:
-            fields = ", ".join(map(str, current)) if isinstance(current, Mapping) else "none"
-            raise _Missing(f"{piece.name} has no field {said(ref)} (its fields: {fields})")
-        current = current[part]
-    return current
-
-
-def ident(value: Any) -> Hashable:
-    """What a value stands for when grouped or compared: a table row by its ``id`` (or
-    ``name``), a list as a tuple, anything else as itself (unhashable: its JSON text)."""
-    if isinstance(value, Mapping):
-        for key in ("id", "name"):
-            if key in value and isinstance(value[key], Hashable):
-                return value[key]
-        return _canon(value)
-    if isinstance(value, (list, tuple)):
-        return tuple(ident(v) for v in value)
-    return value if isinstance(value, Hashable) else _canon(value)
-
-
-def _canon(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, default=str)
+    try:
+        return path_value(piece.data, ref)
+    except NoField as exc:
+        raise _Missing(f"{piece.name} has no field {said(ref)} (its fields: {exc})") from None
 
 
 def _key(refs: Sequence[str], piece: Piece, budget: _Budget) -> Hashable:

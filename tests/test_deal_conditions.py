@@ -1,0 +1,131 @@
+"""Deal conditions typed by their column (generator/data/deal_list.py ``typed_where``): a
+designer's 40-card project from a CSV with a boolean column ``fog`` (8 cards true) answers
+"no fog card in a hand of 5" as C(32,5)/C(40,5) = 30.6 % however the boolean is written, and
+refuses a field no card has or a value no card holds with one line (exit 2) naming the
+argument, or the ``deal:`` line of the data file. Every answer says how many cards match."""
+from __future__ import annotations
+
+import csv
+import math
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from generator.core.errors import DataError
+from generator.data import load_game
+from generator.frontends.cli import main
+
+C = math.comb
+NO_FOG = Fraction(C(32, 5), C(40, 5))
+FOG_WORDS = ["true", "yes", "1", "TRUE", "Yes", "true", "True", "YES"]  # the 8 fog cards
+
+
+def fog_project(folder: Path, deal: list[dict[str, Any]] | None = None) -> Path:
+    """40 cards in cards.csv: 4 suits of ranks 1-10, the 8 cards of rank 1-2 in fog
+    (the boolean written as each reader accepts it), the rest not."""
+    rows = [["name", "suit", "rank", "fog"]]
+    fog = iter(FOG_WORDS)
+    for suit in ("Red", "Blue", "Green", "Gold"):
+        for rank in range(1, 11):
+            rows.append([f"{suit} {rank}", suit, str(rank),
+                         next(fog) if rank <= 2 else ("no", "false", "0", "FALSE")[rank % 4]])
+    with (folder / "cards.csv").open("w", newline="", encoding="utf-8") as out:
+        csv.writer(out).writerows(rows)
+    game: dict[str, Any] = {
+        "id": "foggy", "title": "Foggy", "credit": "made for a test", "theme": "standard",
+        "players": [2, 4],
+        "columns": {"cards": {"name": "str", "suit": "str", "rank": "int 1..10",
+                              "fog": "bool"}},
+        "tables": {"cards": {"file": "cards.csv"}},
+        "components": [{"id": "deck", "kind": "card", "name": "Cards", "size": "poker",
+                        "face": "playing-card-back", "generate": {"table": "cards"}}],
+    }
+    if deal is not None:
+        game["deal"] = deal
+    file = folder / "game.yaml"
+    file.write_text(yaml.safe_dump(game, sort_keys=False, width=200), encoding="utf-8")
+    return file
+
+
+def _deal(capsys: pytest.CaptureFixture[str], file: Path, *args: str) -> tuple[int, str, str]:
+    code = main(["deal", str(file), "--players", "4", "--hand", "5", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize("word", ["true", "True", "yes", "YES", "1"])
+def test_no_fog_card_in_a_hand_of_5_is_30_6_percent(tmp_path, capsys, word):
+    assert round(float(NO_FOG), 3) == 0.306
+    code, out, err = _deal(capsys, fog_project(tmp_path), "--none", f"fog={word}")
+    assert code == 0, err
+    assert "a given player's hand has no card where fog = true: 30.6 % [exact]" in out
+    assert "8 of 40 cards match" in out
+
+
+def test_at_least_one_fog_card_is_the_complement(tmp_path, capsys):
+    code, out, err = _deal(capsys, fog_project(tmp_path), "--at-least", "1", "--where",
+                           "fog=yes")
+    assert code == 0, err
+    assert "a given player holds at least 1 cards where fog = true: 69.4 % [exact]" in out
+    assert "8 of 40 cards match" in out
+    code, out, err = _deal(capsys, fog_project(tmp_path), "--none", "fog=no")
+    assert code == 0 and "32 of 40 cards match" in out
+    assert round(100 * C(8, 5) / C(40, 5), 5) == 0.00851
+    assert "has no card where fog = false: 0.00851 % [exact]" in out
+
+
+@pytest.mark.parametrize(("condition", "expected"), [
+    ("fogg=true", "--none fogg=true: no card of deck has a field 'fogg' (its fields: "),
+    ("fog=maybe", "--none fog=maybe: fog is true or false (true/false, yes/no or 1/0), "
+                  "got 'maybe'"),
+    ("suit=Purple", "--none suit=Purple: no card of deck has suit = 'Purple' (its cards "
+                    "have: Red, Blue, Green, Gold)"),
+    ("rank=11", "--none rank=11: no card of deck has rank = 11 (its cards have: 1, 2, "),
+    ("rank=ten", "--none rank=ten: rank is a number, got 'ten'"),
+])
+def test_a_field_or_value_no_card_has_is_one_line_exit_2(tmp_path, capsys, condition,
+                                                         expected):
+    code, out, err = _deal(capsys, fog_project(tmp_path), "--none", condition)
+    assert code == 2 and out == ""
+    assert err.startswith(f"error: {expected}") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+
+
+def test_numbers_compare_as_numbers(tmp_path, capsys):
+    code, out, err = _deal(capsys, fog_project(tmp_path), "--none", "rank=7.0")
+    assert code == 0, err
+    assert "4 of 40 cards match" in out
+    assert f"{100 * float(Fraction(C(36, 5), C(40, 5))):.1f} % [exact]" in out
+
+
+def test_deal_questions_in_the_data_file_are_typed_and_checked_at_their_line(tmp_path, capsys):
+    file = fog_project(tmp_path, [
+        {"name": "no fog in 5", "players": 4, "hand": 5, "none": {"fog": "true"}},
+        {"name": "no fog in 5, a bool", "players": 4, "hand": 5, "none": {"fog": True}},
+    ])
+    assert main(["verify", str(file)]) == 0
+    out = capsys.readouterr().out
+    assert "deal: no fog in 5: 30.6 % [exact]; 8 of 40 cards match" in out
+    assert "deal: no fog in 5, a bool: 30.6 % [exact]; 8 of 40 cards match" in out
+
+
+@pytest.mark.parametrize(("condition", "field", "expected"), [
+    ({"fogg": True}, "deal[0].none.fogg", "no card of deck has a field 'fogg'"),
+    ({"fog": "maybe"}, "deal[0].none.fog", "fog is true or false"),
+    ({"suit": ["Red", "Pink"]}, "deal[0].none.suit", "no card of deck has suit = 'Pink'"),
+])
+def test_a_bad_condition_in_the_data_file_is_an_error_at_its_line(tmp_path, capsys,
+                                                                   condition, field, expected):
+    file = fog_project(tmp_path, [{"name": "q", "players": 4, "hand": 5, "none": condition}])
+    with pytest.raises(DataError) as caught:
+        load_game(str(file))
+    error = caught.value
+    assert error.field == field and expected in error.expected
+    lines = file.read_text(encoding="utf-8").splitlines()
+    assert error.line is not None and lines.index("deal:") < error.line
+    assert main(["deal", str(file)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {file}:{error.line}: {field}:") and err.count("\n") == 1
