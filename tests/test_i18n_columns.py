@@ -97,11 +97,13 @@ def test_verify_names_each_untranslated_cell_in_full(game, capsys):
     code, out, err = run(capsys, "verify", "g", "--lang", "fr")
     assert code == 0, out + err
     assert len(long.strip()) > 100
-    assert f"{long.strip()!r} (g/suns.csv: row 4, column name)" in out  # whole, at its cell
-    assert "'Crescent' (g/night.xlsx: sheet Night, row 3, column name)" in out
+    # Whole, at its blank cell (the translated column's, where the French goes).
+    assert f"{long.strip()!r} (g/suns.csv: row 4, column name@fr)" in out
+    assert "'Crescent' (g/night.xlsx: sheet Night, row 3, column name@fr)" in out
     assert "'New Moon'" not in out and "'Dawn'" not in out
     assert "None)" not in out
-    assert "'Moon' (g/game.yaml:14)" in out  # a YAML row: its line
+    # A YAML row without the column its table's other rows have: its line and the column.
+    assert "'Moon' (g/game.yaml:14: tables.suits[1].name@fr)" in out
 
 
 @pytest.mark.parametrize(("where", "header", "words"), [
@@ -137,7 +139,8 @@ def test_pnp_i18n_writes_keeps_and_marks_obsolete(game, capsys):
     first = catalogue.read_text(encoding="utf-8")
     assert '"Night cards": ""' in first and '"Cards": ""' in first
     assert "# game.yaml:" in first
-    assert "printed from the data without t()" in out or "without t()" in out  # the hint
+    # The hint: Noon, 5 moons, 6 leaves, 2 suits.
+    assert "\n14 cells of <column>@fr columns are blank: fill them in" in out
     # Translated, then a wording changes: the old translation is kept as obsolete.
     edit(catalogue, '"Night cards": ""', '"Night cards": "Cartes de nuit"')
     edit(catalogue, '"Cards": ""', '"Cards": "Cartes"')

@@ -37,7 +37,7 @@ from generator.core.findings import DESIGN, Finding
 from generator.core.words import said
 from generator.data import i18n_files as files
 from generator.data.i18n_files import SOURCE, collapse, fill, languages
-from generator.data.origin import Where, written
+from generator.data.origin import Where, game_value, written
 from generator.expressions import offer_function
 
 __all__ = ["SOURCE", "Missing", "Session", "checked", "collect", "current", "data_text",
@@ -68,7 +68,8 @@ class Missing:
     line: int | None
     text: str
     how: str  # "text" (a template's text), "t()", "value" (data printed without t()),
-    # "name" (title, credit, component name, assembly), "python" (a rules module), "message"
+    # "name" (title, credit, component name, assembly), "python" (a rules module), "message",
+    # "cell" (a blank cell of a translated column: ``name@fr`` empty beside ``name``)
     field: str = ""  # a spreadsheet's "sheet Roles, row 4, column power" (it has no lines)
 
     def where(self) -> str:
@@ -105,6 +106,10 @@ class Session:
     # Where each translation t() printed is written (catalogue file, line), while a text
     # element is evaluated (``translations_mark``, ``translation_since``).
     used: list[tuple[str, int | None]] = field(default_factory=list)
+
+    # The English (collapsed) of the cells left blank in a translated column (``name@fr``
+    # empty beside ``name``), each reported at its blank cell when the session opens.
+    blanks: set[str] = field(default_factory=set)
 
     @property
     def translating(self) -> bool:
@@ -161,6 +166,19 @@ class Session:
         key = (file, line, field, collapse(text)[:300])
         if key not in self.missing and len(self.missing) < 10_000:
             self.missing[key] = Missing(file, line, collapse(text), how, field)
+
+    def blank_cells(self, game: Any) -> None:
+        """Every blank cell of a translated column in this language reported where it is
+        (``cards.csv: row 35, column name@fr``). A row prints its English there, and the same
+        English elsewhere, translated (row 5's) or written as another row's translation, says
+        nothing of this row: the cell is the one place to tell. Its English is then noted, so
+        the value printed is not reported again at the first cell the text is found in."""
+        for table, index, column, english in _blank_cells(getattr(game, "data", None),
+                                                           self.lang):
+            file, line, cell = game_value(game, ("tables", table, index, column), named=True)
+            self._missing(file, line, english, "cell", cell)
+            self.blanks.add(collapse(english))
+            self.note(english)
 
     def check_words(self, file: str, line: int | None, value: str) -> None:
         """``checked``'s test, against what this session has translated so far."""
@@ -272,6 +290,7 @@ def session(game: Any | None, lang_code: str = SOURCE) -> Iterator[Session]:
             for text in _column_texts(getattr(game, "data", None), lang_code):
                 made.given.add(collapse(text))
                 made.note(text)
+            made.blank_cells(game)
     made.read = dict(read)
     ctx.session = made
     try:
@@ -344,6 +363,8 @@ def t(value: Any) -> Any:
         site = s.source_of(value)
         if site is not None:
             s.used.append(site)
+    if found is None and collapse(value) in s.blanks:
+        return value  # a blank translated cell's English: reported at the cell
     data = s.data_where(value) if found is None else None
     if data is not None:  # reported where the data holds it: where a translator looks
         file, line, cell = data
@@ -489,6 +510,29 @@ def _column_texts(data: Any, lang_code: str) -> Iterator[str]:
                         yield value
 
 
+def _blank_cells(data: Any, lang_code: str) -> Iterator[tuple[str, int, str, str]]:
+    """(table, row index, translated column, English) of every row whose cell in a translated
+    column of ``lang_code`` is blank (empty, or absent from a YAML row while another row of
+    its table has it) beside English with letters in it, by table and row."""
+    suffix = "@" + lang_code
+    tables = data.get("tables") if isinstance(data, Mapping) else None
+    for name, rows in (tables.items() if isinstance(tables, Mapping) else ()):
+        if not isinstance(rows, list):
+            continue
+        rows_ = [row for row in rows if isinstance(row, Mapping)]
+        columns = list(dict.fromkeys(key for row in rows_ for key in row
+                                     if isinstance(key, str) and key.endswith(suffix)))
+        for index, row in enumerate(rows):
+            if not isinstance(row, Mapping):
+                continue
+            for column in columns:
+                english = row.get(column[:-len(suffix)])
+                cell = row.get(column)
+                if isinstance(english, str) and _LETTER.search(english) and (
+                        cell is None or (isinstance(cell, str) and not cell.strip())):
+                    yield str(name), index, column, english
+
+
 def localised(value: Any) -> Any:
     """A table's rows, or an item's data, as the kit language prints them: each column with a
     translated column in that language (``power@fr`` beside ``power``) holds the
@@ -524,7 +568,8 @@ def _localised(value: Any, code: str, depth: int) -> Any:
     return value
 
 
-_HOW = {"text": "template text", "t()": "t() of a data value", "name": "data text",
+_HOW = {"cell": "blank cell of a translated column", "text": "template text",
+        "t()": "t() of a data value", "name": "data text",
         "value": "printed from the data without t()", "python": "text made by Python code",
         "message": "furniture message"}
 

@@ -202,11 +202,12 @@ def _condition(text: str | None) -> dict[str, str] | str | None:
     return {name.strip(): value.strip()}
 
 
-def catalogue(game_id: str, lang: str) -> tuple[Any, int]:
+def catalogue(game_id: str, lang: str) -> tuple[Any, int, int]:
     """``pnp i18n``: the project's catalogue in ``lang`` written or brought up to date with
     every text the kit prints untranslated (generator/data/i18n_skeleton.py), found as
-    ``verify --lang`` finds them; and how many of them no catalogue can translate (data
-    values printed without t(): a translated column, or t() in the template, does)."""
+    ``verify --lang`` finds them; how many of them no catalogue can translate (data values
+    printed without t(): a translated column, or t() in the template, does); and how many
+    cells of translated columns are blank (filled in the table, not the catalogue)."""
     from generator.core.errors import location
     from generator.data import i18n, i18n_skeleton, load_game
     from generator.data.project import Project
@@ -238,8 +239,9 @@ def catalogue(game_id: str, lang: str) -> tuple[Any, int]:
     wanted = [(m.text, where(m)) for m in i18n.ordered(missing)
               if m.how in ("text", "t()", "name", "python")]
     values = len({m.text for m in missing if m.how == "value"})
+    blanks = len({(m.file, m.line, m.field) for m in missing if m.how == "cell"})
     file = i18n_skeleton.catalogue_file(root, lang)
-    return i18n_skeleton.update(file, lang, wanted, used), values
+    return i18n_skeleton.update(file, lang, wanted, used), values, blanks
 
 
 def engine(game: Game) -> Any:

@@ -318,7 +318,7 @@ def _relative(path: Path) -> Path:
 def cmd_i18n(args: argparse.Namespace) -> int:
     """Write or update a project's catalogue (messages/<lang>.yaml) with every text its kit
     prints untranslated (generator/data/i18n_skeleton.py)."""
-    done, values = app.catalogue(args.folder, args.lang)
+    done, values, blanks = app.catalogue(args.folder, args.lang)
     shown = _relative(done.file)
     if done.changed:
         print(f"{shown}: {done.added} texts to translate, {done.kept} translations kept, "
@@ -330,6 +330,10 @@ def cmd_i18n(args: argparse.Namespace) -> int:
         print(f"{values} texts are printed from the data without t(): translate them in a "
               f"<column>@{args.lang} column beside theirs (or print them with t()); "
               f"pnp verify --lang {args.lang} {shlex.quote(args.folder)} lists them")
+    if blanks:
+        print(f"{blanks} cells of <column>@{args.lang} columns are blank: fill them in "
+              f"their tables; pnp verify --lang {args.lang} {shlex.quote(args.folder)} "
+              "lists them")
     return 0
 
 
