@@ -9,6 +9,7 @@ the trim (as it did), every card showed a white edge.
 from __future__ import annotations
 
 import math
+import re
 from functools import cache
 from typing import Any
 
@@ -235,3 +236,21 @@ def test_a_short_last_row_shares_its_page_with_the_tokens(paper):
     assert len(pages) == 2
     last = [pl for pl in pages[1].placements if pl.side == "front"]
     assert sum(not pl.round for pl in last) == 1 and sum(pl.round for pl in last) == 16
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_footer_numbers_its_sheet_as_the_contents_page_does(kits, furniture_texts,
+                                                                  page_texts, game):
+    """The contents page lists a gutterfold deck on "pages 7-19" (its numbers: the kit's pages);
+    each of those pages says "sheet 7 of 19" in its footer. It said "gutterfold sheet 1/13", a
+    number the contents page never used."""
+    kit = kits(game, "a4", layout="gutterfold")
+    texts = furniture_texts(kit.pdf)
+    n = len(texts)
+    folded = [pg["page"] for pg in folded_pages(kit)]
+    for page in folded:
+        flat = " ".join(texts[page - 1].split())
+        assert f"sheet {page} of {n}, front" in flat, (page, flat[-300:])
+        assert not re.search(r"sheet \d+/\d+", flat), (page, flat[-300:])
+    contents = " ".join(page_texts(kit.pdf, [1])[0].split())
+    assert f"Pages {folded[0]}-{folded[-1]} are landscape" in contents, contents

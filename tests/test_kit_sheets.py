@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -464,7 +465,20 @@ def test_every_piece_has_its_own_name_in_the_manifest(kits, game):
     assert {pc["label"] for page in m["pages"] for pc in page["pieces"]
             if pc["face"] == "back"} <= fronts
     if game == "moving-target":
-        assert {"aid-001 (1 of 3)", "aid-001 (2 of 3)", "aid-001 (3 of 3)"} <= fronts
+        assert {"Player aids (1 of 3)", "Player aids (2 of 3)", "Player aids (3 of 3)"} <= fronts
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_piece_is_listed_by_an_id_a_player_never_sees(kits, game):
+    """A piece without a label template is named by its component's name ("Player aids (1 of
+    3)", "Dice nets (2 x d6)"), never by its id and a number ("aid-001"): the manifest, the PNG
+    file names and the studio list what the contents sheet calls it."""
+    m = kits(game).manifest
+    ids = "|".join(sorted({re.escape(pc["component"]) for page in m["pages"]
+                           for pc in page["pieces"]}))
+    for page in m["pages"]:
+        for pc in page["pieces"]:
+            assert not re.match(rf"({ids})-\d{{3}}\b", pc["label"]), (game, pc["label"])
 
 
 @pytest.mark.parametrize("game", GAMES)

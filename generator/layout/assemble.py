@@ -120,7 +120,6 @@ def assemble(spec: SheetSpec, game_id: str, paper_name: str, title: str, credit:
             packer.add_stream(stream)
         else:  # single-sided by design: pieces with backs fold and glue instead
             folded.append(stream)
-    gutter: list[Page] = gutterfold_pages(folded, spec.paper, spec.margin, title)
     order = {part.id: index for index, part in enumerate(parts)}
     drafts = [centre_sheet(d, spec) for d in packer.sheets]
     drafts.sort(key=lambda d: min((order[pl.component] for pl in d.front), default=1 << 20))
@@ -134,6 +133,9 @@ def assemble(spec: SheetSpec, game_id: str, paper_name: str, title: str, credit:
     step = 2 if duplex else 1
     for i in range(0, len(rest), step):
         heads.append((rest[i], rest[i + 1] if duplex and i + 1 < len(rest) else None))
+    # The gutterfold pages end the kit, numbered on from the sheets before them.
+    gutter: list[Page] = gutterfold_pages(folded, spec.paper, spec.margin, title,
+                                          len(heads) + len(drafts))
     n = len(heads) + len(drafts) + len(gutter)
 
     sheets: list[Sheet] = []

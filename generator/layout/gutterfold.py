@@ -162,21 +162,23 @@ def _placements(block: _Block, sheet: Size) -> list[Placement]:
     return out
 
 
-def _footer_words(blocks: Sequence[_Block], sheet: int, sheets: int) -> str:
+def _footer_words(blocks: Sequence[_Block]) -> str:
     """What to do with this page, true of what is on it: cards are cut on their marks after
     gluing; round pieces on their circles, or punched."""
     rounds = [b for b in blocks if b.round]
     if not rounds:
         key = "footer.gutterfold" if len(blocks) == 1 else "footer.gutterfold_blocks"
-        return message(key, sheet=sheet, sheets=sheets)
+        return message(key)
     mm = " / ".join(number(d) for d in sorted({b.pieces[0].front.w for b in rounds}))
     key = "footer.gutterfold_round" if len(rounds) == len(blocks) else "footer.gutterfold_mixed"
-    return message(key, sheet=sheet, sheets=sheets, mm=mm)
+    return message(key, mm=mm)
 
 
 def gutterfold_pages(streams: Sequence[Sequence[Piece]], paper: Size, margin: float,
-                     footer_text: str) -> list[Page]:
-    """``paper`` is portrait; the sheet is turned landscape. Every piece has a back."""
+                     footer_text: str, before: int = 0) -> list[Page]:
+    """``paper`` is portrait; the sheet is turned landscape. Every piece has a back. The
+    pages follow ``before`` sheets of the kit and end it: each footer names its sheet of the
+    whole kit ("sheet 7 of 19"), the number the contents page lists it under."""
     sheet = landscape(paper)
     drafts = pack(streams, sheet, margin)
     ruler = (margin, margin, sheet.w - 2 * margin, FURNITURE)
@@ -193,8 +195,10 @@ def gutterfold_pages(streams: Sequence[Sequence[Piece]], paper: Size, margin: fl
                   for block in blocks if block.round for x, y, w, h in block.trims]
         prims += furniture.mark_lines(_marks(blocks, sheet, margin, [ruler, foot]))
         prims += furniture.ruler(ruler, 0)
-        prims += furniture.footer(foot, 0, footer_text + furniture.SEPARATOR
-                                  + _footer_words(blocks, n, len(drafts)))
+        sheet_words = message("footer.sheet", sheet=before + n, sheets=before + len(drafts),
+                              side=message("footer.front"))
+        prims += furniture.footer(foot, 0, furniture.SEPARATOR.join(
+            (footer_text, sheet_words, _footer_words(blocks))))
         pages.append(Page(sheet, tuple(placed), tuple(prims), side="front"))
     return pages
 

@@ -135,7 +135,9 @@ def item_label(comp: Component, ctx: dict[str, Any], index: int,
                where: tuple[str, int | None, str]) -> str:
     """A readable name for one item ("Queen of Hearts"), from the component's label template
     (``where``: the label's file, line and field, which its errors name and its work is
-    spent as, in the build's budget)."""
+    spent as, in the build's budget). Without a template, the component's name (numbered
+    when it has several items): the manifest, the PNG file names and the studio show
+    "Player aids", never an id a player never sees ("aid-001")."""
     if comp.label:
         try:
             with Spending((*where, "label")):
@@ -146,7 +148,7 @@ def item_label(comp: Component, ctx: dict[str, Any], index: int,
             raise DataError(*where, f"expected a label of at least 1 character; item "
                                     f"{index + 1} gets an empty one")
         return label
-    return f"{comp.id}-{index + 1:03d}"
+    return comp.name if len(comp.items) == 1 else f"{comp.name} {index + 1}"
 
 
 def component_field(game: Game, comp: Component, *path: str) -> tuple[str, int | None, str]:
