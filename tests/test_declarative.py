@@ -155,8 +155,9 @@ def test_a_failing_check_fails_verify_and_stops_the_build(tmp_path, capsys):
     assert main(["verify", str(file)]) == 1
     out = capsys.readouterr().out
     line = line_of(file, "6 stars and 12 coins")
-    assert (f"[FAIL] [design] 6 stars and 12 coins: expected Star 6, Coin 12, found Star 5 "
-            f"({file}:{line})") in out
+    star = line_of(file, "Star")  # the token item, whose five copies are one short
+    assert (f"[FAIL] [design] 6 stars and 12 coins: name Star: 5 pieces, 6 expected "
+            f"({file}:{star} x5) ({file}:{line})") in out
     assert "[FAIL] [design] tokens are worth 24: expected total value 24, found 22" in out
     assert "Three Suits (three-suits): 2 FAILED" in out
 
@@ -244,12 +245,18 @@ def test_product_with_a_count_and_a_range(tmp_path):
          "count": {"max": 5}},
         {"name": "moons only", "component": "deck", "where": {"suit": "M"}, "count": 6},
     ]
-    found = report(write(tmp_path, game))
+    file = write(tmp_path, game)
+    found = report(file)
     assert found["each card once"].detail == (
         "expected each of the 18 suit x rank combinations on 1 piece, found (M, 3) 2, (M, 4) 0")
     assert found["two to six per suit"].ok
+    lines = {name: line_of(file, name) for name in ("One of Moons", "One of Suns",
+                                                     "One of Knots")}
+    # Each suit's six cards, by the lines of their items (four lines each, in order).
+    runs = [", ".join(str(lines[first] + 4 * k) for k in range(6)) for first in lines]
     assert found["at most 5 per suit"].detail == (
-        "expected at most 5 pieces per suit, found M 6, S 6, K 6")
+        f"expected at most 5 pieces per suit, found M 6 ({file}: lines {runs[0]}), "
+        f"S 6 ({file}: lines {runs[1]}), K 6 ({file}: lines {runs[2]})")
     assert found["moons only"].ok
 
 
@@ -410,9 +417,9 @@ def test_counts_per_value_match_a_plain_count(values, n):
     found = {f.check: f for f in findings(_game(values, checks))}
     assert found["per"].ok == all(c == n for c in per_suit.values())
     if not found["per"].ok:
-        wrong = [f"{s} {c}" for s, c in per_suit.items() if c != n]
+        wrong = [f"{s} {c} (" for s, c in per_suit.items() if c != n]
         assert found["per"].detail.startswith(f"expected {n} piece")
-        assert ", ".join(wrong[:10]) in found["per"].detail
+        assert all(part in found["per"].detail for part in wrong)
     assert found["exact"].ok and found["all"].ok and found["total"].ok
     assert found["unique"].ok == all(count == 1 for _, _, count in values)
 
@@ -428,7 +435,9 @@ def test_exact_counts_name_the_value_off(values, extra):
     checks = [{"name": "exact", "component": "deck", "per": "suit", "counts": wanted}]
     finding = findings(_game(values, checks))[0]
     assert not finding.ok
-    assert f"found {extra} {per_suit.get(extra, 0)}" in finding.detail
+    have = per_suit.get(extra, 0)
+    assert (f"suit {extra}: {have} card{'' if have == 1 else 's'}, {wanted[extra]} expected"
+            in finding.detail)
 
 
 def test_the_expressions_of_a_verify_list_are_bounded(tmp_path, monkeypatch):
@@ -501,9 +510,12 @@ def test_complete_takes_a_fields_values_from_a_table_or_a_range(tmp_path):
     assert found["each suit and rank once"].detail == (
         "expected 1 piece per (suit, rank), for each of the 3 x 7 = 21 combinations of "
         "(suit, rank), missing (M, 7), (S, 7), (K, 7)")
-    found = report(write(tmp_path, _complete({"rank": {"min": 1, "max": 5}}, hand_deck())))
+    file = write(tmp_path, _complete({"rank": {"min": 1, "max": 5}}, hand_deck()))
+    found = report(file)
+    six = [line_of(file, f"Six of {suit}") for suit in ("Moons", "Suns", "Knots")]
     assert found["each suit and rank once"].detail.endswith(
-        "found values outside it: (M, 6), (S, 6), (K, 6)")
+        f"found values outside it: (M, 6) ({file}:{six[0]}), (S, 6) ({file}:{six[1]}), "
+        f"(K, 6) ({file}:{six[2]})")
     many = _complete({"suit": {"min": 0, "max": 9999}, "rank": {"min": 0, "max": 9999}},
                      hand_deck())
     detail = report(write(tmp_path, many))["each suit and rank once"].detail

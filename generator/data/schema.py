@@ -10,6 +10,7 @@ from pydantic import (
     Discriminator,
     Field,
     Tag,
+    WithJsonSchema,
     field_validator,
     model_validator,
 )
@@ -235,6 +236,27 @@ class CountRange(Strict):
 
 
 VERIFY_KINDS = ("count", "counts", "total", "unique", "product")
+MAX_COMPLETE_VALUES = 10_000  # values one ``complete:`` list names (as a range's)
+# The values a ``complete:`` list names: text, numbers, true/false (as a column's cells).
+CompleteValues = Annotated[list[str | bool | int | float], WithJsonSchema({
+    "type": "array", "items": {"type": ["string", "number", "boolean"]}, "minItems": 1,
+    "maxItems": MAX_COMPLETE_VALUES})]
+
+
+def _complete_list(values: list[Any], field: str) -> list[Any]:
+    """A ``complete:`` list of values: 1 to MAX_COMPLETE_VALUES plain values (text, numbers,
+    true/false), each once, as the cells of a column hold them."""
+    if not 1 <= len(values) <= MAX_COMPLETE_VALUES:
+        raise ValueError(f"{field}a list of 1-{MAX_COMPLETE_VALUES} values")
+    seen: set[Any] = set()
+    for value in values:
+        if not isinstance(value, (str, int, float)):
+            raise ValueError(f"{field}a list of plain values (text, numbers, true/false), "
+                             f"not {said(value)}")
+        if (type(value), value) in seen:
+            raise ValueError(f"{field}{said(value)} is listed twice")
+        seen.add((type(value), value))
+    return values
 
 
 def _validated(model: type[Strict], value: Any, what: str) -> Any:
@@ -276,9 +298,10 @@ class CompositionCheck(Strict):
     unique: FieldRef | list[FieldRef] | None = Field(default=None, union_mode="left_to_right")
     product: dict[str, str] | None = Field(default=None, min_length=1, max_length=6)
     # With ``per`` + ``count``: every combination of the fields' values must occur (true: the
-    # values that occur; a field may name a table, whose rows are its values, or a range).
-    complete: bool | dict[FieldRef, str | ValueRange] | None = Field(
-        default=None, union_mode="left_to_right")
+    # values that occur; a field may name a table, whose rows are its values, a range, or list
+    # its values; a list alone lists the values of the one field of ``per``).
+    complete: bool | CompleteValues | dict[FieldRef, str | ValueRange | CompleteValues] | None = (
+        Field(default=None, union_mode="left_to_right"))
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -317,17 +340,23 @@ class CompositionCheck(Strict):
         naming the field, not one per member of the union."""
         if value is None or isinstance(value, bool):
             return value
+        if isinstance(value, list):
+            return _complete_list(value, "")
         if not isinstance(value, dict) or not 1 <= len(value) <= 6:
-            raise ValueError("expected true, false, or a mapping of 1-6 fields of 'per' to a "
-                             "table's name or a range {min: A, max: B}")
+            raise ValueError("expected true, false, a list of values, or a mapping of 1-6 "
+                             "fields of 'per' to a table's name, a range {min: A, max: B} or "
+                             "a list of values")
         found: dict[str, Any] = {}
         for field, domain in value.items():
             if isinstance(domain, str) and 1 <= len(domain) <= 100:
                 found[str(field)] = domain
                 continue
+            if isinstance(domain, list):
+                found[str(field)] = _complete_list(domain, f"{field}: ")
+                continue
             if not isinstance(domain, dict):
-                raise ValueError(f"{field}: expected a table's name or a range "
-                                 "{min: A, max: B}")
+                raise ValueError(f"{field}: expected a table's name, a range "
+                                 "{min: A, max: B} or a list of values")
             found[str(field)] = _validated(ValueRange, domain,
                                            f"{field}: a range {{min: A, max: B}}")
         return found
@@ -369,6 +398,9 @@ class CompositionCheck(Strict):
         if self.complete is not None and (kind != "count" or self.per is None):
             raise ValueError("'complete' goes with 'per' and 'count'")
         refs = [self.per] if isinstance(self.per, str) else (self.per or [])
+        if isinstance(self.complete, list) and len(refs) != 1:
+            raise ValueError("'complete' as a list of values goes with one field in 'per'; "
+                             "for several, name each: {FIELD: [values], ...}")
         for field in self.complete if isinstance(self.complete, dict) else ():
             if field not in refs:
                 raise ValueError(f"'complete' names {said(field)}, which is not one of 'per' "

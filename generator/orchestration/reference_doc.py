@@ -98,9 +98,10 @@ NOTES: dict[str, str] = {
     "CompositionCheck.unique": "no two pieces share these fields",
     "CompositionCheck.product": "`{field: table}`: every combination of rows is present",
     "CompositionCheck.complete": "with `per` + `count`: every combination of the values must "
-                                 "occur (`true`: the values seen; `{field: table}` or "
-                                 "`{field: {min, max}}` declares a field's values; `false`: "
-                                 "the gaps are meant, no warning)",
+                                 "occur (`true`: the values seen; `[a, b, c]`: the values of "
+                                 "the one field of `per`; `{field: table}`, `{field: {min, "
+                                 "max}}` or `{field: [a, b]}` declares a field's values; "
+                                 "`false`: the gaps are meant, no warning)",
     "GameSpec.deal": "questions about dealing a deck, answered by verify and the preview "
                      "(docs/deal-statistics.md)",
     "DealQuestion.name": "what the question asks, printed by verify beside its figure",

@@ -24,24 +24,26 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from generator.core.context import Spender
-from generator.core.errors import DataError
+from generator.core.errors import DataError, location
 from generator.core.findings import DESIGN, Finding
-from generator.core.model import Game
+from generator.core.model import Game, ItemRef
 from generator.core.words import said
 from generator.expressions import ExpressionError, Spending, evaluate
 
+from ..data.origin import game_value
 from ..data.schema import CompositionCheck, CountRange, ValueRange
 from ..data.verify_list import NoField, component_ids, ident, is_expression, path_value
 from ..data.verify_list import canon as _canon
 from .base import at
 
-MAX_LISTED = 10  # wrong values or missing combinations named in one finding
+MAX_LISTED = 10  # wrong values or missing combinations named in one finding (and rows per value)
 MAX_EVALUATIONS = 200_000  # expression evaluations by one game's verify list
 
 
@@ -65,6 +67,9 @@ class Piece:
     name: str  # "deck item 3 (Fox)", for findings
     data: Mapping[str, Any]
     count: int
+    # Where the item was written (its CSV row, its sheet's row, its YAML entry): a failed
+    # check names it (``rows``), so the designer goes to the card, not to the check.
+    ref: ItemRef | None = None
 
 
 # -- verify time -----------------------------------------------------------------------------
@@ -115,13 +120,63 @@ def _error(game: Game, index: int, expected: str) -> DataError:
 def pieces_of(game: Game, cid: str) -> list[Piece]:
     """Every distinct item of component ``cid`` as a ``Piece``, named for findings."""
     pieces = []
-    for position, item in enumerate(game.component(cid).items):
+    comp = game.component(cid)
+    for position, item in enumerate(comp.items):
         hint = next((item.data[k] for k in ("name", "id", "label")
                      if isinstance(item.data.get(k), (str, int))), None)
         name = f"{cid} item {position + 1}" + (f" ({_show(hint)})" if hint is not None
                                                else "")
-        pieces.append(Piece(name, item.data, item.count))
+        ref = comp.sources[position] if position < len(comp.sources) else None
+        pieces.append(Piece(name, item.data, item.count, ref))
     return pieces
+
+
+def rows(game: Game, pieces: Sequence[Piece]) -> str:
+    """Where the offending pieces of a failed check were written, as messages say it:
+    ``cards.csv: rows 3, 6``, ``roles.xlsx: sheet Roles, row 4``, ``game.yaml: lines 31 x2,
+    40`` (``xN``: that place makes N copies; the pieces of one place, as a generated
+    product's, named once): the first ``MAX_LISTED`` places, then how many more. Worked out
+    only for a failure: a passing set never pays for it."""
+    # (the file [and sheet] with its separator, "row" / "line" / "", its number): copies
+    places: dict[tuple[str, str, str], int] = {}
+    for piece in pieces:
+        place = (piece.name, "", "")
+        if piece.ref is not None:
+            file, line, field = game_value(game, piece.ref.whole)
+            row = _ROW.fullmatch(field)
+            if line is not None:
+                place = (location(file, None) + ": ", "line", str(line))
+            elif row is not None:
+                place = (location(file, None, row[1] or "") + (", " if row[1] else ": "),
+                         "row", row[2])
+            else:
+                place = (location(file, line, field), "", "")
+        places[place] = places.get(place, 0) + piece.count
+    runs: list[tuple[str, str, list[str]]] = []  # places of one file (and sheet) in a row
+    for (head, unit, number), n in list(places.items())[:MAX_LISTED]:
+        copies = f" x{n}" if n > 1 else ""
+        if unit and runs and runs[-1][:2] == (head, unit):
+            runs[-1][2].append(number + copies)
+        else:
+            runs.append((head, unit, [number + copies]))
+    shown = ", ".join(_run_of(*run) for run in runs)
+    more = len(places) - MAX_LISTED
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+def _run_of(head: str, unit: str, numbers: list[str]) -> str:
+    """One file's places: ``game.yaml:31``, ``game.yaml: lines 31, 40``, ``cards.csv: row 6``,
+    ``cards.xlsx: sheet Roles, rows 2, 4``; a piece with no known place by its name."""
+    if not unit:
+        return head + numbers[0]
+    if unit == "line" and len(numbers) == 1:
+        return f"{head.removesuffix(': ')}:{numbers[0]}"
+    return f"{head}{unit}{'s' if len(numbers) > 1 else ''} {', '.join(numbers)}"
+
+
+# The row of a spreadsheet's cell as its errors name it (data/spreadsheet.py, Sheet.where):
+# ``row 6``, or ``sheet Roles, row 6``.
+_ROW = re.compile(r"(?:(.+), )?row (\d+)")
 
 
 def _pieces(game: Game, check: CompositionCheck, budget: _Budget) -> list[Piece]:
@@ -232,11 +287,25 @@ def _pieces_word(count: int | CountRange) -> str:
     return "piece" if count == 1 else "pieces"
 
 
-def _groups(refs: Sequence[str], pieces: Sequence[Piece], budget: _Budget) -> Counter[Hashable]:
+def _groups(refs: Sequence[str], pieces: Sequence[Piece], budget: _Budget
+            ) -> tuple[Counter[Hashable], dict[Hashable, list[Piece]]]:
+    """The pieces by their value (or combination) of ``refs``: how many copies each value
+    has, and which pieces hold it (a failure names their rows)."""
     groups: Counter[Hashable] = Counter()
+    members: dict[Hashable, list[Piece]] = {}
     for piece in pieces:
-        groups[_key(refs, piece, budget)] += piece.count
-    return groups
+        key = _key(refs, piece, budget)
+        groups[key] += piece.count
+        members.setdefault(key, []).append(piece)
+    return groups, members
+
+
+def _with_rows(keys: Sequence[Hashable], shown: Callable[[Hashable], str],
+               members: Mapping[Hashable, Sequence[Piece]], game: Game) -> list[str]:
+    """Each offending value as ``shown`` says it, the first ``MAX_LISTED`` with the places
+    of their pieces (those after them are only counted: ``_listed``)."""
+    return [shown(key) + (f" ({rows(game, members[key])})" if index < MAX_LISTED else "")
+            for index, key in enumerate(keys)]
 
 
 def _count(check: CompositionCheck, pieces: list[Piece], game: Game, budget: _Budget
@@ -247,16 +316,19 @@ def _count(check: CompositionCheck, pieces: list[Piece], game: Game, budget: _Bu
         n = sum(piece.count for piece in pieces)
         if _fits(check.count, n):
             return Outcome(True, f"{n} pieces")
-        return Outcome(False, f"expected {_wanted(check.count)} pieces, found {n}")
-    groups = _groups(refs, pieces, budget)
+        found = f" ({rows(game, pieces)})" if pieces else ""
+        return Outcome(False, f"expected {_wanted(check.count)} pieces, found {n}{found}")
+    groups, members = _groups(refs, pieces, budget)
     label = _label(refs)
     per = f"{_wanted(check.count)} {_pieces_word(check.count)} per {label}"
     if not groups and not check.complete:
         return Outcome(False, f"expected {per}, found no pieces")
-    wrong = [f"{_show(key)} {n}" for key, n in groups.items() if not _fits(check.count, n)]
+    wrong = _with_rows([key for key, n in groups.items() if not _fits(check.count, n)],
+                       lambda key: f"{_show(key)} {groups[key]}", members, game)
     gaps = _Gaps(check, refs, groups, game)
     if check.complete:
-        problems = ([f"found {_listed(wrong)}"] if wrong else []) + gaps.problems(check.count)
+        problems = ([f"found {_listed(wrong)}"] if wrong else []) + gaps.problems(
+            check.count, lambda key: rows(game, members[key]))
         if problems:
             return Outcome(False, f"expected {per}, for each of {gaps.described}, "
                                   + "; ".join(problems))
@@ -285,16 +357,24 @@ class _Gaps:
                  groups: Mapping[Hashable, int], game: Game) -> None:
         self.keys: list[tuple[Hashable, ...]] = [
             key if isinstance(key, tuple) and len(refs) > 1 else (key,) for key in groups]
-        declared = check.complete if isinstance(check.complete, dict) else {}
+        declared: Mapping[str, Any] = (
+            check.complete if isinstance(check.complete, dict)
+            else {refs[0]: check.complete} if isinstance(check.complete, list) else {})
         self.domains: list[list[Hashable]] = []
         for position, ref in enumerate(refs):
             domain = declared.get(ref)
+            seen = [key[position] for key in self.keys]
             if isinstance(domain, str):
                 values = [ident(row) for row in game.data["tables"][domain]]
             elif isinstance(domain, ValueRange):
                 values = list(range(domain.min, domain.max + 1))
+            elif isinstance(domain, list):
+                # A listed value stands for the value seen that reads the same (a column's
+                # 7 for a listed "7"), as ``counts:`` keys do.
+                shown = {_show(value): value for value in seen}
+                values = [shown.get(_show(value), value) for value in domain]
             else:
-                values = [key[position] for key in self.keys]
+                values = seen
             self.domains.append(list(dict.fromkeys(values)))
         allowed = [set(domain) for domain in self.domains]
         self.strays = [key for key in self.keys
@@ -317,13 +397,17 @@ class _Gaps:
         more = self.missing - len(shown)
         return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
-    def problems(self, count: int | CountRange) -> list[str]:
+    def problems(self, count: int | CountRange, where: Callable[[Hashable], str]
+                 ) -> list[str]:
+        """What a ``complete`` check finds wrong: the combinations missing, and those
+        outside the declared values, each with ``where`` its pieces were written."""
         found = []
         if self.missing and not _fits(count, 0):
             found.append(f"missing {self.listed()}")
         if self.strays:
             found.append("found values outside it: " + _listed(
-                [_show(k if len(k) > 1 else k[0]) for k in self.strays]))
+                [f"{_show(k if len(k) > 1 else k[0])} ({where(k if len(k) > 1 else k[0])})"
+                 for k in self.strays]))
         return found
 
 
@@ -331,16 +415,28 @@ def _counts(check: CompositionCheck, pieces: list[Piece], game: Game, budget: _B
             ) -> tuple[bool, str]:
     assert check.counts is not None and isinstance(check.per, str)
     found: Counter[str] = Counter()
-    for key, n in _groups([check.per], pieces, budget).items():
+    members: dict[str, list[Piece]] = {}
+    groups, held = _groups([check.per], pieces, budget)
+    for key, n in groups.items():
         found[_show(key)] += n
+        members.setdefault(_show(key), []).extend(held[key])
     expected = {_show(key): n for key, n in check.counts.items()}
-    wrong = [f"{key} {found.get(key, 0)}" for key, n in expected.items()
-             if found.get(key, 0) != n]
-    wrong += [f"{key} {n} (not expected)" for key, n in found.items() if key not in expected]
-    wanted = ", ".join(f"{key} {n}" for key, n in expected.items())
-    if wrong:
-        return False, f"expected {wanted}, found {_listed(wrong)}"
-    return True, wanted
+    label = _label([check.per])
+    noun = "card" if all(game.component(cid).kind == "card"
+                         for cid in component_ids(check.component)) else "piece"
+
+    def wrong(key: str, wanted: str) -> str:
+        n = found.get(key, 0)
+        where = f" ({rows(game, members[key])})" if key in members else ""
+        return f"{label} {key}: {n} {noun}{'' if n == 1 else 's'}, {wanted}{where}"
+
+    off = [(key, f"{n} expected") for key, n in expected.items() if found.get(key, 0) != n]
+    off += [(key, "none expected") for key in found if key not in expected]
+    if off:
+        more = len(off) - MAX_LISTED
+        return False, "; ".join(wrong(*pair) for pair in off[:MAX_LISTED]) + (
+            f"; and {more} more values" if more > 0 else "")
+    return True, ", ".join(f"{key} {n}" for key, n in expected.items())
 
 
 def _total(check: CompositionCheck, pieces: list[Piece], game: Game, budget: _Budget
@@ -361,9 +457,10 @@ def _total(check: CompositionCheck, pieces: list[Piece], game: Game, budget: _Bu
 def _unique(check: CompositionCheck, pieces: list[Piece], game: Game, budget: _Budget
             ) -> tuple[bool, str]:
     refs = _refs_of(check.unique)
-    groups = _groups(refs, pieces, budget)
+    groups, members = _groups(refs, pieces, budget)
     label = _label(refs)
-    twice = [f"{_show(key)} {n} times" for key, n in groups.items() if n > 1]
+    twice = _with_rows([key for key, n in groups.items() if n > 1],
+                       lambda key: f"{_show(key)} {groups[key]} times", members, game)
     if twice:
         return False, f"expected no two pieces with the same {label}, found {_listed(twice)}"
     return True, f"{len(groups)} pieces, each {label} once"
