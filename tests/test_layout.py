@@ -350,11 +350,19 @@ def test_a_seam_keeps_clear_of_the_start_space_then_cells_then_words():
     cost, starts = best_split(345.5, 205.9, 2, Keep(gaps, 0, (141, 204.5)))
     assert cost[:3] == (0, 1, 0) and 139.6 - 1e-6 <= starts[1] <= 141
     # Rows (472.5 mm) on A4's sideways tight window (287 mm, less 2 x 1.3 mm of room for
-    # marks): 2 + 3 rows, in the middle of the gap above row 3 (188.8-191.8). Words count
-    # only for a seam through cells: the gap's middle, 2.9 mm from row 3's labels, is kept.
+    # marks): 2 + 3 rows, in the gap above row 3 (188.8-191.8). Words count in a gap too:
+    # its middle (190.3) is 2.9 mm from row 3's labels, so the seam moves 0.08 mm up the gap,
+    # 3 mm clear of them, still crossing no cell.
     cost, starts = best_split(472.5, 284.4, 2, Keep([98.4, 190.3, 282.2, 374.1], 3,
                                                     (191.8, 280.7), [(190.22, 199.71)]))
-    assert starts == pytest.approx([0, 190.3]) and cost == (0, 0, 0, 0)
+    assert starts == pytest.approx([0, 190.22]) and cost[:3] == (0, 0, 0)
+    assert cost[3] == pytest.approx(0.08)
+    # A board's own lines (no gap: the movement boards) are chosen clear of words where one
+    # fits: Saltire's 249 mm on A4's upright window, its side name centred across 102.8-146.2
+    # (112 and 137 cross it, 87 and 162 do not).
+    lines = [12 + 25 * k for k in range(10)]
+    cost, starts = best_split(249, 190, 2, Keep(lines, 0, None, [(99.8, 149.2)]))
+    assert starts in ([0, 87], [0, 162]) and cost == (0, 0, 0, 0)
 
 
 @pytest.mark.parametrize("paper", PAPERS)

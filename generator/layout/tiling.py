@@ -4,7 +4,8 @@ Each tile carries its share of the board; a tile with a neighbour to its right (
 carries a blank glue strip of ``GLUE`` mm on that side. Assembly: glue the strip under the
 neighbour, the neighbour's edge on the strip's inner edge and its corners on the strip's end
 marks. A board that names its cell boundaries is split on them where the shares still fit
-(never through a play cell or a start space, same number of tiles). Where they do not (three
+(never through a play cell or a start space, same number of tiles), on the boundaries 3 mm
+clear of the board's words where some are. Where they do not (three
 63.5 mm card columns on an A4 tile), a seam keeps off the board's start space if another can
 cross it instead, and 3 mm clear of the board's words; otherwise the shares are even. No board
 content is printed twice and no mark falls inside the board (so never inside a play cell).
@@ -123,17 +124,19 @@ class Keep:
         """What a seam at ``at`` costs, worst first: crossing the start space, crossing a
         cell, crossing words (how many), and how far it is from the middle of its gap.
 
-        Words count only for a seam through cells: the board's own lines are where its
-        designer expects a cut, and its words are laid out around them (the movement boards'
-        side names end 0.9 mm from the 137 mm line that splits Lattice on the fewest
-        sheets)."""
+        Words count on the board's own lines too: a line is where its designer expects a
+        cut, but not every line is clear of words (the movement boards' side names are
+        centred on their edges, across several cell lines, and the line that splits Lattice
+        on the fewest sheets ran 0.5 mm from them), so of the lines that fit the sheets the
+        seam takes one clear of words."""
         half = self.gap / 2
         away = min((abs(at - v) for v in self.lines), default=math.inf)
         in_gap = away <= half + 1e-6
         start = self.start is not None and self.start[0] + 1e-6 < at < self.start[1] - 1e-6
+        words = sum(lo + 1e-6 < at < hi - 1e-6 for lo, hi in self.words)
         if in_gap:
-            return (int(start), 0, 0, away)
-        return (int(start), 1, sum(lo + 1e-6 < at < hi - 1e-6 for lo, hi in self.words), 0.0)
+            return (int(start), 0, words, away)
+        return (int(start), 1, words, 0.0)
 
 
 def _add(a: Cost, b: Cost) -> Cost:
