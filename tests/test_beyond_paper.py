@@ -98,6 +98,40 @@ def test_cut_svg_matches_the_manifest(project, capsys):
     assert HOSTILE in titles  # escaped on the way in, read back whole
 
 
+def test_gutterfold_cut_files_hold_only_the_front_half(project, capsys):
+    """A gutterfold sheet is folded before it is cut: the backs lie behind the fronts, so the
+    cut file holds the front half's shapes, one per front, and nothing past the fold (a
+    cutter given both halves cut the folded sheet twice, the second time through nothing)."""
+    code, _, err = run(capsys, "build", "mygame", "--cut-svg", "--layout", "gutterfold")
+    assert code == 0, err
+    kit = json.loads((project / "output" / "mygame" / "mygame-gutterfold.kit.json")
+                     .read_text("utf-8"))
+    folder = project / "output" / "mygame" / "mygame-gutterfold-cut"
+    folded = [p for p in kit["pages"] if any(pc["face"] == "back" for pc in p["pieces"])]
+    assert folded
+    for page in folded:
+        root = ET.parse(folder / f"sheet-{page['sheet']:03d}-front.svg").getroot()
+        fold = float(root.get("viewBox").split()[2]) / 2
+        shapes = [el for el in root.iter() if el.tag in (SVG + "rect", SVG + "circle")]
+        fronts = [pc for pc in page["pieces"] if pc["face"] == "front"]
+        assert len(shapes) == len(fronts)
+        for shape in shapes:
+            right = (float(shape.get("x")) + float(shape.get("width")) if shape.tag == SVG + "rect"
+                     else float(shape.get("cx")) + float(shape.get("r")))
+            assert right <= fold, shape.get("id")
+
+
+def test_the_readme_says_print_then_cut_registration_marks_are_not_printed():
+    """Cricut's and Silhouette's print-then-cut find the sheet by registration marks their own
+    software prints; the kit prints none, and the README's cut-file section says so (it told a
+    reader to print the PDF and load the file into the cutter, which such a cutter refuses)."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text("utf-8")
+    section = readme.split("### Cut files", 1)[1].split("\n### ", 1)[0]
+    flat = " ".join(section.split())
+    assert "no registration marks" in flat
+    assert "Cricut" in flat and "Silhouette" in flat
+
+
 def test_cut_svg_is_opt_in_and_corner_is_checked(project, capsys):
     code, _, err = run(capsys, "build", "mygame")
     assert code == 0, err

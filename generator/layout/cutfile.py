@@ -64,7 +64,9 @@ def cut_svg(page: Page, sheet: int, corners: Mapping[str, float]) -> bytes:
     ET.SubElement(root, "title").text = f"sheet {sheet} {page.side}: cut lines"
     group = ET.SubElement(root, "g", {"id": f"cut-{sheet}-{page.side}", "fill": "none",
                                       "stroke": CUT_COLOUR, "stroke-width": f"{HAIRLINE:g}"})
-    for number, pl in enumerate(page.pieces, start=1):
+    # A gutterfold page holds backs beside their fronts: folded, the back half lies behind
+    # the front, so the cutter cuts the front half's shapes only (through both layers).
+    for number, pl in enumerate((pl for pl in page.pieces if pl.side == page.side), start=1):
         x, y, pw, ph = pl.trim
         ident = f"s{sheet}-{page.side}-{number:03d}-{pl.component}"
         if pl.round:
