@@ -129,3 +129,106 @@ def test_a_bad_condition_in_the_data_file_is_an_error_at_its_line(tmp_path, caps
     assert main(["deal", str(file)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: {file}:{error.line}: {field}:") and err.count("\n") == 1
+
+
+# -- expect: bounds a figure must keep, failing verify --------------------------------------
+
+FOG_IN_5 = {"players": 4, "hand": 5, "none": {"fog": True}}
+
+
+def test_an_expectation_passes_fails_or_is_undecided_by_its_interval(tmp_path, capsys):
+    file = fog_project(tmp_path, [
+        {"name": "no fog within 40", **FOG_IN_5, "expect": {"max": "40 %"}},
+        {"name": "no fog between", **FOG_IN_5, "expect": {"min": "30%", "max": "31 %"}},
+    ])
+    assert main(["verify", "--strict", str(file)]) == 0
+    out = capsys.readouterr().out
+    assert "[ok  ] [design] deal: no fog within 40: 30.6 % [exact]; 8 of 40 cards match; " \
+           "expected at most 40 %: it is" in out
+    assert "deal: no fog between: 30.6 % [exact]; 8 of 40 cards match; expected from 30 % " \
+           "to 31 %: it is" in out
+
+    # Exact and past it: a failure at the question's line, verify and verify --strict.
+    file = fog_project(tmp_path, [{"name": "rarely fogless", **FOG_IN_5,
+                                   "expect": {"max": "30.5 %"}}])
+    for strict in ([], ["--strict"]):
+        assert main(["verify", *strict, str(file)]) == 1
+        out = capsys.readouterr().out
+        assert "[FAIL] [design] deal: rarely fogless: 30.6 % [exact]; 8 of 40 cards match; " \
+               "expected at most 30.5 %: it is not (" in out
+        line = next(n for n, text in enumerate(file.read_text().splitlines(), 1)
+                    if "rarely fogless" in text)
+        assert f"({file}:{line})" in out
+
+    # A Monte Carlo figure whose interval straddles the bound: a warning (82.2 %, 95 %
+    # interval 81.5-83.0 %), which only verify --strict fails; past the whole interval a FAIL.
+    anyone = {**FOG_IN_5, "who": "anyone"}
+    file = fog_project(tmp_path, [{"name": "someone fogless", **anyone,
+                                   "expect": {"min": "82.5 %"}}])
+    assert main(["verify", str(file)]) == 0
+    out = capsys.readouterr().out
+    assert "[WARN] [design] deal: someone fogless: 82.2 % [Monte Carlo" in out
+    assert "expected at least 82.5 %: the 95 % interval straddles it (more deals decide)" in out
+    assert main(["verify", "--strict", str(file)]) == 1
+    capsys.readouterr()
+    file = fog_project(tmp_path, [{"name": "someone fogless", **anyone,
+                                   "expect": {"min": "90 %"}}])
+    assert main(["verify", str(file)]) == 1
+    assert "[FAIL] [design] deal: someone fogless: 82.2 %" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("spec", "field", "expected"), [
+    ({**FOG_IN_5, "expect": {"max": 40}}, "deal[0].expect.max",
+     "expected a percentage from 0 % to 100 % such as 40 %, got 40"),
+    ({**FOG_IN_5, "expect": {"max": "140 %"}}, "deal[0].expect.max", "got '140 %'"),
+    ({**FOG_IN_5, "expect": {"min": "50 %", "max": "40 %"}}, "deal[0].expect",
+     "min 50 % is above max 40 %"),
+    ({**FOG_IN_5, "expect": {}}, "deal[0].expect", "give min, max or both"),
+    ({"players": 4, "hand": 5, "lengths": "suit", "expect": {"max": "40 %"}}, "deal[0]",
+     "'expect' is about one figure"),
+    ({"players": 4, "hand": 10, "draws": 1, "none": {"fog": True}}, "deal[0].draws",
+     "4 hands of 10 cards and 1 draws need 41 cards; deck has 40"),
+    ({"players": 4, "hand": 5, "draws": 3, "void": "suit"}, "deal[0]",
+     "'draws' counts cards matching a condition"),
+    ({**FOG_IN_5, "draws": 3, "who": "anyone"}, "deal[0]", "leave 'who' out"),
+])
+def test_a_bad_expectation_or_draw_is_an_error_at_its_line(tmp_path, spec, field, expected):
+    file = fog_project(tmp_path, [{"name": "q", **spec}])
+    with pytest.raises(DataError) as caught:
+        load_game(str(file))
+    assert caught.value.field == field and expected in caught.value.expected
+
+
+# -- draws: the first cards drawn after the deal ------------------------------------------
+
+def test_at_least_one_fog_card_in_the_first_3_draws(tmp_path, capsys):
+    some_fog = 1 - Fraction(C(32, 3), C(40, 3))  # any 3 places of the deck: 49.8 %
+    file = fog_project(tmp_path, [
+        {"name": "at least one fog card in the first 3 draws", "players": 4, "hand": 5,
+         "draws": 3, "at_least": 1, "where": {"fog": "yes"}, "expect": {"min": "45 %"}},
+        {"name": "no fog card in the first 3 draws", "players": 4, "hand": 5, "draws": 3,
+         "none": {"fog": True}},
+    ])
+    assert main(["verify", "--strict", str(file)]) == 0
+    out = capsys.readouterr().out
+    assert f"{100 * float(some_fog):.1f}" == "49.8"
+    assert "[ok  ] [design] deal: at least one fog card in the first 3 draws: 49.8 % " \
+           "[exact]; 8 of 40 cards match; expected at least 45 %: it is" in out
+    assert "deal: no fog card in the first 3 draws: 50.2 % [exact]; 8 of 40 cards match" in out
+    code, out, err = _deal(capsys, file, "--at-least", "1", "--where", "fog=true",
+                           "--draws", "3")
+    assert code == 0, err
+    assert "at least 1 cards where fog = true in the first 3 draws after the deal: 49.8 % " \
+           "[exact]; 8 of 40 cards match" in out
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["--draws", "3"], "--draws D needs --none CONDITION or --at-least K --where CONDITION"),
+    (["--none", "fog=1", "--draws", "0"], "--draws must be a whole number of cards, at least 1"),
+    (["--none", "fog=1", "--draws", "21"],
+     "4 hands of 5 cards and 21 draws need 41 cards; deck has 40"),
+])
+def test_bad_draws_are_one_line_exit_2(tmp_path, capsys, args, expected):
+    code, out, err = _deal(capsys, fog_project(tmp_path), *args)
+    assert code == 2 and out == "" and err.startswith("error: ") and expected in err
+    assert err.count("\n") == 1

@@ -64,6 +64,13 @@ def check_hands(deck: Component, players: int, hand: int) -> None:
                          f"{deck.id} has {deck.total}")
 
 
+def check_draws(deck: Component, players: int, hand: int, draws: int | None) -> None:
+    """The draws after the deal must come from the cards left: ValueError otherwise."""
+    if draws is not None and players * hand + draws > deck.total:
+        raise ValueError(f"{players} hands of {hand} cards and {draws} draws need "
+                         f"{players * hand + draws} cards; {deck.id} has {deck.total}")
+
+
 def check_work(players: int, hand: int, trials: int, anyone: bool) -> None:
     """Refuse a Monte Carlo past ``MAX_DEALT_CARDS`` (or past ``MAX_DEAL_TRIALS`` deals):
     ValueError saying how many deals are allowed."""
@@ -101,6 +108,10 @@ def check_questions(doc: Any, questions: Sequence[DealQuestion],
             check_hands(deck, question.players, question.hand)
         except ValueError as exc:
             raise doc.error(path + ("hand",), str(exc)) from None
+        try:
+            check_draws(deck, question.players, question.hand, question.draws)
+        except ValueError as exc:
+            raise doc.error(path + ("draws",), str(exc)) from None
         try:  # the most a question may deal (a question answered exactly deals nothing)
             check_work(question.players, question.hand, question.trials,
                        question.who == "anyone")

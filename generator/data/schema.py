@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
+from fractions import Fraction
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -421,6 +422,49 @@ MAX_DEAL_QUESTIONS = 30
 MAX_DEAL_PLAYERS = 100
 MAX_DEAL_TRIALS = 100_000
 DEAL_KINDS = ("lengths", "void", "none", "at_least")
+PERCENT_PATTERN = r"^(100|[0-9]{1,2}(\.[0-9]{1,6})?)\s?%$"
+
+
+class DealExpect(Strict):
+    """What a deal question's figure should be, in percent (``expect: {max: 40 %}``): a
+    figure past it fails ``verify`` (and ``verify --strict``); a Monte Carlo figure whose 95 %
+    interval straddles it is a warning, failing ``verify --strict``."""
+
+    min: str | None = None
+    max: str | None = None
+
+    @field_validator("min", "max", mode="before")
+    @classmethod
+    def percentage(cls, value: Any) -> Any:
+        import re
+
+        if value is not None and not (isinstance(value, str)
+                                      and re.match(PERCENT_PATTERN, value.strip())):
+            raise ValueError(f"expected a percentage from 0 % to 100 % such as 40 %, got "
+                             f"{said(value)}")
+        return value if value is None else value.strip()
+
+    @model_validator(mode="after")
+    def a_bound(self) -> DealExpect:
+        if self.min is None and self.max is None:
+            raise ValueError("give min, max or both, as percentages: {max: 40 %}")
+        if self.low is not None and self.high is not None and self.low > self.high:
+            raise ValueError(f"min {self.min} is above max {self.max}")
+        return self
+
+    @staticmethod
+    def _fraction(text: str | None) -> Fraction | None:
+        return None if text is None else Fraction(text.rstrip("%").strip()) / 100
+
+    @property
+    def low(self) -> Fraction | None:
+        """``min`` as a probability (0.4 for 40 %), exactly."""
+        return self._fraction(self.min)
+
+    @property
+    def high(self) -> Fraction | None:
+        """``max`` as a probability, exactly."""
+        return self._fraction(self.max)
 
 
 class DealQuestion(Strict):
@@ -436,7 +480,9 @@ class DealQuestion(Strict):
 
     Exactly one kind: ``lengths: FIELD`` (the suit lengths of one hand), ``void: FIELD``
     (a hand missing some value of FIELD), ``none: WHERE`` (a hand with no card matching) or
-    ``at_least: K`` with ``where: WHERE`` (a hand with K or more such cards)."""
+    ``at_least: K`` with ``where: WHERE`` (a hand with K or more such cards); ``draws: D``
+    asks the last two of the first D cards drawn after the deal instead. ``expect:`` bounds
+    the figure (``{max: 40 %}``), checked by verify."""
 
     name: str = Field(min_length=1, max_length=120)
     component: str | None = Field(default=None, pattern=ID_PATTERN)
@@ -448,8 +494,10 @@ class DealQuestion(Strict):
     none: dict[str, Any] | str | None = Field(default=None, union_mode="left_to_right")
     at_least: int | None = Field(default=None, ge=1, le=MAX_COMPONENT_PIECES)
     where: dict[str, Any] | str | None = Field(default=None, union_mode="left_to_right")
+    draws: int | None = Field(default=None, ge=1, le=MAX_COMPONENT_PIECES)
     trials: int = Field(default=10_000, ge=1, le=MAX_DEAL_TRIALS)
     seed: int = Field(default=1, ge=0, le=2**31 - 1)
+    expect: DealExpect | None = None
 
     @model_validator(mode="after")
     def one_kind(self) -> DealQuestion:
@@ -462,6 +510,15 @@ class DealQuestion(Strict):
             raise ValueError("'at_least' and 'where' go together")
         if self.lengths is not None and self.who != "one":
             raise ValueError("'lengths' is about one hand: leave 'who' out")
+        if self.lengths is not None and self.expect is not None:
+            raise ValueError("'expect' is about one figure, and 'lengths' gives one a length: "
+                             "ask 'none' or 'at_least' instead")
+        if self.draws is not None and (self.none is None and self.where is None):
+            raise ValueError("'draws' counts cards matching a condition: give 'none: WHERE' "
+                             "or 'at_least: K' with 'where: WHERE'")
+        if self.draws is not None and self.who != "one":
+            raise ValueError("'draws' are the first cards drawn from the deck after the deal, "
+                             "whoever draws them: leave 'who' out")
         return self
 
     @property

@@ -170,8 +170,8 @@ def deal_findings(game: Game) -> list[Finding]:
 
 
 def deal(game_id: str, players: int, hand: int, component: str | None, suit: str | None,
-         trials: int, seed: int, none: str | None, at_least: int | None, where: str | None
-         ) -> list[str]:
+         trials: int, seed: int, none: str | None, at_least: int | None, where: str | None,
+         draws: int | None = None) -> list[str]:
     """``pnp deal``'s report (generator/rules/deal.py): ValueError for what cannot be
     dealt or asked, in words."""
     from generator.data.deal_list import ConditionError
@@ -182,7 +182,7 @@ def deal(game_id: str, players: int, hand: int, component: str | None, suit: str
         try:
             return deals.report(game, players, hand, component, suit, trials, seed,
                                 none=_condition(none), at_least_k=at_least,
-                                where=_condition(where))
+                                where=_condition(where), draws=draws)
         except ConditionError as exc:  # named by the option that gave it
             text = none if exc.argument == "none" else where
             raise ValueError(f"--{exc.argument} {said(text, 60)[1:-1]}: {exc}") from None

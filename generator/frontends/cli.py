@@ -231,9 +231,16 @@ def cmd_deal(args: argparse.Namespace) -> int:
     decides, seeded Monte Carlo otherwise, the method beside each figure."""
     if args.at_least is not None and args.where is None:
         raise UsageError("--at-least K needs --where CONDITION (the kind of card counted)")
+    if args.draws is not None and args.none is None and args.where is None:
+        raise UsageError("--draws D needs --none CONDITION or --at-least K --where CONDITION "
+                         "(the cards looked for in the draws)")
+    if args.draws is not None and args.draws < 1:
+        raise UsageError(f"--draws must be a whole number of cards, at least 1 (got "
+                         f"{args.draws})")
     try:
         lines = app.deal(args.game, args.players, args.hand, args.component, args.suit,
-                         args.trials, args.seed, args.none, args.at_least, args.where)
+                         args.trials, args.seed, args.none, args.at_least, args.where,
+                         args.draws)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     print("\n".join(lines))
@@ -533,6 +540,9 @@ def parser() -> argparse.ArgumentParser:
                       help="also: the chance a hand holds K or more cards matching --where")
     deal.add_argument("--where", default=None, metavar="CONDITION",
                       help="the cards --at-least counts (as --none)")
+    deal.add_argument("--draws", type=int, default=None, metavar="D",
+                      help="also ask --none and --at-least of the first D cards drawn from "
+                           "the deck after the deal")
     deal.add_argument("--trials", type=int, default=10_000,
                       help="seeded deals for the figures that are not exact (default 10000)")
     deal.add_argument("--seed", type=int, default=1)

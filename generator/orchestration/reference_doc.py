@@ -117,8 +117,15 @@ NOTES: dict[str, str] = {
     "DealQuestion.none": "a condition as a check's `where`: a hand with no card matching",
     "DealQuestion.at_least": "a hand holding this many cards matching `where`, or more",
     "DealQuestion.where": "the cards `at_least` counts, as a check's `where`",
+    "DealQuestion.draws": "with `none` or `at_least`: ask of the first D cards drawn from "
+                          "the deck after the deal instead of a hand (exact)",
     "DealQuestion.trials": "seeded deals of a Monte Carlo figure",
     "DealQuestion.seed": "the Monte Carlo's seed: the same figure every run",
+    "DealQuestion.expect": "`{min: 5 %}`, `{max: 40 %}` or both: the figure's bounds; "
+                           "past one, verify fails (a Monte Carlo interval straddling one "
+                           "warns: `verify --strict` fails)",
+    "DealExpect.min": "the least the figure may be, a percentage (`5 %`)",
+    "DealExpect.max": "the most the figure may be, a percentage (`40 %`)",
     "PreflightSpec.colour_groups": "colours that carry information, checked for colour-blind "
                                    "and greyscale readers",
     "PreflightSpec.sheets": "paper (a3, a4, letter) -> the most sheets the kit may take; "

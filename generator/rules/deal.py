@@ -45,6 +45,7 @@ from generator.data.deal_list import (
     SUIT_FIELDS,
     ConditionError,
     check_dealt,
+    check_draws,
     check_hands,
     check_work,
     condition_words,
@@ -53,7 +54,7 @@ from generator.data.deal_list import (
     typed_where,
 )
 from generator.data.i18n import message
-from generator.data.schema import MAX_DEAL_PLAYERS, DealQuestion
+from generator.data.schema import MAX_DEAL_PLAYERS, DealExpect, DealQuestion
 
 from .base import at
 from .declarative import Reader, ident, pieces_of
@@ -249,6 +250,7 @@ def answer(deck: Deck, question: DealQuestion, label: str | None = None,
     dealt or asked: too many cards, more than the ``left`` of the build's, too much work, a
     card without the field)."""
     check_hands(deck.component, question.players, question.hand)
+    check_draws(deck.component, question.players, question.hand, question.draws)
     anyone = question.who == "anyone" and question.players > 1
     n, h = deck.size, question.hand
     trials, seed = question.trials, question.seed
@@ -281,6 +283,13 @@ def answer(deck: Deck, question: DealQuestion, label: str | None = None,
     kind = sum(matching)
     matched = (kind, n)
     k = 1 if question.none is not None else (question.at_least or 1)
+    if question.draws is not None:
+        # The first D cards drawn after the deal: whatever the hands hold, any D places of
+        # the shuffled deck are a uniformly random D-subset of it, so hypergeometric as a
+        # hand of D (a given player's own next D draws too, at any number of players).
+        exact = at_least(n, kind, question.draws, k)
+        return Answer(name, [Figure(name, 1 - exact if question.none is not None else exact)],
+                      matching=matched)
     if not anyone:
         exact = at_least(n, kind, h, k)
         return Answer(name, [Figure(name, 1 - exact if question.none is not None else exact)],
@@ -450,18 +459,53 @@ def findings(game: Game) -> list[Finding]:
             out.append(Finding(f"deal: {question.name}", False, str(exc), where=where,
                                basis=DESIGN))
             continue
-        out.append(Finding(f"deal: {question.name}", True, found.detail(), where=where,
-                           basis=DESIGN))
+        ok, warn, note = expected(found, question.expect)
+        out.append(Finding(f"deal: {question.name}", ok, found.detail() + note, warn=warn,
+                           where=where, basis=DESIGN))
     return out
+
+
+def expected(found: Answer, expect: DealExpect | None) -> tuple[bool, bool, str]:
+    """(ok, warn, words) of a figure against its question's ``expect``: an exact figure
+    past a bound fails; a Monte Carlo figure fails when its whole 95 % interval is past one,
+    and warns (failing ``verify --strict``) when the interval straddles one, since more
+    deals would decide it. Compared as exact fractions where the figure is exact."""
+    if expect is None or not found.figures:
+        return True, False, ""
+    figure = found.figures[0]
+    bound = (message("deal.expect_range", low=_percent(expect.min), high=_percent(expect.max))
+             if expect.min is not None and expect.max is not None
+             else message("deal.expect_min", rate=_percent(expect.min))
+             if expect.min is not None else message("deal.expect_max",
+                                                     rate=_percent(expect.max)))
+    low, high = expect.low, expect.high
+    if figure.exact is not None:
+        first = last = figure.exact
+    else:
+        first, last = (Fraction(v) for v in figure.interval())
+    inside = (low is None or first >= low) and (high is None or last <= high)
+    outside = (low is not None and last < low) or (high is not None and first > high)
+    if inside:
+        return True, False, "; " + message("deal.expect_ok", bound=bound)
+    if outside or figure.exact is not None:
+        return False, False, "; " + message("deal.expect_failed", bound=bound)
+    return False, True, "; " + message("deal.expect_unsure", bound=bound)
+
+
+def _percent(text: str | None) -> str:
+    """A bound as written (``40%``, ``40 %``) in the report's form, ``40 %``."""
+    return (text or "").rstrip("%").strip()
 
 
 def report(game: Game, players: int, hand: int, component: str | None = None,
            suit: str | None = None, trials: int = DEFAULT_TRIALS, seed: int = 1,
            none: Mapping[str, Any] | str | None = None, at_least_k: int | None = None,
-           where: Mapping[str, Any] | str | None = None) -> list[str]:
+           where: Mapping[str, Any] | str | None = None, draws: int | None = None
+           ) -> list[str]:
     """``pnp deal``'s lines: the deck dealt, suit lengths of one hand, a void for a given
     player (exact) and for anyone (Monte Carlo), the optional ``none`` / ``at_least_k``
-    with ``where`` questions, then the data file's own ``deal:`` questions. ValueError for
+    with ``where`` questions (and the same of the first ``draws`` cards drawn after the
+    deal), then the data file's own ``deal:`` questions. ValueError for
     what cannot be dealt (named in words, for the command's one error line)."""
     if not 1 <= players <= MAX_DEAL_PLAYERS:
         raise ValueError(f"players must be a whole number from 1 to {MAX_DEAL_PLAYERS} "
@@ -472,6 +516,7 @@ def report(game: Game, players: int, hand: int, component: str | None = None,
         raise ValueError(f"seed must be a whole number from 0 to {2**31 - 1} (got {seed})")
     deck_component = deck_of(game.components, component)
     check_hands(deck_component, players, hand)
+    check_draws(deck_component, players, hand, draws)
     check_work(players, hand, trials, players > 1)
     deck = Deck.of(game, deck_component, (str(game.source), None, "pnp deal"))
     field_name = suit or default_suit(deck_component)
@@ -515,6 +560,12 @@ def report(game: Game, players: int, hand: int, component: str | None = None,
         if players > 1:
             ask(message("deal.at_least_anyone", k=at_least_k, where=words),
                 at_least=at_least_k, where=where, who="anyone")
+    if draws is not None and none is not None:
+        ask(message("deal.none_draws", where=condition_words(none), draws=draws), none=none,
+            draws=draws)
+    if draws is not None and at_least_k is not None and where is not None:
+        ask(message("deal.at_least_draws", k=at_least_k, where=condition_words(where),
+                    draws=draws), at_least=at_least_k, where=where, draws=draws)
     for finding in findings(game):
         lines.append(finding.line().strip())
     return lines
