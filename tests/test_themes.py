@@ -175,3 +175,23 @@ def test_ink_saver_rules_title_band_is_an_outline(name):
         assert band.fill == (WHITE if saver else heading)
         title = next(p for p in face.prims if getattr(p, "font", None) and "Rules" in str(p))
         assert title.fill == (heading if saver else WHITE)
+
+
+@pytest.mark.parametrize("suit", ["moons", "suns", "waves", "leaves", "wyrms", "knots"])
+def test_every_decktet_badge_shows_its_ring_on_a_white_card(suit):
+    """Each suit badge has a ring round its edge; on a white card it must show, as it does on
+    the four light badges. Waves and Leaves drew theirs in their white line art, so on a card
+    they had none."""
+    from generator.core.colours import rgba
+    from generator.core.vector import paints
+    from generator.data.icons import load_icon
+
+    palette = load_theme("decktet").palette
+    icon = load_icon(f"suit-{suit}")
+    rings = [s for s in icon.shapes if s.circle is not None and s.circle[2] >= 45
+             and s.fill == "none" and s.width > 0]
+    assert rings, suit
+    _, stroke = paints(rings[0], palette[f"suit_{suit}"], palette[f"suit_{suit}_ink"])
+    assert stroke is not None
+    ring, card = rgba(stroke)[:3], rgba(palette["card"])[:3]
+    assert sum(abs(a - b) for a, b in zip(ring, card, strict=True)) > 3 * 128, (suit, stroke)
