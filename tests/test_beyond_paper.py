@@ -210,7 +210,13 @@ def test_tts_saved_object_follows_the_format(table_game, capsys):
     by_name: dict[str, list[dict]] = {}
     for obj in objects:
         by_name.setdefault(obj["Name"], []).append(obj)
-    assert sorted(by_name) == ["Custom_Board", "Custom_Tile", "Custom_Token", "DeckCustom"]
+    assert sorted(by_name) == ["Bag", "Custom_Board", "Custom_Tile", "DeckCustom"]
+    for bag in by_name.pop("Bag"):  # a token face's copies, in one bag
+        held = bag["ContainedObjects"]
+        assert len(held) > 1 and bag["Bag"] == {"Order": 0}
+        assert len({o["CustomImage"]["ImageURL"] for o in held}) == 1
+        for obj in held:
+            by_name.setdefault(obj["Name"], []).append(obj)
 
     (deck,) = by_name["DeckCustom"]
     cards = deck["ContainedObjects"]
@@ -251,7 +257,8 @@ def test_tts_saved_object_follows_the_format(table_game, capsys):
     with Image.open(local(board["CustomImage"]["ImageURL"])) as image:
         assert image.size == (round(150 / 25.4 * 150), round(100 / 25.4 * 150))
 
-    guids = [o["GUID"] for o in [*objects, *cards]]
+    held = [o for bag in objects for o in bag.get("ContainedObjects", [])]
+    guids = [o["GUID"] for o in [*objects, *held]]
     assert len(set(guids)) == len(guids) and all(
         len(g) == 6 and int(g, 16) >= 0 for g in guids)
     urls = {u for o in objects for u in _urls(o)}

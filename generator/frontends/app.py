@@ -131,12 +131,12 @@ def export_pngs(game_id: str, opts: BuildOptions, dpi: int | None, jobs: int,
 
 
 def export_tts(game_id: str, opts: BuildOptions, base_url: str | None,
-               jobs: int) -> tuple[Path, int, list[str]]:
-    """A Tabletop Simulator saved object and its images (generator/orchestration/tts.py): the
-    JSON file, the objects on the table and the components left out."""
+               jobs: int, dpi: int = 150) -> tuple[Path, int, list[str]]:
+    """A Tabletop Simulator saved object and its images at ``dpi`` (generator/orchestration/
+    tts.py): the JSON file, the objects on the table and the components left out."""
     from generator.orchestration.tts import export_tts as export
 
-    return export(game_id, opts, base_url=base_url, jobs=jobs)
+    return export(game_id, opts, base_url=base_url, jobs=jobs, dpi=dpi)
 
 
 def verify_report(game_id: str, opts: BuildOptions) -> tuple[Game, list[Finding]]:

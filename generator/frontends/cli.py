@@ -167,11 +167,12 @@ def cmd_tts(args: argparse.Namespace) -> int:
     opts = BuildOptions(theme=args.theme or None, force=args.force, lang=args.lang,
                         out_dir=Path(args.out))
     for game_id in _games(args):
-        target, objects, left_out = app.export_tts(game_id, opts, args.base_url, args.jobs)
+        target, objects, left_out = app.export_tts(game_id, opts, args.base_url, args.jobs,
+                                                   args.dpi)
         print(f"{game_id}: {objects} objects (Tabletop Simulator) -> {target}")
         if left_out:
-            print(f"{game_id}: not on the virtual table: {', '.join(left_out)} (dice nets, "
-                  "rules pages and sheets)")
+            print(f"{game_id}: not on the virtual table: {', '.join(left_out)} (dice nets "
+                  "and printed sheets)")
     return 0
 
 
@@ -489,6 +490,9 @@ def parser() -> argparse.ArgumentParser:
     tts.add_argument("--force", action="store_true", help="export even if verify fails")
     trust_arg(tts)
     tts.add_argument("--jobs", type=int, default=2, help="worker processes (at least 1)")
+    tts.add_argument("--dpi", type=int, default=150,
+                     help=f"the images' resolution (default 150; less for a piece whose image "
+                          f"would pass 4096 pixels); {DPI_RANGE[0]}-{DPI_RANGE[1]}")
     tts.add_argument("--out", default=None, help="output folder (default: a project "
                      f"folder's own output/, else {app.OUTPUT})")
     wait_arg(tts)

@@ -5,23 +5,35 @@ written into a fresh folder and swapped in whole (generator/core/atomic.py). The
 kit's own, drawn by the build (``build.render_faces``) and rasterised by the PNG export
 (``export.write_all``): nothing is drawn a second way. Pieces map onto TTS objects so:
 
-* cards and player aids: a ``DeckCustom`` (a lone ``Card`` for a component of one copy), its
-  distinct faces on custom-deck sheets of at most 10 x 7 slots. TTS reads a sheet's last slot
-  as the "hidden" card shown for cards in another player's hand, so a sheet holds at most 69
-  faces and its last slot shows the back. Each sheet is one ``CustomDeck`` entry with a key
-  (1, 2, ...), and a card's ``CardID`` is ``key * 100 + its slot`` (``DeckIDs`` lists every
-  copy's). The back is one image, or a sheet of backs in the same slots (``UniqueBack``) when
-  the backs differ;
+* cards, and player aids of a card's shape: a ``DeckCustom`` (a lone ``Card`` for a component
+  of one copy), its distinct faces on custom-deck sheets of at most 10 x 7 slots and at least
+  2 rows (TTS cuts a one-row sheet wrong). TTS reads a sheet's last slot as the "hidden" card
+  shown for cards in another player's hand, so a sheet holds at most 69 faces and its last
+  slot shows the back. Each sheet is one ``CustomDeck`` entry with a key (1, 2, ...), and a
+  card's ``CardID`` is ``key * 100 + its slot`` (``DeckIDs`` lists every copy's). The back is
+  one image, or a sheet of backs in the same slots (``UniqueBack``) when the backs differ.
+  TTS draws every custom card on its own card shape (a poker card's, or a square for square
+  slots) whatever the image, so a card of another shape (Fløe's 56 x 162 mm scooters) is
+  scaled on each axis to its own size (``card_scale``): one sheet set per component, one
+  shape per sheet;
+* player aids of another shape (a score pad): a ``Custom_Tile`` per copy, which TTS draws at
+  its image's aspect (``Stretch`` off);
 * one-sided tokens: a ``Custom_Token`` per copy (a round token's image masked to its circle);
 * tiles, and tokens with a back: a ``Custom_Tile`` per copy, front and back images (``Type``
-  2, a circle, for round pieces);
+  2, a circle, for round pieces), at the image's aspect;
+* the copies of one token face: in a ``Bag`` (a supply to draw from), one bag per face;
 * boards: a ``Custom_Board``;
-* dice nets, rules pages and printed sheets are left out (the command says so).
+* rules pages: a ``Custom_PDF`` of those pages (``<component>.pdf``, vector, as printed);
+* dice nets and printed sheets are left out (the command says so).
 
 Images are named by component id and number, never by label (a label is the ``Nickname``).
 URLs are ``file:///`` URLs of the written images (TTS on this computer), or ``--base-url``
 plus the image's path in the folder (the folder uploaded to a web host). Same input, same
 bytes: keys sorted, no dates, GUIDs from a hash of each object's place in the kit.
+
+Sizes: a TTS unit is an inch; a card at scale 1 is a poker card (63.5 x 88.9 mm), a tile,
+token, board or PDF at scale 1 is an inch wide, its height following its image's aspect.
+``--dpi`` sets the images' resolution (150 by default).
 
 Bounded for a stranger's project: every image's longer side at most ``MAX_SIDE_PX`` (the
 resolution drops for big pieces), at most ``MAX_IMAGES`` images and ``MAX_OBJECTS`` objects.
@@ -47,16 +59,20 @@ from generator.core.model import Component, Game
 from generator.core.primitives import Face
 from generator.core.words import said
 from generator.data import i18n, load_game
+from generator.data.resources import load_resources
+from generator.layout.page import drawn
+from generator.layout.single import single_pages
 from generator.orchestration.build import (
     check_composition,
     faces_key,
     game_theme,
     render_faces,
 )
-from generator.orchestration.export import write_all
+from generator.orchestration.export import DPI_RANGE, write_all
 from generator.orchestration.options import BuildOptions
+from generator.render.pdf import write_pdf
 
-DPI = 150  # enough for a card read on screen; big pieces get less (MAX_SIDE_PX)
+DPI = 150  # the default: enough for a card read on screen; big pieces get less (MAX_SIDE_PX)
 MAX_SIDE_PX = 4096  # an image's longest side: what any TTS install loads; 48 MB a sheet
 COLS, ROWS = 10, 7  # a TTS custom-deck sheet's largest grid
 PER_SHEET = COLS * ROWS - 1  # the last slot is the hidden card's
@@ -64,10 +80,13 @@ MAX_IMAGES = 1000
 MAX_OBJECTS = 5000
 MM_PER_INCH = 25.4
 DECKS = ("card", "aid")
-LEFT_OUT = ("die", "rules", "sheet")
+LEFT_OUT = ("die", "sheet")
+CARD_MM = (63.5, 88.9)  # a TTS card at scale 1: a poker card (a square one for square slots)
+SHAPE_TOLERANCE = 0.01  # an aspect this close to a card's is drawn as that card
 CARD_TYPE = {"rect": 0, "round": 4}  # TTS card types: 0 rounded rectangle, 4 circle
 TILE_TYPE = {"rect": 0, "round": 2}  # TTS tile types: 0 box, 2 circle
 THICKNESS = 0.2
+PDF_GAP = 1.0  # TTS units between the rules and the pieces
 GAP = 0.5  # TTS units (inches) between pieces laid out on the table
 
 
@@ -109,17 +128,37 @@ def distinct_faces(fronts: list[Face], backs: list[Face] | None) -> list[Distinc
     return [Distinct(f, b, tuple(labels)) for (f, b), labels in order.items()]
 
 
-def dpi_for(w_mm: float, h_mm: float, cols: int = 1, rows: int = 1) -> int:
-    """The resolution that keeps an image of ``cols`` x ``rows`` faces within MAX_SIDE_PX."""
+def dpi_for(w_mm: float, h_mm: float, cols: int = 1, rows: int = 1, dpi: int = DPI) -> int:
+    """``dpi``, or less to keep an image of ``cols`` x ``rows`` faces within MAX_SIDE_PX."""
     longest = max(cols * w_mm, rows * h_mm) / MM_PER_INCH
-    return max(1, min(DPI, math.floor((MAX_SIDE_PX - cols - rows) / longest)))
+    return max(1, min(dpi, math.floor((MAX_SIDE_PX - cols - rows) / longest)))
 
 
 def grid(n: int) -> tuple[int, int]:
-    """Columns and rows of a sheet of ``n`` faces (at most PER_SHEET) with a free last slot."""
+    """Columns and rows of a sheet of ``n`` faces (at most PER_SHEET) with a free last slot:
+    at least 2 rows, as TTS reads a custom deck's sheet (a one-row sheet's cards come out
+    cut from the wrong rows), so a short deck is two half rows."""
     slots = n + 1
-    cols = min(COLS, slots)
-    return cols, math.ceil(slots / cols)
+    cols = min(COLS, math.ceil(slots / 2))
+    return cols, max(2, math.ceil(slots / cols))
+
+
+def square(w_mm: float, h_mm: float) -> bool:
+    return abs(h_mm / w_mm - 1) <= SHAPE_TOLERANCE
+
+
+def card_shaped(w_mm: float, h_mm: float) -> bool:
+    """Whether TTS draws a card of this size at its own aspect: a poker card's (portrait)
+    or a square."""
+    return square(w_mm, h_mm) or abs((h_mm / w_mm) / (CARD_MM[1] / CARD_MM[0]) - 1) <= \
+        SHAPE_TOLERANCE
+
+
+def card_scale(w_mm: float, h_mm: float) -> tuple[float, float]:
+    """The (x, z) scale that makes TTS's card (``CARD_MM`` at scale 1, a square for square
+    slots) ``w_mm`` x ``h_mm``: equal for a poker card's shape, each axis its own otherwise."""
+    base_w, base_h = (CARD_MM[0], CARD_MM[0]) if square(w_mm, h_mm) else CARD_MM
+    return w_mm / base_w, h_mm / base_h
 
 
 @dataclass(frozen=True)
@@ -137,10 +176,13 @@ class Sheet:
 
 @dataclass
 class Plan:
-    """What the export will write: faces to rasterise, sheets to compose, objects to save."""
+    """What the export will write: faces to rasterise, sheets to compose, rules PDFs to
+    write, objects to save."""
 
     folder: Path
     base_url: str | None
+    dpi: int
+    pdfs: dict[str, list[Face]]  # PDF name in the folder -> its pages' faces
     renders: dict[str, tuple[Face, int]]  # image path in the folder -> face, dpi
     sheets: dict[str, Sheet]  # image name in the folder -> how it is composed
     masked: set[str]  # images cut to their circle (one-sided round tokens)
@@ -171,10 +213,12 @@ class Plan:
         return name
 
 
-def transform(x: float, z: float, scale: float, face_down: bool = False) -> dict[str, float]:
+def transform(x: float, z: float, scale: float, face_down: bool = False,
+              scale_z: float | None = None) -> dict[str, float]:
+    """Where an object lies; ``scale_z`` (default ``scale``) for a card of its own shape."""
     return {"posX": round(x, 3), "posY": 1.0, "posZ": round(z, 3), "rotX": 0.0, "rotY": 180.0,
             "rotZ": 180.0 if face_down else 0.0, "scaleX": round(scale, 4), "scaleY": 1.0,
-            "scaleZ": round(scale, 4)}
+            "scaleZ": round(scale if scale_z is None else scale_z, 4)}
 
 
 def base_object(name: str, guid: str, nickname: str, description: str,
@@ -188,7 +232,7 @@ def plan_deck(plan: Plan, comp: Component, faces: list[Distinct], x: float, key0
               title: str) -> int:
     """A deck's sheets and its DeckCustom (or lone Card); returns the next free deck key."""
     w, h = faces[0].front.w, faces[0].front.h
-    scale = w / 63.5  # a TTS card at scale 1 is a poker card's width
+    scale = card_scale(w, h)
     unique_back = len({d.back for d in faces}) > 1
     cards: list[dict[str, Any]] = []
     custom: dict[str, dict[str, Any]] = {}
@@ -196,7 +240,7 @@ def plan_deck(plan: Plan, comp: Component, faces: list[Distinct], x: float, key0
     for start in range(0, len(faces), PER_SHEET):
         chunk = faces[start:start + PER_SHEET]
         cols, rows = grid(len(chunk))
-        dpi = dpi_for(w, h, cols, rows)
+        dpi = dpi_for(w, h, cols, rows, plan.dpi)
         sheet = f"{comp.id}-{key - key0 + 1:02d}.png"
         cells = [plan.render(f"faces/{comp.id}/{start + i + 1:04d}-front.png", d.front, dpi)
                  for i, d in enumerate(chunk)]
@@ -219,7 +263,8 @@ def plan_deck(plan: Plan, comp: Component, faces: list[Distinct], x: float, key0
                 card_id = key * 100 + slot
                 cards.append({**base_object("Card", plan.guid(comp.id, "card", start + slot,
                                                               copy),
-                                            label, comp.name, transform(x, 0.0, scale, True)),
+                                            label, comp.name,
+                                            transform(x, 0.0, scale[0], True, scale[1])),
                               "CardID": card_id, "CustomDeck": {str(key): entry},
                               "SidewaysCard": False, "Hands": True})
         key += 1
@@ -227,7 +272,8 @@ def plan_deck(plan: Plan, comp: Component, faces: list[Distinct], x: float, key0
         plan.objects.append(cards[0])
     else:
         plan.objects.append({**base_object("DeckCustom", plan.guid(comp.id, "deck"), title,
-                                           comp.name, transform(x, 0.0, scale, True)),
+                                           comp.name,
+                                           transform(x, 0.0, scale[0], True, scale[1])),
                              "DeckIDs": [card["CardID"] for card in cards],
                              "CustomDeck": custom, "ContainedObjects": cards,
                              "SidewaysCard": False, "Hands": False})
@@ -235,9 +281,10 @@ def plan_deck(plan: Plan, comp: Component, faces: list[Distinct], x: float, key0
 
 
 def plan_pieces(plan: Plan, comp: Component, faces: list[Distinct], x: float) -> None:
-    """Tokens, tiles and boards: one object per copy, laid out in rows of ten."""
+    """Tokens, tiles, boards and player aids of no card's shape: one object per copy, laid
+    out in rows of ten, each at its own size and aspect; a token face's copies in a bag."""
     w, h = faces[0].front.w, faces[0].front.h
-    dpi = dpi_for(w, h)
+    dpi = dpi_for(w, h, dpi=plan.dpi)
     one_sided = comp.kind == "token" and all(d.back is None for d in faces)
     n = 0
     for index, d in enumerate(faces, start=1):
@@ -246,6 +293,8 @@ def plan_pieces(plan: Plan, comp: Component, faces: list[Distinct], x: float) ->
                 if d.back is not None else front)
         if one_sided and comp.shape == "round":
             plan.masked.add(front)
+        bagged = comp.kind == "token" and len(d.labels) > 1
+        pieces = []
         for copy, label in enumerate(d.labels):
             where = transform(x + (n % 10) * (w / MM_PER_INCH + GAP),
                               -(n // 10) * (h / MM_PER_INCH + GAP), w / MM_PER_INCH)
@@ -262,15 +311,44 @@ def plan_pieces(plan: Plan, comp: Component, faces: list[Distinct], x: float) ->
                                          "StandUp": False, "Stackable": True}}
                 obj = {**base_object("Custom_Token", guid, label, comp.name, where),
                        "CustomImage": image}
-            else:
+            else:  # Stretch off: the tile takes its image's aspect, not a square's
                 image = {"ImageURL": plan.url(front), "ImageSecondaryURL": plan.url(back),
                          "ImageScalar": 1.0, "WidthScale": 0.0,
                          "CustomTile": {"Type": TILE_TYPE[comp.shape], "Thickness": THICKNESS,
-                                        "Stackable": True, "Stretch": True}}
+                                        "Stackable": True, "Stretch": False}}
                 obj = {**base_object("Custom_Tile", guid, label, comp.name, where),
                        "CustomImage": image}
-            plan.objects.append(obj)
-            n += 1
+            pieces.append(obj)
+            if not bagged or copy == 0:
+                n += 1
+        if bagged:  # one bag per face, where its first copy would lie
+            bag = {**base_object("Bag", plan.guid(comp.id, "bag", index), d.labels[0],
+                                 comp.name, {**pieces[0]["Transform"], "scaleX": 1.0,
+                                             "scaleZ": 1.0}),
+                   "Bag": {"Order": 0}, "ContainedObjects": pieces}
+            plan.objects.append(bag)
+        else:
+            plan.objects.extend(pieces)
+
+
+def plan_pdf(plan: Plan, comp: Component, fronts: list[Face], x: float) -> None:
+    """Rules pages as one ``Custom_PDF``: the pages as the kit prints them, vector, in
+    ``<component>.pdf``; at scale 1 a page is an inch wide."""
+    name = f"{comp.id}.pdf"
+    plan.pdfs[name] = fronts
+    w = fronts[0].w
+    obj = {**base_object("Custom_PDF", plan.guid(comp.id, "pdf"), comp.name, comp.name,
+                         transform(x, 0.0, w / MM_PER_INCH)),
+           "CustomPDF": {"PDFUrl": plan.url(name), "PDFPassword": "", "PDFPage": 0,
+                         "PDFPageOffset": 0}}
+    plan.objects.append(obj)
+
+
+def write_pdfs(staging: Path, plan: Plan, title: str) -> None:
+    """Each rules PDF: a page per rules face, trimmed to it, drawn as the kit draws it."""
+    for name, faces in sorted(plan.pdfs.items()):
+        pages = single_pages(faces, None, 0.0)
+        write_pdf(pages, staging / name, title=title, resources=load_resources(drawn(pages)))
 
 
 def compose(staging: Path, plan: Plan) -> None:
@@ -304,15 +382,19 @@ def compose(staging: Path, plan: Plan) -> None:
 
 
 def export_tts(game_id: str, opts: BuildOptions, base_url: str | None = None,
-               jobs: int = 2) -> tuple[Path, int, list[str]]:
-    """Write the saved object and its images; returns the JSON's path, the number of objects
-    on the table and the components left out."""
+               jobs: int = 2, dpi: int = DPI) -> tuple[Path, int, list[str]]:
+    """Write the saved object and its images (at ``dpi``, less for a piece whose image would
+    pass MAX_SIDE_PX); returns the JSON's path, the number of objects on the table and the
+    components left out."""
     base = checked_base_url(base_url)
+    if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
+        raise InputError(f"--dpi: expected a whole number from {DPI_RANGE[0]} to "
+                         f"{DPI_RANGE[1]} (got {dpi})")
     with context.building():
         game = load_game(game_id)
         name = "tts" + ("" if opts.lang == i18n.SOURCE else f".{opts.lang}")
         folder = opts.out_dir / game.id / name
-        plan = Plan(folder, base, {}, {}, set(), [], set(), [])
+        plan = Plan(folder, base, dpi, {}, {}, {}, set(), [], set(), [])
         with i18n.session(game, opts.lang):
             check_composition(game, opts.force)
             theme = game_theme(game, opts)
@@ -326,7 +408,11 @@ def export_tts(game_id: str, opts: BuildOptions, base_url: str | None = None,
                     raise InputError(f"tts: {comp.id} has more than {MAX_OBJECTS} pieces")
                 fronts, backs = render_faces(game, comp, theme, opts, shared)
                 faces = distinct_faces(fronts, backs)
-                if comp.kind in DECKS:
+                if comp.kind == "rules":
+                    plan_pdf(plan, comp, fronts, x)
+                    x += fronts[0].w / MM_PER_INCH + PDF_GAP
+                elif comp.kind in DECKS and (comp.kind == "card" or card_shaped(
+                        faces[0].front.w, faces[0].front.h)):
                     key = plan_deck(plan, comp, faces, x, key, comp.name)
                     x += faces[0].front.w / MM_PER_INCH + 2 * GAP
                 else:
@@ -340,6 +426,7 @@ def export_tts(game_id: str, opts: BuildOptions, base_url: str | None = None,
             write_all([(face, str(staging / image), dpi)
                        for image, (face, dpi) in plan.renders.items()], jobs, bleed=0.0)
             compose(staging, plan)
+            write_pdfs(staging, plan, game.title)
             shutil.rmtree(staging / "faces", ignore_errors=True)  # in the sheets now
             with atomic_file(staging / f"{game.id}.json") as out:
                 out.write(save)
