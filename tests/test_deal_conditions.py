@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from generator.core.errors import DataError
-from generator.data import load_game
+from generator.data import columns, load_game
 from generator.frontends.cli import main
 
 C = math.comb
@@ -23,23 +23,34 @@ NO_FOG = Fraction(C(32, 5), C(40, 5))
 FOG_WORDS = ["true", "yes", "1", "TRUE", "Yes", "true", "True", "YES"]  # the 8 fog cards
 
 
-def fog_project(folder: Path, deal: list[dict[str, Any]] | None = None) -> Path:
-    """40 cards in cards.csv: 4 suits of ranks 1-10, the 8 cards of rank 1-2 in fog
-    (the boolean written as each reader accepts it), the rest not."""
-    rows = [["name", "suit", "rank", "fog"]]
+def fog_project(folder: Path, deal: list[dict[str, Any]] | None = None,
+                sheet: str = "csv", declared: bool = True) -> Path:
+    """40 cards in cards.csv (or cards.xlsx, the booleans as the workbook's own): 4 suits of
+    ranks 1-10, the 8 cards of rank 1-2 in fog (the boolean written as each reader accepts
+    it), the rest not; ``declared``: the columns declared (fog a bool), else left as read."""
+    rows: list[list[Any]] = [["name", "suit", "rank", "fog"]]
     fog = iter(FOG_WORDS)
     for suit in ("Red", "Blue", "Green", "Gold"):
         for rank in range(1, 11):
             rows.append([f"{suit} {rank}", suit, str(rank),
                          next(fog) if rank <= 2 else ("no", "false", "0", "FALSE")[rank % 4]])
-    with (folder / "cards.csv").open("w", newline="", encoding="utf-8") as out:
-        csv.writer(out).writerows(rows)
+    if sheet == "xlsx":
+        from openpyxl import Workbook
+
+        book = Workbook()
+        for row in rows:
+            book.active.append(row if row[0] == "name"
+                               else [*row[:3], bool(columns.as_bool(row[3]))])
+        book.save(folder / "cards.xlsx")
+    else:
+        with (folder / "cards.csv").open("w", newline="", encoding="utf-8") as out:
+            csv.writer(out).writerows(rows)
     game: dict[str, Any] = {
         "id": "foggy", "title": "Foggy", "credit": "made for a test", "theme": "standard",
         "players": [2, 4],
-        "columns": {"cards": {"name": "str", "suit": "str", "rank": "int 1..10",
-                              "fog": "bool"}},
-        "tables": {"cards": {"file": "cards.csv"}},
+        **({"columns": {"cards": {"name": "str", "suit": "str", "rank": "int 1..10",
+                                  "fog": "bool"}}} if declared else {}),
+        "tables": {"cards": {"file": f"cards.{sheet}"}},
         "components": [{"id": "deck", "kind": "card", "name": "Cards", "size": "poker",
                         "face": "playing-card-back", "generate": {"table": "cards"}}],
     }
@@ -63,6 +74,21 @@ def test_no_fog_card_in_a_hand_of_5_is_30_6_percent(tmp_path, capsys, word):
     assert code == 0, err
     assert "a given player's hand has no card where fog = true: 30.6 % [exact]" in out
     assert "8 of 40 cards match" in out
+
+
+@pytest.mark.parametrize(("sheet", "declared"), [("csv", False), ("xlsx", False),
+                                                ("xlsx", True)])
+def test_the_same_column_undeclared_or_from_a_workbook(tmp_path, capsys, sheet, declared):
+    """Without ``columns:`` a CSV's booleans stay the words written (true, yes, 1, TRUE...),
+    a workbook's are its own booleans: the condition reads them all the same."""
+    file = fog_project(tmp_path, sheet=sheet, declared=declared)
+    for word in ("true", "Yes", "1"):
+        code, out, err = _deal(capsys, file, "--none", f"fog={word}")
+        assert code == 0, err
+        assert "a given player's hand has no card where fog = true: 30.6 % [exact]; " \
+               "8 of 40 cards match" in out
+    code, out, err = _deal(capsys, file, "--none", "fog=maybe")
+    assert code == 2 and "--none fog=maybe: fog is true or false" in err
 
 
 def test_at_least_one_fog_card_is_the_complement(tmp_path, capsys):

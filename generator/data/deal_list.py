@@ -171,11 +171,15 @@ def typed_where(deck: Component, where: Mapping[str, Any] | str
             typed[ref] = wanted if isinstance(wanted, list) else [wanted]
             continue
         held = _held(deck, ref)
+        # A column declared bool holds bools; one left undeclared holds the words as text
+        # (every one of them a boolean word: the same column, written without columns:).
         kind = ("bool" if all(isinstance(v, bool) for v in held)
-                else "number" if all(_is_number(v) for v in held) else "value")
+                else "number" if all(_is_number(v) for v in held)
+                else "bool" if all(as_bool(v) is not None for v in held) else "value")
         known = dict.fromkeys(ident(v) for v in held)
-        typed[ref] = [_typed(deck, ref, kind, value, known)
-                      for value in (wanted if isinstance(wanted, list) else [wanted])]
+        typed[ref] = list(dict.fromkeys(
+            found for value in (wanted if isinstance(wanted, list) else [wanted])
+            for found in _typed(deck, ref, kind, value, known)))
     return typed
 
 
@@ -200,12 +204,17 @@ def _held(deck: Component, ref: str) -> list[Any]:
 
 
 def _typed(deck: Component, ref: str, kind: str, value: Any, known: dict[Hashable, None]
-           ) -> Any:
+           ) -> list[Any]:
+    """The values a card may hold to meet ``value``: the one it reads as, and on a boolean
+    field written as text, every word of the cards that reads as the same boolean."""
     if kind == "bool":
         found: Any = as_bool(value)
         if found is None:
             raise ConditionError(ref, f"{ref} is true or false (true/false, yes/no or 1/0), "
                                       f"got {said(value)}")
+        words = [v for v in known if not isinstance(v, bool) and as_bool(v) is found]
+        if found in {as_bool(v) for v in known}:
+            return [found, *words]
         candidates = [found]
     elif kind == "number":
         found = as_number(value)
@@ -219,8 +228,8 @@ def _typed(deck: Component, ref: str, kind: str, value: Any, known: dict[Hashabl
         elif not isinstance(value, str):
             candidates.append(cell_text(value))
     for candidate in candidates:
-        if isinstance(candidate, Hashable) and candidate in known:
-            return candidate
+        if kind != "bool" and isinstance(candidate, Hashable) and candidate in known:
+            return [candidate]
     shown = [_shown(v) for v in list(known)[:MAX_SHOWN_VALUES]]
     more = ", ..." if len(known) > MAX_SHOWN_VALUES else ""
     raise ConditionError(ref, f"no card of {deck.id} has {ref} = {_shown(candidates[0], said)} "
@@ -233,7 +242,8 @@ def condition_words(where: Mapping[str, Any] | str) -> str:
         return where
 
     def shown(value: Any) -> str:
-        if isinstance(value, list):  # any of these
+        if isinstance(value, list):  # any of these (a boolean's words: the boolean alone)
+            value = [v for v in value if isinstance(v, bool)] or value
             return " or ".join(dict.fromkeys(_shown(v) for v in value))
         return _shown(value)
 
