@@ -15,7 +15,7 @@ from generator.orchestration.export import component_work, write_all
 
 
 def ours(folder: Path, jobs: int = 2) -> int:
-    """Data -> faces -> PNG files for the 52 fronts and their backs."""
+    """Data -> faces -> PNG files for the 52 fronts and their one back."""
     opts = BuildOptions(out_dir=folder)
     game = load_game("moving-target")
     work = component_work(game, game.component("deck"), game_theme(game, opts), opts, folder, 300)

@@ -68,7 +68,7 @@ from generator.orchestration.build import (
     game_theme,
     render_faces,
 )
-from generator.orchestration.export import DPI_RANGE, write_all
+from generator.orchestration.export import DPI_RANGE, Drawing, drawing, write_all
 from generator.orchestration.options import BuildOptions
 from generator.render.pdf import write_pdf
 
@@ -120,12 +120,15 @@ class Distinct:
 
 
 def distinct_faces(fronts: list[Face], backs: list[Face] | None) -> list[Distinct]:
-    """The component's faces as TTS needs them: each distinct (front, back) once, in kit
-    order, with its copies' labels."""
-    order: dict[tuple[Face, Face | None], list[str]] = {}
+    """The component's faces as TTS needs them: each distinct (front, back) drawing once
+    (``export.drawing``: two player aids labelled 1 and 2 but drawn the same are one image),
+    in kit order, with its copies' labels."""
+    order: dict[tuple[Drawing, Drawing | None], tuple[Face, Face | None, list[str]]] = {}
     for i, front in enumerate(fronts):
-        order.setdefault((front, backs[i] if backs else None), []).append(front.label)
-    return [Distinct(f, b, tuple(labels)) for (f, b), labels in order.items()]
+        back = backs[i] if backs else None
+        key = (drawing(front), None if back is None else drawing(back))
+        order.setdefault(key, (front, back, []))[2].append(front.label)
+    return [Distinct(f, b, tuple(labels)) for f, b, labels in order.values()]
 
 
 def dpi_for(w_mm: float, h_mm: float, cols: int = 1, rows: int = 1, dpi: int = DPI) -> int:
