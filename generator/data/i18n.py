@@ -41,7 +41,8 @@ from generator.data.origin import Where, game_value, written
 from generator.expressions import offer_function
 
 __all__ = ["SOURCE", "Missing", "Session", "checked", "collect", "current", "data_text",
-           "findings", "here", "lang", "languages", "localised", "message", "number", "ordered",
+           "findings", "here", "label_field", "lang", "languages", "localised", "message",
+           "number", "ordered",
            "session", "t",
            "text_field", "translate", "translation_since", "translation_site",
            "translations_mark"]
@@ -400,12 +401,31 @@ def text_field(raw: Any, doc: Any, path: tuple[Hashable, ...]) -> tuple[Any, boo
     s = current()
     if not s.translating or not isinstance(raw, str):
         return raw, False
+    return _template(s, raw, str(doc.file), doc.line_of(path))
+
+
+def label_field(raw: Any, where: tuple[str, int | None, str]) -> Any:
+    """The source a piece's ``label:`` template evaluates in the active language: its
+    translation, looked up as a face's text is (``text_field``); a label that prints words
+    of its own and has none is reported at ``where`` (the label's file, line and field). The
+    label names the piece in the manifest, the PNG set and Tabletop Simulator."""
+    s = current()
+    if not s.translating or not isinstance(raw, str):
+        return raw
+    file, line, cell = where
+    return _template(s, raw, file, line, "" if line else cell)[0]
+
+
+def _template(s: Session, raw: str, file: str, line: int | None, cell: str = ""
+              ) -> tuple[str, bool]:
+    """A template text's translation and True (its printed value is checked), or ``raw``
+    itself: recorded as missing, and False, when it prints prose of its own."""
     found = s.lookup(raw)
     if found is not None:
         s.note(found)
         return found, True
     if prose(raw):
-        s.miss(str(doc.file), doc.line_of(path), raw, "text")
+        s.miss(file, line, raw, "text", cell)
         s.note(raw)
         return raw, False
     return raw, True

@@ -141,7 +141,7 @@ def item_label(comp: Component, ctx: dict[str, Any], index: int,
     if comp.label:
         try:
             with Spending((*where, "label")):
-                label = str(evaluate(comp.label, ctx))
+                label = str(evaluate(i18n.label_field(comp.label, where), ctx))
         except ExpressionError as exc:
             raise DataError(*where, str(exc)) from None
         if not label.strip():  # a piece the manifest, the preview and errors cannot name

@@ -40,6 +40,7 @@ resolution drops for big pieces), at most ``MAX_IMAGES`` images and ``MAX_OBJECT
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -55,7 +56,7 @@ from PIL import Image, ImageDraw
 from generator.core import context
 from generator.core.atomic import atomic_dir, atomic_file, output_lock
 from generator.core.errors import InputError
-from generator.core.model import Component, Game
+from generator.core.model import Component
 from generator.core.primitives import Face
 from generator.core.words import said
 from generator.data import i18n, load_game
@@ -66,6 +67,8 @@ from generator.orchestration.build import (
     check_composition,
     faces_key,
     game_theme,
+    kit_name,
+    kit_title,
     render_faces,
 )
 from generator.orchestration.export import DPI_RANGE, Drawing, drawing, write_all
@@ -411,6 +414,8 @@ def export_tts(game_id: str, opts: BuildOptions, base_url: str | None = None,
                     raise InputError(f"tts: {comp.id} has more than {MAX_OBJECTS} pieces")
                 fronts, backs = render_faces(game, comp, theme, opts, shared)
                 faces = distinct_faces(fronts, backs)
+                # Named on the table (Nickname, Description) in the kit's language.
+                comp = dataclasses.replace(comp, name=kit_name(game, comp))
                 if comp.kind == "rules":
                     plan_pdf(plan, comp, fronts, x)
                     x += fronts[0].w / MM_PER_INCH + PDF_GAP
@@ -424,21 +429,23 @@ def export_tts(game_id: str, opts: BuildOptions, base_url: str | None = None,
                     x += per_row * (faces[0].front.w / MM_PER_INCH + GAP) + GAP
                 if len(plan.objects) > MAX_OBJECTS or key > 9999:
                     raise InputError(f"tts: more than {MAX_OBJECTS} objects for one kit")
-        save = saved_object(game, plan.objects)
+            title = kit_title(game)
+        save = saved_object(title, plan.objects)
         with output_lock(folder.parent), atomic_dir(folder) as staging:
             write_all([(face, str(staging / image), dpi)
                        for image, (face, dpi) in plan.renders.items()], jobs, bleed=0.0)
             compose(staging, plan)
-            write_pdfs(staging, plan, game.title)
+            write_pdfs(staging, plan, title)
             shutil.rmtree(staging / "faces", ignore_errors=True)  # in the sheets now
             with atomic_file(staging / f"{game.id}.json") as out:
                 out.write(save)
     return folder / f"{game.id}.json", len(plan.objects), plan.left_out
 
 
-def saved_object(game: Game, objects: list[dict[str, Any]]) -> bytes:
-    """The file TTS loads (Saves/Saved Objects/): its objects, keys sorted, no date."""
-    save = {"SaveName": game.title, "GameMode": game.title, "Date": "", "VersionNumber": "",
+def saved_object(title: str, objects: list[dict[str, Any]]) -> bytes:
+    """The file TTS loads (Saves/Saved Objects/): its objects, keys sorted, no date; named
+    by the game's ``title`` in the kit's language."""
+    save = {"SaveName": title, "GameMode": title, "Date": "", "VersionNumber": "",
             "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "", "Note": "", "Rules": "",
             "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "TabStates": {},
             "ObjectStates": objects}
