@@ -111,6 +111,7 @@ def test_at_least_one_fog_card_is_the_complement(tmp_path, capsys):
                     "have: Red, Blue, Green, Gold)"),
     ("rank=11", "--none rank=11: no card of deck has rank = 11 (its cards have: 1, 2, "),
     ("rank=ten", "--none rank=ten: rank is a number, got 'ten'"),
+    ("{{ item.fogg }}", "--none {{ item.fogg }}: in '{{ item.fogg }}': "),
 ])
 def test_a_field_or_value_no_card_has_is_one_line_exit_2(tmp_path, capsys, condition,
                                                          expected):

@@ -55,6 +55,7 @@ from generator.data.deal_list import (
 )
 from generator.data.i18n import message
 from generator.data.schema import MAX_DEAL_PLAYERS, DealExpect, DealQuestion
+from generator.expressions import ExpressionError
 
 from .base import at
 from .declarative import Reader, ident, pieces_of
@@ -443,7 +444,6 @@ def findings(game: Game) -> list[Finding]:
     """One finding per question of the game's ``deal`` list (ok: a figure is no failure),
     at the question's line; a question that cannot be answered (a card without the field it
     reads) is a failed finding naming why."""
-    from generator.expressions import ExpressionError
 
     out = []
     doc = (getattr(game, "docs", None) or {}).get("game")
@@ -530,9 +530,23 @@ def report(game: Game, players: int, hand: int, component: str | None = None,
     base = {"name": "pnp deal", "players": players, "hand": hand, "trials": trials,
             "seed": seed}
 
-    def ask(label: str, **kind: Any) -> None:
-        found = answered(deck, DealQuestion.model_validate({**base, **kind}), label)
+    def ask(label: str, option: str = "", **kind: Any) -> None:
+        try:
+            found = answered(deck, DealQuestion.model_validate({**base, **kind}), label)
+        except ExpressionError as exc:  # a condition's expression: named by its option
+            if not option:
+                raise
+            raise ConditionError("", str(exc), option) from None
         lines.extend(found_lines(found))
+
+    def typed(option: str, condition: Mapping[str, Any] | str | None
+              ) -> Mapping[str, Any] | str | None:
+        """The option's condition typed by the deck's own fields: a typo or a value no
+        card has is refused here, named by its option."""
+        try:
+            return None if condition is None else typed_where(deck_component, condition)
+        except ConditionError as exc:
+            raise ConditionError(exc.field, str(exc), option) from None
 
     if field_name:
         lines.append(message("deal.lengths", suits=field_name))
@@ -540,32 +554,25 @@ def report(game: Game, players: int, hand: int, component: str | None = None,
         ask(message("deal.void_one"), void=field_name)
         if players > 1:
             ask(message("deal.void_anyone"), void=field_name, who="anyone")
-    try:  # typed by the deck's own fields: a typo or a value no card has is refused here
-        none = None if none is None else typed_where(deck_component, none)
-    except ConditionError as exc:
-        raise ConditionError(exc.field, str(exc), "none") from None
-    try:
-        where = None if where is None else typed_where(deck_component, where)
-    except ConditionError as exc:
-        raise ConditionError(exc.field, str(exc), "where") from None
+    none, where = typed("none", none), typed("where", where)
     if none is not None:
         words = condition_words(none)
-        ask(message("deal.none_one", where=words), none=none)
+        ask(message("deal.none_one", where=words), "none", none=none)
         if players > 1:
-            ask(message("deal.none_anyone", where=words), none=none, who="anyone")
+            ask(message("deal.none_anyone", where=words), "none", none=none, who="anyone")
     if at_least_k is not None and where is not None:
         words = condition_words(where)
-        ask(message("deal.at_least_one", k=at_least_k, where=words), at_least=at_least_k,
-            where=where)
+        ask(message("deal.at_least_one", k=at_least_k, where=words), "where",
+            at_least=at_least_k, where=where)
         if players > 1:
-            ask(message("deal.at_least_anyone", k=at_least_k, where=words),
+            ask(message("deal.at_least_anyone", k=at_least_k, where=words), "where",
                 at_least=at_least_k, where=where, who="anyone")
     if draws is not None and none is not None:
-        ask(message("deal.none_draws", where=condition_words(none), draws=draws), none=none,
-            draws=draws)
+        ask(message("deal.none_draws", where=condition_words(none), draws=draws), "none",
+            none=none, draws=draws)
     if draws is not None and at_least_k is not None and where is not None:
         ask(message("deal.at_least_draws", k=at_least_k, where=condition_words(where),
-                    draws=draws), at_least=at_least_k, where=where, draws=draws)
+                    draws=draws), "where", at_least=at_least_k, where=where, draws=draws)
     for finding in findings(game):
         lines.append(finding.line().strip())
     return lines
