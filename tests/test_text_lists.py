@@ -175,3 +175,27 @@ def test_a_zero_is_measured_in_the_font_that_draws_it():
     assert fonts.runs("sans", "1 0") == [("1 ", "sans"), ("0", "plain-zero")]
     assert fonts.runs("condensed", "10") == [("10", "condensed")]
     assert "plain-zero" not in fonts.names()
+
+
+def test_movement_aid_turn_steps_are_a_list_in_the_pdf(kits, page_chars):
+    """The movement game's player aid sets its turn as a numbered list: each step starts a
+    line, its wrapped lines hang under its first word (it was one paragraph, "Your turn. 1.
+    Roll ... 2. Rolled ..." with the numbers mid-line)."""
+    built = kits("movement-game")
+    PT = 72 / 25.4
+    pages = [(page["page"], pc) for page in built.manifest["pages"] for pc in page["pieces"]
+             if pc["component"] == "aids" and pc["face"] == "front"]
+    assert len(pages) == 4
+    for number, pc in pages:
+        x0, y0 = pc["x"] * PT, pc["y"] * PT
+        x1, y1 = (pc["x"] + pc["w"]) * PT, (pc["y"] + pc["h"]) * PT
+        chars = [c for c in page_chars(built.pdf, number)
+                 if x0 <= c["x0"] and c["x1"] <= x1 and y0 <= c["top"] and c["bottom"] <= y1]
+        lines = _lines(chars)
+        texts = ["".join(c["text"] for c in line).strip() for line in lines]
+        starts = [n for n, t in enumerate(texts) if re.match(r"[1-3]\.\s", t)]
+        assert [texts[n][0] for n in starts] == list("123"), texts
+        two = starts[1]
+        assert two + 1 not in starts  # step 2 wraps: its next line hangs under "Rolled"
+        word = next(c for c in lines[two][2:] if c["text"].strip())
+        assert lines[two + 1][0]["x0"] == pytest.approx(word["x0"], abs=0.05)
