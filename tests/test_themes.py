@@ -195,3 +195,31 @@ def test_every_decktet_badge_shows_its_ring_on_a_white_card(suit):
     assert stroke is not None
     ring, card = rgba(stroke)[:3], rgba(palette["card"])[:3]
     assert sum(abs(a - b) for a, b in zip(ring, card, strict=True)) > 3 * 128, (suit, stroke)
+
+
+@pytest.mark.parametrize("game_id", ["moving-target", "moving-day", "moving-day-boxes",
+                                     "movement-game"])
+def test_ink_saver_aid_title_band_is_an_outline(game_id):
+    """A player aid's title band is solid (the heading's or the seat's colour, 70 x 12 mm of
+    ink on every aid); in ink-saver mode it is an outline, as a rules page's is, and its words
+    are printed in colour on white, never white."""
+    from generator.core.primitives import Text
+    from generator.data import load_game
+    from generator.orchestration.build import game_theme, render_faces
+    from generator.orchestration.options import BuildOptions
+
+    game = load_game(game_id)
+    comp = next(c for c in game.components if c.kind == "aid" and c.size.w < 100)
+    for saver in (False, True):
+        opts = BuildOptions(ink_saver=saver)
+        face = render_faces(game, comp, game_theme(game, opts), opts)[0][0]
+        background = face.prims[0]
+        band = next(p for p in face.prims[1:] if isinstance(p, Rect) and p.y < 4 and p.h < 20
+                    and p.w > face.w * 0.8)
+        title = next(p for p in face.prims if isinstance(p, Text) and p.lines[0][1] < 10)
+        if saver:
+            assert band.fill in (None, WHITE, background.fill), (game_id, band)
+            assert band.stroke is not None
+            assert title.fill != WHITE
+        else:
+            assert band.fill not in (None, WHITE)
