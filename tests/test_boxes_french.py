@@ -246,11 +246,11 @@ def test_a_no_break_space_keeps_french_punctuation_on_its_word():
 
 def test_the_two_pass_recipe_says_how_to_check_the_order(french, english):
     """Page 1 tells a single-sided printer's owner how to check the order of pass 2 (the
-    footer of the sheet fed first), in each language, never what their printer does."""
+    footer of the sheet fed first, then Normal or Reverse order, never the driver's
+    Automatic), in each language, never what their printer does."""
     fr, en = flat(french[0]), flat(english[0])
-    assert ("Avant ce passage, regardez le pied de page de la planche qui entrera la première "
-            "dans l'imprimante : si ce n'est pas la planche 1, choisissez « Ordre inverse ».") \
-        in fr
-    assert ("Before pass 2, look at the footer of the sheet that will be fed first: if it is "
-            "not sheet 1, choose 'Reverse order'.") in en
+    assert ("planche 1 en premier (voir son pied de page) : ordre Normal (Ordre inverse et "
+            "Automatique décochés) ; planche 12 en premier : Ordre inverse.") in fr
+    assert ("sheet 1 fed first (its footer says): page order Normal (Reverse order and "
+            "Automatic off); sheet 12 fed first: Reverse order.") in en
     assert "en dessous" not in fr and "at the bottom" not in en

@@ -377,19 +377,22 @@ def test_contents_page_states_the_real_kit(kits, pypdf_text, game, paper, flip):
     assert f"{n} pages = {m['sheets']} sheets of {label}, printed on both sides." in text
     assert ("Odd pages are fronts, each followed by its back: pages 1-2 are sheet 1, pages 3-4 "
             "sheet 2, and so on.") in text
-    assert f"pass 1, print pages {', '.join(map(str, odd))}." in text
+    assert f"Pass 1: pages {', '.join(map(str, odd))}; One-sided" in text
     # The recipe says how to check the order, never what the printer does (a U-path laser
-    # and a rear-feed inkjet disagree): the footer of the sheet fed first, then Reverse order.
-    assert (f"Pass 2, print pages {', '.join(map(str, even))}. Before pass 2, look at the "
-            "footer of the sheet that will be fed first: if it is not sheet 1, choose "
-            "'Reverse order'.") in text
+    # and a rear-feed inkjet disagree): the footer of the sheet fed first, then Normal or
+    # Reverse order, never the driver's Automatic (tests/test_two_pass.py walks the steps).
+    assert (f"Pass 2: pages {', '.join(map(str, even))}; One-sided, Actual size; sheet 1 fed "
+            "first (its footer says): page order Normal (Reverse order and Automatic off); "
+            f"sheet {m['sheets']} fed first: Reverse order.") in text
     assert "stacks sheet 1" not in text
     assert f"Flip on {flip} edge" in text
-    # A second pass puts the blank sides in the tray: the same edge first turns the sheets
-    # over their long edge; a short-edge kit's backs are upside down, so the other edge.
-    refeed = {"long": "the same edge leading;",
-              "short": "the other edge leading (turn the stack end over end:"}[flip]
-    assert f"so the blank sides get printed, {refeed}" in text
+    # A second pass puts the blank sides in the tray: how, a scrap sheet shows (which side
+    # the printer prints, which edge its pages' tops land on); a short-edge kit's backs are
+    # upside down, so its fronts' tops go in the other way.
+    refeed = {"long": "the fronts' tops in first if the arrow was at page 1's top, else last.",
+              "short": "the fronts' tops in last if the arrow was at page 1's top, else first "
+                       "(backs are upside down)."}[flip]
+    assert f"blank sides where page 1 printed (the side you saw, or the other), {refeed}" in text
     variant = "".join(f".{v}" for v, default in ((paper, "a4"), (flip, "long")) if v != default)
     assert kit.pdf.name == f"{game}{variant}.pdf"
     calibration = kit.pdf.with_name(f"{game}-calibration{variant}.pdf")

@@ -322,6 +322,13 @@ def message(key: str, **values: Any) -> str:
     return current().message(key, values)
 
 
+def message_keys(prefix: str) -> tuple[str, ...]:
+    """The furniture keys under ``prefix``, in the order templates/messages/en.yaml lists them
+    (every language has the same keys): a recipe whose steps are messages (the contents
+    page's two-pass steps) prints them in that order, and its tests walk the same list."""
+    return tuple(key for key in files.messages(SOURCE) if key.startswith(prefix))
+
+
 def number(value: float) -> str:
     """A number as the kit language writes it (``22.2`` -> ``22,2`` in French)."""
     text = f"{value:g}"

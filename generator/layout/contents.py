@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from generator.core import primitives as p
 from generator.core.model import StartCell
 from generator.core.sizes import PAPER_LABELS
-from generator.data.i18n import message, number
+from generator.data.i18n import message, message_keys, number
 
 from ..faces.text import PT, TextBox, layout, wrap
 from .assemble import Section, Summary
@@ -145,8 +145,12 @@ class _Flow:
         self.y += 1.8
 
 
+STEP = "\t"  # a recipe line that is a step of the one before it: printed indented
+
+
 def recipe(summary: Summary, calibration: str) -> list[str]:
-    """The print-dialog recipe: what to choose, and the single-sided alternative."""
+    """The print-dialog recipe: what to choose, and the single-sided alternative in steps
+    (each starting with ``STEP``)."""
     n, sheets = summary.pages, summary.sheets
     paper = PAPER_LABELS.get(summary.paper_name, summary.paper_name.upper())
     if summary.flip == "none":
@@ -155,13 +159,28 @@ def recipe(summary: Summary, calibration: str) -> list[str]:
         return [message("contents.recipe_simplex", pages=n, sheets=sheets, paper=paper) + " "
                 + turned]
     odd, even = odd_even(n)
+    steps = [message(key, odd=odd, even=even, last=sheets)
+             for key in two_pass_steps(summary.flip)]
     return [
         message("contents.recipe_duplex", pages=n, sheets=sheets, paper=paper),
         message(f"contents.printer_{summary.flip}"),
-        message("contents.single_sided_printer", odd=odd, even=even,
-                refeed=message(f"contents.refeed_{summary.flip}")),
+        message("contents.single_sided"),
+        *(STEP + step for step in steps),
         message("contents.calibration", file=calibration),
     ]
+
+
+TWO_PASS = "contents.two_pass."  # the two-pass recipe's steps: messages under this prefix
+
+
+def two_pass_steps(flip: str) -> list[str]:
+    """The message keys of the two-pass recipe (a single-sided printer) for a kit whose backs
+    are laid out for ``flip``, in the order the messages list them: a step with variants per
+    flip edge (``<step>.long``, ``<step>.short``) prints the kit's own. The messages are the
+    recipe's one statement: tests/test_two_pass.py walks these steps on four paper paths."""
+    edges = (".long", ".short")
+    return [key for key in message_keys(TWO_PASS)
+            if not key.endswith(edges) or key.endswith(f".{flip}")]
 
 
 def _capital(name: str) -> str:
@@ -196,7 +215,10 @@ def contents_prims(summary: Summary, frame: Frame, calibration: str,
     flow.rule()
     flow.text(message("contents.how_to_print"), BOLD_FONT, 12, "#1f3a5f")
     for line in recipe(summary, calibration):
-        flow.text(line, indent=3)
+        if line.startswith(STEP):
+            flow.text(line.removeprefix(STEP), size=8.5, indent=7, after=0.4)
+        else:
+            flow.text(line, indent=3)
     flow.text(message("contents.ruler"), indent=3, after=2.5)
     flow.rule()
     flow.text(message("contents.in_the_kit"), BOLD_FONT, 12, "#1f3a5f")
