@@ -279,8 +279,8 @@ def crop_texts(page: Page, boxes: list[list[float]], within: bool = True,
 
 
 def shapes(page: Page) -> dict[str, list[dict[str, Any]]]:
-    """pdfplumber's ``rects`` and ``lines``."""
-    return jsonable({"rects": page.rects, "lines": page.lines})
+    """pdfplumber's ``rects``, ``lines`` and ``curves`` (a circle is a curve)."""
+    return jsonable({"rects": page.rects, "lines": page.lines, "curves": page.curves})
 
 
 def furniture_shapes(page: Page) -> dict[str, list[dict[str, Any]]]:

@@ -254,3 +254,37 @@ def test_every_footer_numbers_its_sheet_as_the_contents_page_does(kits, furnitur
         assert not re.search(r"sheet \d+/\d+", flat), (page, flat[-300:])
     contents = " ".join(page_texts(kit.pdf, [1])[0].split())
     assert f"Pages {folded[0]}-{folded[-1]} are landscape" in contents, contents
+
+
+@pytest.mark.parametrize("layout", ["sheets", "gutterfold"])
+@pytest.mark.parametrize("game", ["monster-day", "movement-game"])
+def test_no_cut_line_lies_on_a_punched_token(kits, page_shapes, game, layout):
+    """A round piece's cut guide is a ring of short grey ticks in its bleed, from 0.5 mm outside
+    its circle: a punch a little off cuts through art only. The grey hairline on the circle it
+    replaced showed as a grey arc on every token punched 0.2 mm off centre."""
+    kit = kits(game, "a4", layout=layout)
+    rounds = round_components(game)
+    seen = 0
+    for page in kit.manifest["pages"]:
+        tokens = [pc for pc in page["pieces"] if pc["component"] in rounds
+                  and pc["face"] == "front"]
+        if not tokens or page["side"] != "front":
+            continue
+        shapes = page_shapes(kit.pdf, page["page"], furniture=True)
+        for pc in tokens:
+            cx, cy, r = pc["x"] + pc["w"] / 2, pc["y"] + pc["h"] / 2, pc["w"] / 2
+            for curve in shapes["curves"]:  # nothing drawn by the page round the trim
+                x0, x1 = curve["x0"] / PT, curve["x1"] / PT
+                top, bottom = curve["top"] / PT, curve["bottom"] / PT
+                assert not (abs(x0 - (cx - r)) < 0.6 and abs(x1 - (cx + r)) < 0.6
+                            and abs(top - (cy - r)) < 0.6 and abs(bottom - (cy + r)) < 0.6), pc
+            ticks = []
+            for ln in shapes["lines"]:
+                ends = [(ln["x0"] / PT, ln["top"] / PT), (ln["x1"] / PT, ln["bottom"] / PT)]
+                dist = sorted(math.dist(e, (cx, cy)) for e in ends)
+                if r < dist[1] <= r + OUTER_BLEED:
+                    ticks.append(dist[0])
+            assert len(ticks) >= 4, pc
+            assert min(ticks) >= r + 0.45, pc
+            seen += 1
+    assert seen

@@ -16,7 +16,7 @@ from generator.core import primitives as p
 from generator.data.i18n import message
 
 from .frame import Frame
-from .furniture import GREY, footer, glue_strip, mark_lines, not_verified, ruler
+from .furniture import GREY, circle_ticks, footer, glue_strip, mark_lines, not_verified, ruler
 from .kit import Block, SheetDraft, TileInfo
 from .marks import PRINTABLE, Mark, Segment, block_marks
 from .page import Box, Kit, Page, Placement, Sheet
@@ -32,10 +32,10 @@ def cut_marks(block: Block, obstacles: list[Box], placed: list[Segment], paper_w
 
 
 def _trim_outlines(block: Block) -> list[p.Primitive]:
-    """Hairlines on the trims of touching rectangular pieces (fronts only): the shared cuts."""
+    """Hairlines on the trims of touching rectangular pieces (fronts only): the shared cuts;
+    round pieces' ticks (``furniture.circle_ticks``), which stay off the circle a punch cuts."""
     if block.round:
-        return [p.Circle(x + w / 2, y + h / 2, w / 2, None, GREY, 0.15)
-                for x, y, w, h in block.trims]
+        return circle_ticks(list(block.trims))
     if not block.touching or block.tile is not None:
         return []
     return [p.Rect(x, y, w, h, None, GREY, 0.1) for x, y, w, h in block.trims]

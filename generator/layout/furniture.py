@@ -3,6 +3,7 @@ of a tiled board. Furniture text is never under 5 pt."""
 from __future__ import annotations
 
 import contextlib
+import math
 
 from generator.core import primitives as p
 from generator.core.model import Size
@@ -28,6 +29,32 @@ BOLD_FONT = "condensed-bold"
 def lines(segments: list[tuple[float, float, float, float]], colour: str = INK,
           width: float = MARK_WIDTH) -> list[p.Primitive]:
     return [p.Line(x1, y1, x2, y2, colour, width) for x1, y1, x2, y2 in segments]
+
+
+# A round piece's cut guide: short grey ticks in its ring of art, pointing at the centre, from
+# TICK_CLEAR outside the cut circle outwards; never a line on the circle itself, which a punch
+# a little off left as a grey arc on the token. Cut round the circle their inner ends mark.
+TICK_CLEAR = 0.5
+TICK_LENGTH = 2.0
+TICKS = 8
+TICK_WIDTH = 0.15
+
+
+def circle_ticks(trims: list[Box]) -> list[p.Primitive]:
+    """The cut guide of each round piece (``trims``: their square trim boxes): ``TICKS``
+    radial ticks between ``TICK_CLEAR`` and ``TICK_CLEAR + TICK_LENGTH`` mm outside its
+    circle, in the bleed that is cut or punched away with them."""
+    out: list[p.Primitive] = []
+    for x, y, w, h in trims:
+        cx, cy, r = x + w / 2, y + h / 2, min(w, h) / 2
+        for k in range(TICKS):
+            a = 2 * math.pi * k / TICKS
+            dx, dy = math.cos(a), math.sin(a)
+            near, far = r + TICK_CLEAR, r + TICK_CLEAR + TICK_LENGTH
+            out.append(p.Line(round(cx + near * dx, 4), round(cy + near * dy, 4),
+                              round(cx + far * dx, 4), round(cy + far * dy, 4), GREY,
+                              TICK_WIDTH))
+    return out
 
 
 def mark_lines(marks: list[Mark]) -> list[p.Primitive]:

@@ -191,8 +191,8 @@ def gutterfold_pages(streams: Sequence[Sequence[Piece]], paper: Size, margin: fl
         fold_bottom = foot[1] - FOLD_LINE_CLEAR
         prims: list[p.Primitive] = [p.Line(sheet.w / 2, fold_top, sheet.w / 2, fold_bottom,
                                            furniture.INK, 0.2, (3.0, 2.0))]
-        prims += [p.Circle(x + w / 2, y + h / 2, w / 2, None, furniture.GREY, 0.15)
-                  for block in blocks if block.round for x, y, w, h in block.trims]
+        prims += furniture.circle_ticks([t for block in blocks if block.round
+                                         for t in block.trims])
         prims += furniture.mark_lines(_marks(blocks, sheet, margin, [ruler, foot]))
         prims += furniture.ruler(ruler, 0)
         sheet_words = message("footer.sheet", sheet=before + n, sheets=before + len(drafts),
