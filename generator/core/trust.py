@@ -270,6 +270,12 @@ def vouched(folder: Path, file: Path, data: bytes) -> bool:
         return False
     inside = os.path.relpath(os.path.abspath(file), real).replace(os.sep, "/")
     return dict(entry.files).get(inside) == _digest(data)
+def for_this_run(folder: Path) -> bool:
+    """Whether ``folder`` is trusted for this run only (``--trust``): a command repeated
+    later, a replay hint, needs ``--trust`` again."""
+    return os.path.realpath(folder) in _run_folders()
+
+
 def _run_folders() -> set[str]:
     raw = os.environ.get(RUN_ENV, "")
     return {part for part in raw.split(os.pathsep) if part}

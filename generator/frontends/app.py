@@ -37,9 +37,9 @@ __all__ = ["DEFAULT_LOCK_TIMEOUT", "PAPER_SIZES", "BuildOptions", "CompositionEr
            "DataError", "ForwardedError", "InputError", "OutputError", "build", "build_many",
            "calibration", "catalogue", "deal", "deal_findings", "export_pngs", "export_tts",
            "game_list", "games", "here", "init", "languages", "load", "output_folder",
-           "preview", "project_list", "reference", "reported", "revoke", "schemas", "serve",
-           "set_lock_timeout",
-           "simulate", "trust", "trusted", "trusting", "untranslated", "untrusted_notes",
+           "preview", "project_list", "reference", "replay", "reported", "revoke", "schemas",
+           "serve", "set_lock_timeout", "simulate", "trust", "trusted", "trusting",
+           "unknown_variant", "untranslated", "untrusted_notes",
            "verify_report", "version", "watch"]
 
 version = paths.version
@@ -257,21 +257,61 @@ def no_engine(game_id: str) -> str:
     return sim.no_engine(game_id)
 
 
+def unknown_variant(game: Game, variant: str | None) -> str | None:
+    """Why ``--variant`` names no set-up (board) of the game, or None when it does (or
+    names none)."""
+    from generator.orchestration import simulate as sim
+
+    module = sim.engine(game)
+    if variant is None or module is None:
+        return None
+    names = [name for name, _ in sim.setups(module, game.data)]
+    if variant in names:
+        return None
+    return f"--variant {said(variant)}: {game.id} has " + (
+        "the set-ups " + ", ".join(map(said, names)) if any(names)
+        else "one set-up, no variants")
+
+
+def replay(game: Game, players: int, seed: int, policy: str, variant: str | None
+           ) -> Iterator[tuple[str, str]]:
+    """One game of game seed ``seed`` per set-up (or the one ``variant``): (heading, how it
+    went); nothing for a count the game does not allow. A fault is raised as in the run."""
+    from generator.orchestration import simulate as sim
+
+    module = sim.engine(game)
+    if module is None:
+        return
+    try:
+        module.new_game(players, 0, game.data)
+    except ValueError:
+        return
+    for name, setup in sim.setups(module, game.data):
+        if variant is not None and name != variant:
+            continue
+        heading = f"{game.title} ({name})" if name else game.title
+        yield (f"{heading}, {players} players",
+               sim.replay(module, players, seed, policy, setup, name))
+
+
 def simulate(game: Game, players: int, n: int, seed: int, jobs: int, policy: str,
-             out_dir: Path, compare: bool = False) -> Iterator[tuple[str, str, Path]]:
-    """Seeded playouts of every variant (board) for one player count: (heading, report,
-    chart file) per variant; nothing for a count the game does not allow. ``compare`` also
-    plays the same games under the other policy and adds the two side by side."""
+             out_dir: Path, compare: bool = False, variant: str | None = None
+             ) -> Iterator[tuple[str, str, Path]]:
+    """Seeded playouts of every variant (board) for one player count, or of the one
+    ``variant``: (heading, report, chart file) per variant; nothing for a count the game
+    does not allow. ``compare`` also plays the same games under the other policy and adds
+    the two side by side."""
     from generator.orchestration import simulate as sim
     from generator.orchestration import simulate_chart  # Pillow loads only to draw a chart
 
     module = sim.engine(game)
     if module is None:  # no play engine: the caller says so (``no_engine``)
         return
-    runs = sim.run_variants(module, game.title, game.data, players, n=n, seed=seed, jobs=jobs,
-                            policy=policy)
-    others = sim.run_variants(module, game.title, game.data, players, n=n, seed=seed,
-                              jobs=jobs, policy=sim.other_policy(policy)) if compare else []
+    runs = sim.run_variants(module, game.title, game.data, players, only=variant, n=n,
+                            seed=seed, jobs=jobs, policy=policy)
+    others = sim.run_variants(module, game.title, game.data, players, only=variant, n=n,
+                              seed=seed, jobs=jobs,
+                              policy=sim.other_policy(policy)) if compare else []
     for k, (suffix, report) in enumerate(runs):
         chart = out_dir / game.id / f"simulation{suffix}-{players}p-{policy}.png"
         simulate_chart.write_chart(report, chart)

@@ -213,11 +213,25 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         game = loaded[game_id]
         if not player_counts[game_id]:
             print(f"== {game.title}: not for {args.players} players, skipped ==")
+        wrong = app.unknown_variant(game, args.variant)
+        if wrong:
+            raise UsageError(wrong)
         for players in player_counts[game_id]:
             ran = False
+            if args.replay is not None:
+                for heading, text in app.replay(game, players, args.replay, args.policy,
+                                                args.variant):
+                    ran = True
+                    print(f"== {heading} ==")
+                    print(text)
+                if not ran:
+                    print(f"== {game.title}, {players} players: not a player count of this "
+                          "game ==")
+                continue
             for heading, report, chart in app.simulate(game, players, args.n, args.seed,
                                                        args.jobs, args.policy, Path(args.out),
-                                                       compare=args.compare):
+                                                       compare=args.compare,
+                                                       variant=args.variant):
                 ran = True
                 print(f"== {heading} ==")
                 print(report)
@@ -521,6 +535,11 @@ def parser() -> argparse.ArgumentParser:
     sim.add_argument("--compare", action="store_true",
                      help="also play the same games under the other policy (random against "
                           "greedy) and compare the two")
+    sim.add_argument("--variant", default=None,
+                     help="only this set-up (a board) of a game that has several")
+    sim.add_argument("--replay", type=int, default=None, metavar="GAME_SEED",
+                     help="play the one game of this game seed (what a fault's replay hint "
+                          "names) and say how it went")
     sim.add_argument("--out", default=None)
     wait_arg(sim)
     trust_arg(sim)
@@ -671,8 +690,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         text, code = reported(exc) or (str(exc), 1)
         print(f"error: {text}", file=sys.stderr)
         return code
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # a simulation's says which game it stopped in
+        print("interrupted" + (f": {exc}" if str(exc) else ""), file=sys.stderr)
         return 130
     except MemoryError:
         pass  # reported below: out of this clause the failed build's frames, and all they

@@ -6,12 +6,14 @@ split into contiguous chunks, one per job, to keep inter-process traffic to one 
 """
 from __future__ import annotations
 
+import multiprocessing
 import os
+import signal
 import statistics
 import time
 from collections import Counter
 from collections.abc import Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,9 +21,17 @@ from generator import rules
 from generator.core import children
 from generator.core.words import said
 from generator.data.i18n import message
+from generator.rules import guard
 from generator.rules.base import HasVariants, RulesEngine
 from generator.rules.guard import Guarded, replay_check
-from generator.rules.play import POLICIES, GameResult, game_seed, play_one, seat_wins
+from generator.rules.play import (
+    POLICIES,
+    GameResult,
+    Interrupted,
+    game_seed,
+    play_one,
+    seat_wins,
+)
 from generator.rules.stats import (
     FairShare,
     SeatTest,
@@ -143,18 +153,56 @@ def engine(game: Any) -> RulesEngine | None:
     return rules.engine(game)
 
 
-def _chunk(args: tuple[str | rules.ProjectEngine, int, int, int, int, str, int, Any]
+INTERRUPT_GRACE_S = 5.0  # after Ctrl-C, how long the workers may take to say where they were
+
+
+def _watched(module: RulesEngine, policy: str, variant: str) -> None:
+    """A project's engine told how its games are played (so a fault's replay hint plays the
+    same game), and each of its calls held to a budget of lines (``guard.CALL_BUDGET``:
+    a call that never returns is stopped and named, not waited for)."""
+    if isinstance(module, Guarded):
+        module.policy, module.variant, module.budget = policy, variant, guard.CALL_BUDGET
+
+
+def _quiet() -> None:
+    """A worker between chunks ignores Ctrl-C (the command reports it once); ``_chunk``
+    listens while it plays, so the game being played says where it stopped."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _chunk(args: tuple[str | rules.ProjectEngine, int, int, int, int, str, int, Any, str]
            ) -> list[GameResult]:
-    module_name, players, seed, start, stop, policy, max_turns, data = args
+    module_name, players, seed, start, stop, policy, max_turns, data, variant = args
     module = rules.load(module_name)  # a project's engine: trusted again in the worker
-    return [play_one(module, players, game_seed(seed, i), policy, max_turns, data,
-                     count_choices=True) for i in range(start, stop)]
+    _watched(module, policy, variant)
+    worker = multiprocessing.parent_process() is not None
+    if worker:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return [play_one(module, players, game_seed(seed, i), policy, max_turns, data,
+                         count_choices=True) for i in range(start, stop)]
+    finally:
+        if worker:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stopped(futures: list[Future[list[GameResult]]]) -> KeyboardInterrupt:
+    """Ctrl-C while workers play: each worker was interrupted too (one process group) and
+    says which game and hook it stopped in; their words, one line (or a plain interrupt when
+    none answers within ``INTERRUPT_GRACE_S``: a grace for the report, not a limit on play)."""
+    wait(futures, timeout=INTERRUPT_GRACE_S)
+    said_ = [str(f.exception()) for f in futures
+             if f.done() and not f.cancelled() and isinstance(f.exception(), Interrupted)]
+    for future in futures:
+        future.cancel()
+    return Interrupted("; ".join(said_)) if said_ else KeyboardInterrupt()
 
 
 def run(module: RulesEngine, players: int, n: int, seed: int = 1, jobs: int | None = 1,
         policy: str = "random", max_turns: int = DEFAULT_MAX_TURNS,
-        data: Mapping[str, Any] | None = None, game: str = "") -> Report:
-    """Play ``n`` seeded games; ``jobs`` worker processes (None: one per core)."""
+        data: Mapping[str, Any] | None = None, game: str = "", variant: str = "") -> Report:
+    """Play ``n`` seeded games; ``jobs`` worker processes (None: one per core). ``variant``
+    names the set-up ``data`` is (``HasVariants``), for a fault's replay hint."""
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {said(policy)}")
     if n < 1:
@@ -165,16 +213,22 @@ def run(module: RulesEngine, players: int, n: int, seed: int = 1, jobs: int | No
     name = module.__name__.rsplit(".", 1)[-1]
     plain = dict(data) if data is not None else None
     bounds = [(n * k // jobs, n * (k + 1) // jobs) for k in range(jobs)]
-    tasks = [(rules.ref(module), players, seed, a, b, policy, max_turns, plain)
+    tasks = [(rules.ref(module), players, seed, a, b, policy, max_turns, plain, variant)
              for a, b in bounds]
     started = time.perf_counter()
+    _watched(module, policy, variant)
     if isinstance(module, Guarded):  # a project's engine: the first seed played twice
         replay_check(module, players, game_seed(seed, 0), policy, max_turns, plain)
     if jobs == 1:
         results = _chunk(tasks[0])
     else:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=children.context()) as pool:
-            results = [r for part in pool.map(_chunk, tasks) for r in part]
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=children.context(),
+                                 initializer=_quiet) as pool:
+            futures = [pool.submit(_chunk, task) for task in tasks]
+            try:
+                results = [r for future in futures for r in future.result()]
+            except KeyboardInterrupt:
+                raise _stopped(futures) from None
     seconds = time.perf_counter() - started
     if isinstance(module, Guarded) and all(r.outcome == "stall" for r in results):
         raise module.endless(game_seed(seed, 0), max_turns)
@@ -182,9 +236,15 @@ def run(module: RulesEngine, players: int, n: int, seed: int = 1, jobs: int | No
                   bool(module.POINTS), max_turns)
 
 
+def setups(module: RulesEngine, data: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """The game's set-ups, (name, data) pairs: one per board for games offering
+    ``variants(data)``, else the one set-up ``("", data)``."""
+    return list(module.variants(data)) if isinstance(module, HasVariants) else [("", data)]
+
+
 def run_variants(module: RulesEngine, title: str, data: Mapping[str, Any], players: int,
-                 **run_options: Any) -> list[tuple[str, Report]]:
-    """Run every set-up of a game (one per board for games offering ``variants(data)``).
+                 only: str | None = None, **run_options: Any) -> list[tuple[str, Report]]:
+    """Run every set-up of a game (``setups``), or the one named ``only``.
     Returns (file-name suffix, report) pairs: ``""`` or e.g. ``"-lattice"``. A player count
     the game refuses (``new_game`` raises ValueError) gives no reports."""
     from generator.orchestration.export import slug
@@ -193,14 +253,35 @@ def run_variants(module: RulesEngine, title: str, data: Mapping[str, Any], playe
         module.new_game(players, 0, data)
     except ValueError:
         return []
-    setups = list(module.variants(data)) if isinstance(module, HasVariants) else [("", data)]
     out = []
-    for variant, setup in setups:
+    for variant, setup in setups(module, data):
+        if only is not None and variant != only:
+            continue
         name = f"{title} ({variant})" if variant else title
-        report = run(module, players, data=setup, game=name, **run_options)
+        report = run(module, players, data=setup, game=name, variant=variant, **run_options)
         suffix = f"-{slug(variant)}" if variant else ""
         out.append((suffix, report))
     return out
+
+
+def replay(module: RulesEngine, players: int, seed: int, policy: str,
+           data: Mapping[str, Any], variant: str = "",
+           max_turns: int = DEFAULT_MAX_TURNS) -> str:
+    """Play the one game of game seed ``seed`` (a fault's replay hint: ``pnp simulate
+    --replay``) as a simulation plays it, in this process: a project's engine played twice
+    and compared, under the same budget, so a fault comes out as it did in the run. One
+    line of what happened when there is no fault."""
+    _watched(module, policy, variant)
+    if isinstance(module, Guarded):
+        result = replay_check(module, players, seed, policy, max_turns, data)
+        if result.outcome == "stall":
+            raise module.endless(seed, max_turns)
+    else:
+        result = play_one(module, players, seed, policy, max_turns, data)
+    winners = ", ".join(str(s + 1) for s in result.winners)
+    return (f"game seed {seed} ({policy} policy): {result.turns} turns, {result.outcome}"
+            + (f" (seat {winners})" if winners else "")
+            + ", scores " + ", ".join(f"{v:g}" for v in result.scores))
 
 
 def _length_line(lengths: list[int]) -> str:

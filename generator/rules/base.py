@@ -190,9 +190,9 @@ class HasVariants(Protocol):
 # ``RulesEngine`` has a default when it does not (generator/rules/guard.py: ``POINTS`` False,
 # ``clone`` a deep copy, ``outcome`` a win unless every score is equal, ``greedy_action`` the
 # move that raises the mover's score most one move ahead, ``verify`` no findings, ``examples``
-# none). docs/engines.md documents both lists.
+# none, ``describe`` an action's number alone). docs/engines.md documents both lists.
 REQUIRED = ("new_game", "current_player", "legal_actions", "apply", "is_over", "scores")
-OPTIONAL = ("POINTS", "clone", "outcome", "greedy_action", "verify", "examples")
+OPTIONAL = ("POINTS", "clone", "outcome", "greedy_action", "verify", "examples", "describe")
 
 
 def members(protocol: type) -> list[str]:

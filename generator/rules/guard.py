@@ -21,16 +21,17 @@ from __future__ import annotations
 
 import copy
 import os
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType, TracebackType
+from types import FrameType, ModuleType, TracebackType
 from typing import TYPE_CHECKING, Any
 
 from generator.core.errors import DataError
 from generator.core.findings import Finding
 
-from .play import GameResult, play_one
+from .play import GameResult, Interrupted, play_one
 
 if TYPE_CHECKING:
     from generator.core.model import Game
@@ -38,6 +39,10 @@ if TYPE_CHECKING:
     from .base import PrintedKit
 
 STALL_ACTIONS = 10_000  # actions in a row without state.turn moving: the game never ends
+# Lines of the engine's own code one hook call may run while a simulation plays: a call past
+# it never returns (``Guarded._budgeted``). Generous: the starter's hooks run tens of lines a
+# call, a greedy policy looking two moves ahead some thousands; traced, this is some seconds.
+CALL_BUDGET = 20_000_000
 SHOWN = 200  # characters of an engine's own error text quoted in a message
 
 
@@ -61,6 +66,15 @@ class ProjectEngine:
         return str(self.folder / self.shown.rstrip("/"))
 
 
+class OverBudget(BaseException):
+    """Raised by the trace function of ``Guarded._budgeted`` in the engine's own frame: a
+    BaseException, so an engine's ``except Exception`` cannot swallow it and loop on."""
+
+    def __init__(self, budget: int) -> None:
+        super().__init__(budget)
+        self.budget = budget
+
+
 class EngineFault(DataError):
     """A project engine's fault: ``file:line: hook: what happened (game seed ...)``; exit 2."""
 
@@ -69,7 +83,7 @@ class EngineFault(DataError):
 
     @classmethod
     def of(cls, where: ProjectEngine, hook: str, exc: BaseException,
-           seed: int | None = None, players: int | None = None) -> EngineFault:
+           replay: str = "") -> EngineFault:
         """The fault of ``exc`` raised in ``hook``, at the deepest line of the engine's own
         files in its traceback."""
         line = _line_in(where, exc.__traceback__)
@@ -79,7 +93,7 @@ class EngineFault(DataError):
         file = line[0] if line else where.named
         text = _plain(str(exc))
         what = f"raised {type(exc).__name__}" + (f": {text}" if text else "")
-        return cls(file, line[1] if line else None, hook, what + _replay(seed, players))
+        return cls(file, line[1] if line else None, hook, what + replay)
 
 
 def _plain(text: str) -> str:
@@ -88,11 +102,25 @@ def _plain(text: str) -> str:
     return text if len(text) <= SHOWN else text[:SHOWN - 3] + "..."
 
 
-def _replay(seed: int | None, players: int | None) -> str:
-    if seed is None:
-        return ""
-    return (f" (game seed {seed}, {players} players: new_game({players}, {seed}) replays "
-            "it)")
+def replay_command(where: ProjectEngine, players: int, seed: int, policy: str = "random",
+                   variant: str = "") -> str:
+    """The command that plays game ``seed`` again as the simulation played it: the project's
+    folder, the player count, the set-up (``variant``), the policy and the game's own seed
+    (``pnp simulate --replay``: one game, in this process). ``--trust`` when the folder was
+    trusted for the one run that found the fault: without it the replay would be refused."""
+    import shlex
+
+    from generator.core import trust
+
+    words = ["pnp", "simulate", str(where.folder), "--players", str(players)]
+    if variant:
+        words += ["--variant", variant]
+    if policy != "random":
+        words += ["--policy", policy]
+    words += ["--replay", str(seed)]
+    if trust.for_this_run(where.folder):
+        words.append("--trust")
+    return " ".join(shlex.quote(w) for w in words)
 
 
 def _line_in(where: ProjectEngine, tb: TracebackType | None) -> tuple[str, int] | None:
@@ -128,6 +156,12 @@ class Guarded:
         self.POINTS = points if isinstance(points, bool) else bool(points)
         self.seed: int | None = None
         self.players: int | None = None
+        self.policy = "random"  # how the games are played, and which set-up (``variants``):
+        self.variant = ""       # set by the simulation, so a fault's replay hint plays them
+        self.budget: int | None = None  # lines of engine code a call may run (``_budgeted``)
+        self.hook: str | None = None  # the hook being called: what Ctrl-C stopped
+        self._left = [0]  # lines the call being made may still run
+        self._tracer: Callable[[FrameType, str, Any], Any] | None = None
         self._turn: Any = None
         self._still = 0
         self.trace: list[Any] | None = None  # replay_check's record of every step
@@ -139,22 +173,126 @@ class Guarded:
     # -- calling the module ----------------------------------------------------------------
 
     def _call(self, hook: str, fn: Callable[..., Any], *args: Any) -> Any:
+        outer, self.hook = self.hook, hook
         try:
+            if self.budget is not None and outer is None:
+                return self._budgeted(fn, args)
             return fn(*args)
-        except EngineFault:
+        except (EngineFault, Interrupted):
             raise
+        except OverBudget as exc:
+            raise self._over(hook, exc) from None
+        except KeyboardInterrupt as exc:  # Ctrl-C: which game, which hook, which line
+            raise self.interrupted(exc) from None
         except (Exception, SystemExit) as exc:  # SystemExit: a sys.exit() in the engine
             if isinstance(exc, ValueError) and hook in ("new_game", "examples"):
                 raise  # their documented refusals (a player count, data an example lacks)
-            raise EngineFault.of(self.where, hook, exc, self.seed, self.players) from None
+            raise EngineFault.of(self.where, hook, exc, self.replay()) from None
+        finally:
+            self.hook = outer
+
+    def _budgeted(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        """``fn(*args)`` stopped once the engine's own code has run ``budget`` lines.
+
+        Why lines counted by ``sys.settrace``, not a deadline: a count is the same on every
+        machine and under any load, so the same engine stops at the same line of the same
+        game everywhere, and a test can say exactly when. A loop that never returns runs
+        lines (Python reports a line event on every jump back), so it is counted even when
+        it calls nothing (a profile hook, counting calls, would never see ``while True:
+        pass``). Only frames of the engine's own files are counted (the trace function
+        declines every other frame, so library code runs untraced), and only while a
+        simulation plays (``simulate`` sets ``budget``): build, verify and the built-in
+        engines run at full speed. What it cannot see is a loop inside C code that never
+        returns to Python (``sum(itertools.count())``): Ctrl-C stops that, and says where."""
+        assert self.budget is not None
+        if self._tracer is None:
+            self._tracer = self._counter()
+        self._left[0] = self.budget
+        before = sys.gettrace()
+        sys.settrace(self._tracer)
+        try:
+            return fn(*args)
+        finally:
+            sys.settrace(before)
+
+    def _counter(self) -> Callable[[FrameType, str, Any], Any]:
+        """The trace function of ``_budgeted``, made once per engine: it counts down
+        ``_left`` on each line of the engine's own frames (which files are the engine's is
+        worked out once per file name)."""
+        root = os.path.realpath(self.where.root)
+        mine: dict[str, bool] = {}
+        left = self._left
+
+        def line(frame: FrameType, event: str, arg: Any) -> Any:
+            if event == "line":
+                left[0] -= 1
+                if left[0] < 0:
+                    raise OverBudget(self.budget or 0)
+            return line
+
+        def call(frame: FrameType, event: str, arg: Any) -> Any:
+            name = frame.f_code.co_filename
+            inside = mine.get(name)
+            if inside is None:
+                real = os.path.realpath(name)
+                inside = mine[name] = real == root or real.startswith(root + os.sep)
+            return line if inside else None
+
+        return call
+
+    def _over(self, hook: str, exc: OverBudget) -> EngineFault:
+        """The one line of a call stopped by its budget: the line it was running."""
+        found = _line_in(self.where, exc.__traceback__)
+        file, line = found if found else (self.where.named, None)
+        return EngineFault(file, line, hook,
+                           f"did not return after {exc.budget:,} lines of the engine's code: "
+                           "a loop that never ends?" + self.replay())
+
+    def interrupted(self, exc: BaseException | None = None) -> Interrupted:
+        """What Ctrl-C stopped: the game (its seed and players, and the command that replays
+        it), the hook and the engine's line it was running, when it was in one."""
+        where = ""
+        if self.hook is not None:
+            found = _line_in(self.where, exc.__traceback__) if exc is not None else None
+            where = f" in {self.hook}" + (f" ({found[0]}:{found[1]})" if found else "")
+        if self.seed is None:
+            return Interrupted(f"{self.where.named}{where}")
+        return Interrupted(f"game seed {self.seed}, {self.players} players{where}: "
+                           f"{self.command()} replays it")
+
+    def command(self) -> str:
+        """The command that replays the game being played (``replay_command``)."""
+        assert self.seed is not None and self.players is not None
+        return replay_command(self.where, self.players, self.seed, self.policy, self.variant)
+
+    def replay(self) -> str:
+        """What a fault says of the game it happened in: its seed and players, and the
+        command that replays it; nothing outside a game (a build's examples, an import)."""
+        if self.seed is None or self.players is None:
+            return ""
+        return f" (game seed {self.seed}, {self.players} players: {self.command()} replays it)"
+
+    def label(self, state: Any, action: Any) -> str:
+        """An action as a fault names it: its index and, when the engine offers
+        ``describe(state, action)``, its label (``20 "Moons 6"``). A ``describe`` that fails
+        on the action (an index out of range, say) leaves the index alone: the fault being
+        reported matters more than a second one in the label."""
+        shown = _plain(repr(action))
+        own = getattr(self.module, "describe", None)
+        if not callable(own):
+            return shown
+        try:
+            text = own(state, action)
+        except Exception:
+            return shown
+        return f"{shown} {_plain(repr(str(text)))}" if text is not None else shown
 
     def _wrapped(self, hook: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         return lambda *args: self._call(hook, fn, *args)
 
     def fault(self, hook: str, what: str) -> EngineFault:
         """A fault found by a check (not an exception): named at the engine's file."""
-        return EngineFault(self.where.named, None, hook,
-                           what + _replay(self.seed, self.players))
+        return EngineFault(self.where.named, None, hook, what + self.replay())
 
     # -- the interface (base.RulesEngine) --------------------------------------------------
 
@@ -243,9 +381,10 @@ class Guarded:
             return _one_ply(self, state, legal)
         action = self._call("greedy_action", own, state)
         if action not in legal:
-            shown = ", ".join(map(str, legal[:12])) + (", ..." if len(legal) > 12 else "")
-            raise self.fault("greedy_action", f"chose {_plain(repr(action))}, not a legal "
-                                              f"action (legal: {shown})")
+            shown = ", ".join(self.label(state, a) for a in legal[:12]) + (
+                ", ..." if len(legal) > 12 else "")
+            raise self.fault("greedy_action", f"chose {self.label(state, action)}, not a "
+                                              f"legal action (legal: {shown})")
         return int(action)
 
     def verify(self, game: Game, printed: PrintedKit) -> list[Finding]:

@@ -31,12 +31,33 @@ class GameResult:
     choices: tuple[int, ...] = ()
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C while a game was being played: the text says which game (its seed and players)
+    and, for a project's engine, the hook and line it stopped in (generator/rules/guard.py)
+    and the command that replays it. A KeyboardInterrupt still: every caller that stops on
+    Ctrl-C stops on this one; the command line prints its text after ``interrupted:``."""
+
+
 def game_seed(seed: int, index: int) -> int:
     return (seed * 1_000_003 + index) & 0x7FFFFFFF
 
 
 def play_one(module: Playable, players: int, seed: int, policy: str, max_turns: int,
              data: Mapping[str, Any] | None, count_choices: bool = False) -> GameResult:
+    """``_play_one``, and Ctrl-C during it said as ``Interrupted`` naming the game (a
+    project's engine names its hook too: its own ``interrupted``)."""
+    try:
+        return _play_one(module, players, seed, policy, max_turns, data, count_choices)
+    except Interrupted:
+        raise
+    except KeyboardInterrupt:
+        own = getattr(module, "interrupted", None)
+        raise (own() if callable(own) else
+               Interrupted(f"game seed {seed}, {players} players")) from None
+
+
+def _play_one(module: Playable, players: int, seed: int, policy: str, max_turns: int,
+              data: Mapping[str, Any] | None, count_choices: bool = False) -> GameResult:
     """Play one game to its end (or to ``max_turns``, a stall) with a seeded policy.
 
     ``count_choices`` also counts the legal actions at every step (``GameResult.choices``);

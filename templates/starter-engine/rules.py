@@ -100,6 +100,14 @@ def apply(state: State, action: int) -> State:
     return state
 
 
+def describe(state: State, action: int) -> str:
+    """An action in words (card ``action``'s name): pnp names an action this way when it
+    reports a fault, beside its number (none for a number that is no card)."""
+    if not 0 <= action < len(state.cards):
+        raise ValueError(f"no card {action}")
+    return state.cards[action][2]
+
+
 def clone(state: State) -> State:
     copy = State(state.cards, [list(h) for h in state.hands], list(state.trick), state.player,
                  list(state.tricks), state.turn, random.Random())

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import threading
 from pathlib import Path
@@ -261,7 +262,7 @@ def legal_actions(state):
     err = _fault(capsys)
     assert re.search(rf"g/rules\.py:{line}: legal_actions: raised ZeroDivisionError: "
                      r"integer division or modulo by zero \(game seed \d+, 2 players: "
-                     r"new_game\(2, \d+\) replays it\)", err), err
+                     r"pnp simulate g --players 2 --replay \d+ --trust replays it\)", err), err
     seed = int(re.search(r"game seed (\d+)", err)[1])
     with trust.for_run([folder]), pytest.raises(rules.EngineFault):
         engine = rules.load(rules.project_engine(load_game("g")))
@@ -275,6 +276,112 @@ def test_an_illegal_action_is_named(in_tmp, config, capsys):
     err = _fault(capsys, "--policy", "greedy")
     assert "g/rules.py: greedy_action: chose 99, not a legal action" in err
     assert "game seed" in err
+
+
+def test_an_illegal_action_is_named_by_its_label_and_index(in_tmp, config, capsys):
+    # a card of another player's hand: the starter's describe() names it
+    append(starter(in_tmp / "g"), """def greedy_action(state):
+    return next(c for c in range(len(state.cards)) if c not in legal_actions(state))
+""")
+    err = _fault(capsys, "--policy", "greedy")
+    found = re.search(r"greedy_action: chose (\d+) '([\w ]+)', not a legal action \(legal: "
+                      r"((\d+) '([\w ]+)'(, )?)+\)", err)
+    assert found, err
+    names = [row["name"] for row in load_game("g").data["tables"]["cards"]]
+    assert found[2] == names[int(found[1])]  # the label is the card the index is
+    legal = re.findall(r"(\d+) '([\w ]+)'", err[err.index("(legal: "):])
+    assert legal and all(names[int(i)] == name for i, name in legal)
+
+
+def _replayed(capsys, err: str) -> str:
+    """Run the replay command a fault names; its own error (one line, exit 2)."""
+    command = re.search(r"players: (pnp simulate .+) replays it\)$", err.strip())
+    assert command, err
+    words = shlex.split(command[1])
+    assert words[:2] == ["pnp", "simulate"]
+    code, _, again = run(capsys, *words[1:])
+    assert code == 2 and "Traceback" not in again, again
+    return again
+
+
+def test_the_replay_hint_is_a_command_that_replays_the_game(in_tmp, config, capsys):
+    # a fault in a later game of the run (not the first, which is played twice first), of
+    # one set-up of two, under the greedy policy: the hint names all of it, and replays it
+    folder = starter(in_tmp / "g")
+    append(folder, """def variants(data):
+    return [("easy", data), ("hard rules", {**data, "hard": True})]
+
+
+_greedy = greedy_action
+
+
+def greedy_action(state):
+    if getattr(state, "hard", False) and state.rng.random() < 0.02:
+        raise KeyError("hard")  # HERE
+    return _greedy(state)
+
+
+_new = new_game
+
+
+def new_game(players, seed, data=None):
+    state = _new(players, seed, data)
+    state.hard = bool((data or {}).get("hard")) and seed % 3 == 1
+    return state
+""")
+    assert run(capsys, "trust", "g")[0] == 0
+    code, _, err = run(capsys, "simulate", "g", "--n", "40", "--players", "3", "--policy",
+                       "greedy")
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert "--variant 'hard rules' --policy greedy --replay" in err
+    assert "--trust" not in err  # trusted for good: the replay needs no --trust
+    assert _replayed(capsys, err) == err
+    # a run trusted for itself alone is replayed with --trust
+    assert run(capsys, "trust", "--revoke", "g")[0] == 0
+    err = _fault(capsys, "--policy", "greedy", "--players", "3")
+    assert err.rstrip().endswith("--trust replays it)")
+    assert _replayed(capsys, err) == err
+    code, out, _ = run(capsys, "simulate", "g", "--players", "2", "--variant", "easy",
+                       "--replay", "5", "--trust")
+    assert code == 0 and re.search(r"game seed 5 \(random policy\): 9 turns, ", out), out
+    code, _, err = run(capsys, "simulate", "g", "--variant", "hard", "--trust")
+    assert code == 2 and "--variant 'hard': g has the set-ups 'easy', 'hard rules'" in err
+
+
+def test_a_call_that_never_returns_is_stopped_by_its_budget(in_tmp, config, capsys,
+                                                            monkeypatch):
+    from generator.rules import guard
+
+    monkeypatch.setattr(guard, "CALL_BUDGET", 20_000)  # the real one takes seconds
+    folder = starter(in_tmp / "g")
+    line = append(folder, """_legal = legal_actions
+
+
+def legal_actions(state):
+    if state.turn == 4:
+        while True:  # HERE
+            try:
+                pass
+            except Exception:
+                pass  # an engine's own except cannot swallow the stop
+    return _legal(state)
+""")
+    for jobs in ("1", "2"):  # the first game, played twice before any worker starts
+        err = _fault(capsys, "--jobs", jobs)
+        stopped = re.search(r"g/rules\.py:(\d+): ", err)
+        assert stopped and line <= int(stopped[1]) <= line + 4, err  # a line of the loop
+        assert re.search(r"g/rules\.py:\d+: legal_actions: did not return after 20,000 "
+                         r"lines of the engine's code: a loop that never ends\? \(game seed "
+                         r"\d+, 2 players: pnp simulate g --players 2 --replay \d+ --trust "
+                         r"replays it\)", err), err
+
+
+def test_the_starter_reports_the_tricks_played_as_its_length(in_tmp, config, capsys):
+    starter(in_tmp / "g")
+    code, out, err = run(capsys, "simulate", "g", "--n", "30", "--trust")
+    assert code == 0, err
+    # 18 cards: 9 tricks for 2 players, 6 for 3, 4 for 4 (2 cards left out)
+    assert re.findall(r"every game lasted (\d+) turns", out) == ["9", "6", "4"]
 
 
 def test_an_endless_game_is_named(in_tmp, config, capsys):
@@ -396,3 +503,53 @@ def test_no_rules_value_the_schema_accepts_leaves_the_project(value):
     parts = value.rstrip("/").split("/")
     assert not os.path.isabs(value) and ".." not in parts and "" not in parts
     assert all(not p.startswith(".") for p in parts)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_says_which_game_and_hook_it_stopped_in(in_tmp, config, jobs):
+    """Ctrl-C (SIGINT to the command's process group, as a terminal sends it) while a hook
+    waits in C code, where no line budget can see it: one line naming the game, the hook and
+    its line, and the replay command; with workers, each worker's game."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    folder = starter(in_tmp / "g")
+    marks = in_tmp / "marks"
+    marks.mkdir()
+    line = append(folder, f"""import multiprocessing as _mp
+import os as _os
+import time as _time
+_legal = legal_actions
+
+
+def legal_actions(state):
+    worker = _mp.parent_process() is not None
+    if state.turn == 3 and (worker or {jobs == "1"!r}):
+        open(_os.path.join({str(marks)!r}, str(_os.getpid())), "w").close()
+        _time.sleep(3600)  # HERE
+    return _legal(state)
+""")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    child = subprocess.Popen(
+        [sys.executable, "-m", "generator", "simulate", "g", "--n", "20", "--players", "2",
+         "--jobs", jobs, "--trust"], cwd=in_tmp, env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        end = time.monotonic() + 120  # patience, never asserted
+        while len(list(marks.iterdir())) < int(jobs) and child.poll() is None \
+                and time.monotonic() < end:
+            time.sleep(0.05)
+        time.sleep(0.2)  # each marked process is in its sleep by now
+        os.killpg(child.pid, signal.SIGINT)
+        _, err = child.communicate(timeout=120)
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+    assert child.returncode == 130, err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    games = re.findall(rf"game seed (\d+), 2 players in legal_actions \(g/rules\.py:{line}\): "
+                       r"pnp simulate g --players 2 --replay (\d+) --trust replays it", err)
+    assert err.startswith("interrupted: ") and len(games) == int(jobs), err
+    assert all(a == b for a, b in games)
