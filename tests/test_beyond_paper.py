@@ -121,6 +121,37 @@ def test_gutterfold_cut_files_hold_only_the_front_half(project, capsys):
             assert right <= fold, shape.get("id")
 
 
+def test_cut_svg_cuts_dice_nets_along_their_outline(tmp_path, capsys):
+    """A die net is cut on its solid outline (the cross of squares with its glue tabs, the
+    d4's triangle with its tabs), not round the box the nets share: one path per dice piece,
+    one closed loop per die, every corner inside the piece's box and the cut passing the
+    tabs' outer corners (a rectangle round the box would cut every tab off)."""
+    code, _, err = run(capsys, "build", "moving-day", "--cut-svg", "--out", tmp_path)
+    assert code == 0, err
+    kit = json.loads((tmp_path / "moving-day" / "moving-day.kit.json").read_text("utf-8"))
+    folder = tmp_path / "moving-day" / "moving-day-cut"
+    seen = 0
+    for page in kit["pages"]:
+        for n, pc in enumerate(page["pieces"], start=1):
+            if pc["component"] != "dice":
+                continue
+            root = ET.parse(folder / f"sheet-{page['sheet']:03d}-{page['side']}.svg").getroot()
+            ident = f"s{page['sheet']}-{page['side']}-{n:03d}-dice"
+            shape = next(el for el in root.iter() if el.get("id") == ident)
+            assert shape.tag == SVG + "path"
+            loops = [loop.split(" L ") for loop in
+                     shape.get("d").removeprefix("M ").removesuffix(" Z").split(" Z M ")]
+            assert len(loops) == 4  # 2 d6 and 2 d4 (Tetrahedra)
+            assert sorted(len(loop) for loop in loops) == [12, 12, 28, 28]
+            for loop in loops:
+                for corner in loop:
+                    x, y = map(float, corner.split())
+                    assert pc["x"] - 0.01 <= x <= pc["x"] + pc["w"] + 0.01
+                    assert pc["y"] - 0.01 <= y <= pc["y"] + pc["h"] + 0.01
+            seen += 1
+    assert seen == 1
+
+
 def test_the_readme_says_print_then_cut_registration_marks_are_not_printed():
     """Cricut's and Silhouette's print-then-cut find the sheet by registration marks their own
     software prints; the kit prints none, and the README's cut-file section says so (it told a

@@ -4,8 +4,9 @@ true size, for laser cutters and die-cutting machines (Cricut, Silhouette, a las
 Written from the same ``Kit`` the PDF and its manifest (``manifest.py``) are: each piece's box
 is the manifest's ``x, y, w, h`` (its trim on the page, in mm from the top-left corner), so
 the cut lies on the printed trim. A round piece (``shape: round``) is a ``<circle>`` on its
-trim's inscribed circle, as the kit draws its hairline; any other piece a ``<rect>`` with the
-component's ``corner`` radius (``rx``/``ry``, at most half its shorter side). One shape per
+trim's inscribed circle; a die net (``kind: die``) a ``<path>`` along its nets' outline
+(``net_outline``); any other piece a ``<rect>`` with the component's ``corner`` radius
+(``rx``/``ry``, at most half its shorter side). One shape per
 piece, no fill, a hairline stroke; its ``id`` names the page, the piece's number on it and its
 component, its ``<title>`` the piece's label (a stranger's text: ElementTree escapes it, so
 ``<``, ``&`` or a quote in a label cannot break the file).
@@ -19,9 +20,13 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Collection, Mapping
 
-from .page import Kit, Page
+from generator.core import primitives as p
+from generator.core.primitives import Face
+
+from .page import Kit, Page, Placement
 
 SVG_NS = "http://www.w3.org/2000/svg"
 HAIRLINE = 0.025  # mm: 0.001 in, what laser software takes for a vector cut (a hairline)
@@ -54,9 +59,79 @@ def cut_pages(kit: Kit) -> list[tuple[int, Page]]:
             if page.pieces]
 
 
-def cut_svg(page: Page, sheet: int, corners: Mapping[str, float]) -> bytes:
+Point = tuple[float, float]
+
+
+def _outline_shapes(face: Face) -> list[list[Point]]:
+    """The closed outlined shapes a face draws (stroked rectangles, straight-sided
+    polygons), each as its corners in face mm."""
+    out: list[list[Point]] = []
+    for prim in face.prims:
+        if isinstance(prim, p.Rect) and prim.stroke is not None and not prim.radius:
+            x, y, w, h = prim.x, prim.y, prim.w, prim.h
+            out.append([(x, y), (x + w, y), (x + w, y + h), (x, y + h)])
+        elif isinstance(prim, p.Path) and prim.stroke is not None:
+            ops = [op for op, _ in prim.segments]
+            if ops and ops[0] == "M" and ops[-1] == "Z" and set(ops[1:-1]) == {"L"}:
+                out.append([(v[0], v[1]) for op, v in prim.segments if op != "Z"])
+    return out
+
+
+def net_outline(face: Face) -> list[list[Point]]:
+    """The outline of the die nets a face draws, as closed loops of face mm: a net's faces
+    (squares, triangles) and glue tabs meet edge to edge, so its outline is every edge
+    that only one of them draws; an inner (fold) edge is drawn by the two it joins."""
+    def key(pt: Point) -> Point:
+        return (round(pt[0], 4) + 0.0, round(pt[1], 4) + 0.0)
+
+    drawn: Counter[frozenset[Point]] = Counter()
+    for corners in _outline_shapes(face):
+        for a, b in zip(corners, corners[1:] + corners[:1], strict=True):
+            if key(a) != key(b):
+                drawn[frozenset((key(a), key(b)))] += 1
+    links: dict[Point, list[Point]] = {}
+    for edge, times in sorted(drawn.items(), key=lambda kv: sorted(kv[0])):
+        if times == 1:
+            a, b = sorted(edge)
+            links.setdefault(a, []).append(b)
+            links.setdefault(b, []).append(a)
+    loops: list[list[Point]] = []
+    while links:
+        start = min(links)
+        loop, here, before = [start], start, None
+        while True:
+            ahead = [pt for pt in links.get(here, []) if pt != before] or links.get(here, [])
+            if not ahead:
+                break
+            step = ahead[0]
+            links[here].remove(step)
+            links[step].remove(here)
+            for pt in (here, step):
+                if not links[pt]:
+                    del links[pt]
+            before, here = here, step
+            if here == start:
+                break
+            loop.append(here)
+        if len(loop) > 2:
+            loops.append(loop)
+    return loops
+
+
+def _net_path(pl: Placement) -> str:
+    """A die net piece's outline as SVG path data, in page mm (after the piece's turn)."""
+    parts = []
+    for loop in net_outline(pl.face):
+        pts = [pl.to_page(x, y) for x, y in loop]
+        parts.append("M " + " L ".join(f"{_n(x)} {_n(y)}" for x, y in pts) + " Z")
+    return " ".join(parts)
+
+
+def cut_svg(page: Page, sheet: int, corners: Mapping[str, float],
+            nets: Collection[str] = ()) -> bytes:
     """One sheet side's cut file. ``corners``: each component's corner radius (mm; a
-    component not in it has square corners)."""
+    component not in it has square corners); ``nets``: the components of die nets, cut
+    along the outline of their nets (``net_outline``), not round their box."""
     w, h = page.size.w, page.size.h
     root = ET.Element("svg", {"xmlns": SVG_NS, "version": "1.1",
                               "width": f"{_n(w)}mm", "height": f"{_n(h)}mm",
@@ -69,7 +144,10 @@ def cut_svg(page: Page, sheet: int, corners: Mapping[str, float]) -> bytes:
     for number, pl in enumerate((pl for pl in page.pieces if pl.side == page.side), start=1):
         x, y, pw, ph = pl.trim
         ident = f"s{sheet}-{page.side}-{number:03d}-{pl.component}"
-        if pl.round:
+        outline = _net_path(pl) if pl.component in nets else ""
+        if outline:
+            shape = ET.SubElement(group, "path", {"id": ident, "d": outline})
+        elif pl.round:
             shape = ET.SubElement(group, "circle", {
                 "id": ident, "cx": _n(x + pw / 2), "cy": _n(y + ph / 2),
                 "r": _n(min(pw, ph) / 2)})

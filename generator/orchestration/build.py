@@ -508,7 +508,9 @@ def cut_files(game: Game, kit: Kit) -> dict[str, bytes]:
         raise InputError(f"--cut-svg: {game.id}'s kit has {len(pages)} sheet sides of pieces; "
                          f"a set of cut files holds at most {MAX_CUT_FILES}")
     corners = {comp.id: comp.corner for comp in game.components}
-    return {cut_name(sheet, page.side): cut_svg(page, sheet, corners) for sheet, page in pages}
+    nets = {comp.id for comp in game.components if comp.kind == "die"}
+    return {cut_name(sheet, page.side): cut_svg(page, sheet, corners, nets)
+            for sheet, page in pages}
 
 
 @contextmanager
