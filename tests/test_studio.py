@@ -538,3 +538,40 @@ def test_the_studio_keeps_recipes_for_two_drawings_only():
     assert table.png(drawings[0]) is None  # gone: never drawn, never asked again
     assert Image.open(io.BytesIO(table.png(drawings[3]) or b"")).size == (118, 177)
     assert table.renders == 1
+
+
+def test_play_runs_every_declared_player_count_and_an_engine_error_shows_in_the_status(
+        tmp_path):
+    # the starter's engine is for 2-4 players: Play plays 3 too, where this engine's fault is
+    project = tmp_path / "trick"
+    assert run_cli("init", project, "--engine") == 0
+    assert run_cli("trust", project) == 0
+    good = Running(project, BuildOptions(out_dir=project / "output"))
+    try:
+        state = good.until(lambda s: s["play"] is not None)
+        play = state["play"]
+        assert [n for n in (2, 3, 4) if f", {n} players:" in play["text"]] == [2, 3, 4]
+        assert play["error"] is False and play["charts"] == 6
+        assert state["status"].startswith("up to date") and not state["failed"]
+    finally:
+        good.stop()
+    faulty = tmp_path / "faulty"
+    assert run_cli("init", faulty, "--engine") == 0
+    with (faulty / "rules.py").open("a", encoding="utf-8") as file:
+        file.write("\n\n_scores = scores\n\n\ndef scores(state):\n"
+                   "    if len(state.hands) == 3:\n"
+                   "        raise RuntimeError('three seats')\n"
+                   "    return _scores(state)\n")
+    assert run_cli("trust", faulty) == 0
+    bad = Running(faulty, BuildOptions(out_dir=faulty / "output"))
+    try:
+        state = bad.until(lambda s: s["play"] is not None and not s["building"])
+        assert state["error"] is None and state["drawing"] is not None  # the kit builds
+        assert state["play"]["error"] is True
+        assert "raised RuntimeError: three seats" in state["play"]["text"]
+        assert "3 players" in state["play"]["text"]
+        assert state["failed"] and state["status"].startswith("engine error (Play): ")
+        assert "faulty/rules.py:" in state["status"] and "three seats" in state["status"]
+        assert "up to date" not in state["status"]
+    finally:
+        bad.stop()

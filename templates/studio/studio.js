@@ -184,7 +184,8 @@
     $("title").textContent = state.title;
     const status = $("status");
     status.classList.toggle("building", state.building);
-    status.textContent = state.building ? "building…" : (state.error ? "error" : `up to date (v${state.version})`);
+    status.classList.toggle("failed", !state.building && state.failed);
+    status.textContent = state.status;  // the server's words (state.py: Studio.status)
     $("error").hidden = !state.error;
     $("error-text").textContent = state.error ? state.error.lines.join("\n") : "";
     const failing = state.drawing ? state.drawing.failing : [];

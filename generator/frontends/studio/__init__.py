@@ -47,8 +47,8 @@ PLAY_PAUSE_S = 1.5  # play once the edits have paused this long
 
 def _play(send: Any, data_file: str, folder: str, lang: str) -> None:
     """The child process's work: the balance report and its charts (names in ``folder``),
-    sent back; an error as its lines. At low priority: the builds the designer waits for
-    come first."""
+    sent back, or an error as its lines, marked as one (the status bar says it). At low
+    priority: the builds the designer waits for come first."""
     import contextlib
     import os
 
@@ -57,9 +57,9 @@ def _play(send: Any, data_file: str, folder: str, lang: str) -> None:
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)
     try:
-        send.send(simulation(data_file, Path(folder), PLAY_GAMES, lang, 1))
+        send.send((*simulation(data_file, Path(folder), PLAY_GAMES, lang, 1), False))
     except Exception as exc:  # a game that cannot be played: said on the page
-        send.send(("\n".join(watcher.error_lines(exc)), []))
+        send.send(("\n".join(watcher.error_lines(exc)), [], True))
 
 
 class Session:
@@ -118,7 +118,8 @@ class Session:
             try:
                 child.start()
             except (OSError, RuntimeError) as exc:  # no process to play in: said on the page
-                self.studio.publish_play(f"the simulation could not start: {exc}", [])
+                self.studio.publish_play(f"the simulation could not start: {exc}", [],
+                                         failed=True)
                 continue
             finally:
                 send.close()
@@ -130,13 +131,13 @@ class Session:
                 child.join()  # nothing writes to the chart folder once the loop has ended
                 return
             try:
-                text, names = receive.recv() if receive.poll() else ("the simulation stopped",
-                                                                     [])
+                text, names, failed = receive.recv() if receive.poll() else (
+                    "the simulation stopped", [], True)
             except (EOFError, OSError):
-                text, names = "the simulation stopped", []
+                text, names, failed = "the simulation stopped", [], True
             child.join()
             charts = [(Path(self.charts.name) / name).read_bytes() for name in names]
-            self.studio.publish_play(text, charts)
+            self.studio.publish_play(text, charts, failed=failed)
 
     def run(self, report: Callable[[str], None]) -> int:
         self.player = threading.Thread(target=self.play_loop, name="pnp-serve-play",

@@ -199,11 +199,13 @@ class Studio:
             self.building = False
             self._bump()
 
-    def publish_play(self, text: str, charts: list[bytes]) -> None:
-        """The balance report of a simulation and its charts (``chart(k)``)."""
+    def publish_play(self, text: str, charts: list[bytes], failed: bool = False) -> None:
+        """The balance report of a simulation and its charts (``chart(k)``); ``failed``: the
+        text is the engine's error (``status`` says so, not "up to date")."""
         with self.changed:
             self.charts = charts
-            self.play = {"text": text, "charts": len(charts), "made": self.version + 1}
+            self.play = {"text": text, "charts": len(charts), "made": self.version + 1,
+                         "error": failed}
             self._bump()
 
     def chart(self, number: int) -> bytes | None:
@@ -239,10 +241,28 @@ class Studio:
             if self.written[0] != self.version:  # written once per version, not per request
                 self.written = (self.version, json.dumps(
                     {"version": self.version, "title": self.title, "flip": self.flip,
-                     "building": self.building, "error": self.error,
+                     "building": self.building, "status": self.status(),
+                     "failed": self.failed(), "error": self.error,
                      "drawing": self.drawing, "report": self.report, "play": self.play},
                     ensure_ascii=True).encode("ascii"))
             return self.written[1]
+
+    def failed(self) -> bool:
+        """Whether the last save failed to build or the last play met an engine error."""
+        return self.error is not None or bool(self.play and self.play.get("error"))
+
+    def status(self) -> str:
+        """The status bar's words (the page shows them as they are): never "up to date"
+        while the last play of the game met an engine error, which is otherwise seen only
+        by opening Play. Called with ``changed`` held."""
+        if self.building:
+            return "building…"
+        if self.error is not None:
+            return "error"
+        if self.play and self.play.get("error"):
+            first = next((line for line in str(self.play["text"]).splitlines() if line), "")
+            return f"engine error (Play): {first}"
+        return f"up to date (v{self.version})"
 
     def wait(self, seen: int, timeout: float) -> int:
         """The version once it is past ``seen`` (or after ``timeout``: a keep-alive)."""
