@@ -10,6 +10,7 @@ import multiprocessing
 import os
 import signal
 import statistics
+import threading
 import time
 from collections import Counter
 from collections.abc import Mapping
@@ -175,15 +176,20 @@ def _chunk(args: tuple[str | rules.ProjectEngine, int, int, int, int, str, int, 
     module_name, players, seed, start, stop, policy, max_turns, data, variant = args
     module = rules.load(module_name)  # a project's engine: trusted again in the worker
     _watched(module, policy, variant)
-    worker = multiprocessing.parent_process() is not None
-    if worker:
+    # a child process (a pool's worker, the studio's play) listens to Ctrl-C while it plays,
+    # and goes back to what it did before after (a worker: ignoring it); only the main thread
+    # may set a handler
+    listen = (multiprocessing.parent_process() is not None
+              and threading.current_thread() is threading.main_thread())
+    before = signal.getsignal(signal.SIGINT)
+    if listen:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         return [play_one(module, players, game_seed(seed, i), policy, max_turns, data,
                          count_choices=True) for i in range(start, stop)]
     finally:
-        if worker:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if listen:
+            signal.signal(signal.SIGINT, before if before is not None else signal.SIG_DFL)
 
 
 def _stopped(futures: list[Future[list[GameResult]]]) -> KeyboardInterrupt:
