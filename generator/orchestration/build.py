@@ -139,11 +139,18 @@ def item_label(comp: Component, ctx: dict[str, Any], index: int,
     when it has several items): the manifest, the PNG file names and the studio show
     "Player aids", never an id a player never sees ("aid-001")."""
     if comp.label:
+        source = i18n.label_field(comp.label, where)
         try:
             with Spending((*where, "label")):
-                label = str(evaluate(i18n.label_field(comp.label, where), ctx))
+                label = str(evaluate(source, ctx))
         except ExpressionError as exc:
-            raise DataError(*where, str(exc)) from None
+            site = i18n.translation_site(comp.label) if source is not comp.label else None
+            if site is None:
+                raise DataError(*where, str(exc)) from None
+            # the English label works: the translation printed in its place is at fault
+            raise DataError(*site, "strings", f"{exc} (this translation is printed as the "
+                                               f"label {where[2]}, {where[0]}:{where[1]})"
+                            ) from None
         if not label.strip():  # a piece the manifest, the preview and errors cannot name
             raise DataError(*where, f"expected a label of at least 1 character; item "
                                     f"{index + 1} gets an empty one")

@@ -532,10 +532,11 @@ TRANSLATIONS = [
     # A translated rules text (t() of a data value) too long for its box.
     ("rules text too long", f"  \"Winning, or a draw\": Gagner\n  \"{RULE}\": \"{LONG}\"\n", 3,
      "does not fit", "rules-section"),
-    # A template's own text replaced by a translation whose expression fails.
+    # A template's own text replaced by a translation whose expression fails (Moving
+    # Target's label is the same text, and a piece is named before its face is drawn).
     ("template text expression fails",
      "  \"{{ item.rank.name }} of {{ item.suit.name }}\": \"{{ item.rang.nom }}\"\n", 2,
-     "has no attribute 'rang'", "playing-card"),
+     "has no attribute 'rang'", "label components[0].label"),
     # ... and by one naming an inline icon there is none of.
     ("template text unknown inline icon",
      "  \"{{ item.rank.name }} of {{ item.suit.name }}\": \"{{ item.rank.name }} :nosuch:\"\n",
@@ -553,7 +554,8 @@ def test_a_failing_translation_names_its_catalogue_line(name, strings, line, say
     assert code == 2, err
     catalogue = tmp_path / "game" / "messages" / "fr.yaml"
     assert err.startswith(f"error: {catalogue}:{line}: strings: "), err
-    assert says in err and f"face template {template}" in err, err
+    assert says in err and ((template.startswith("label ") and f"as the {template}" in err)
+                            or f"face template {template}" in err), err
     assert not BUILTIN_FILE.search(err)
 
 
