@@ -436,6 +436,17 @@ def pnp_config_dir(run_tmp) -> Iterator[Path]:
             os.environ[name] = value
 
 
+# The trust file's folder: the project-engine and trust tests each ask trust afresh.
+@pytest.fixture
+def config(tmp_path, monkeypatch) -> Path:
+    """A config folder of this test's own, and a HOME that must stay empty."""
+    folder = tmp_path / "config"
+    monkeypatch.setenv("PNP_CONFIG_DIR", str(folder))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("PNP_TRUST_RUN", raising=False)
+    return folder
+
+
 @pytest.fixture
 def fresh_cache(tmp_path, monkeypatch) -> Path:
     """An empty, enabled cache folder for one test (PNP_CACHE unset whatever the shell says)."""

@@ -21,3 +21,11 @@ def edit(file: Path, old: str, new: str) -> int:
     assert text.count(old) == 1, f"{old!r} must occur once in {file}"
     file.write_text(text.replace(old, new), encoding="utf-8")
     return text[:text.index(old)].count("\n") + 1
+
+
+def starter(folder: Path) -> Path:
+    """A starter project with its own engine (``pnp init --engine``) in ``folder``."""
+    from generator.data import project
+
+    project.init_project(folder, engine=True)
+    return folder

@@ -363,3 +363,21 @@ def clips(page: pypdf.PageObject) -> list[dict[str, Any]]:
         if name in ("n", "S", "s", "f", "F", "f*", "B", "B*", "b", "b*"):
             points, curved = [], False
     return found
+
+
+def pdf_fonts(pdf: Path) -> set[str]:
+    """The BaseFont of every font in the pages' resources, forms (faces) included."""
+    found: set[str] = set()
+
+    def walk(resources) -> None:
+        resources = resources.get_object() if resources is not None else {}
+        for ref in (resources.get("/Font") or {}).values():
+            found.add(str(ref.get_object()["/BaseFont"]))
+        for ref in (resources.get("/XObject") or {}).values():
+            xobject = ref.get_object()
+            if "/Resources" in xobject:
+                walk(xobject["/Resources"])
+
+    for page in pypdf.PdfReader(pdf).pages:
+        walk(page.get("/Resources"))
+    return found

@@ -24,33 +24,14 @@ from generator.data import fonts, project, project_fonts
 from generator.data.resources import load_resources
 from generator.render.png import render_png
 from tests.designer import edit, run
+from tests.pdfread import pdf_fonts
 
 VERA = Path(reportlab.__file__).parent / "fonts"
-
-
 
 
 def line_of(file: Path, needle: str) -> int:
     lines = file.read_text(encoding="utf-8").splitlines()
     return next(i for i, line in enumerate(lines, start=1) if needle in line)
-
-
-def pdf_fonts(pdf: Path) -> set[str]:
-    """The BaseFont of every font in the pages' resources, forms (faces) included."""
-    found: set[str] = set()
-
-    def walk(resources) -> None:
-        resources = resources.get_object() if resources is not None else {}
-        for ref in (resources.get("/Font") or {}).values():
-            found.add(str(ref.get_object()["/BaseFont"]))
-        for ref in (resources.get("/XObject") or {}).values():
-            xobject = ref.get_object()
-            if "/Resources" in xobject:
-                walk(xobject["/Resources"])
-
-    for page in pypdf.PdfReader(pdf).pages:
-        walk(page.get("/Resources"))
-    return found
 
 
 @pytest.fixture

@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import re
 import shutil
+import signal
+import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -464,18 +469,17 @@ def test_play_shows_the_simulation_of_a_trusted_engine_and_says_why_not_otherwis
         trusted.stop()
 
 
-def test_pnp_serve_in_a_project_folder_prints_its_address_and_stops_on_ctrl_c(tmp_path):
-    import re
-    import signal
-    import subprocess
-    import sys
-
-    project = starter(tmp_path)
-    env = {**__import__("os").environ, "PYTHONPATH": str(paths.ROOT)}
-    env.pop("DISPLAY", None)
-    env.pop("WAYLAND_DISPLAY", None)
-    child = subprocess.Popen([sys.executable, "-m", "generator", "serve"], cwd=project, env=env,
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+@contextmanager
+def pnp_serve(project: Path, **env: str) -> Iterator[tuple[subprocess.Popen[str], str, str]]:
+    """A real ``pnp serve`` process in ``project`` (Ctrl-C reaching it as a terminal's would),
+    once it has built: the process, its address with the token, and what it printed so far.
+    Killed after, if the test left it running."""
+    environ = {**os.environ, "PYTHONPATH": str(paths.ROOT), **env}
+    environ.pop("DISPLAY", None)
+    environ.pop("WAYLAND_DISPLAY", None)
+    child = subprocess.Popen([sys.executable, "-m", "generator", "serve"], cwd=project,
+                             env=environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True,
                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert child.stdout is not None
@@ -484,16 +488,20 @@ def test_pnp_serve_in_a_project_folder_prints_its_address_and_stops_on_ctrl_c(tm
         assert found, first
         built = child.stdout.readline() + child.stdout.readline()
         assert "built game" in built
-        with urllib.request.urlopen(f"{found.group(1)}/?token={found.group(2)}",
-                                    timeout=30) as page:
+        yield child, f"{found.group(1)}/?token={found.group(2)}", first + built
+    finally:
+        if child.poll() is None:
+            child.kill()
+
+
+def test_pnp_serve_in_a_project_folder_prints_its_address_and_stops_on_ctrl_c(tmp_path):
+    with pnp_serve(starter(tmp_path)) as (child, address, printed):
+        with urllib.request.urlopen(address, timeout=30) as page:
             assert page.status == 200 and b"pnp studio" in page.read()
         child.send_signal(signal.SIGINT)
         rest, _ = child.communicate(timeout=60)
         assert child.returncode == 130 and "stopped serving" in rest
-        assert "Traceback" not in first + built + rest
-    finally:
-        if child.poll() is None:
-            child.kill()
+        assert "Traceback" not in printed + rest
 
 
 @pytest.mark.parametrize("game", ["monster-day", "moving-day", "moving-day-boxes",

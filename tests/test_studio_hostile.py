@@ -9,13 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import re
 import select
 import signal
 import socket
-import subprocess
-import sys
 import threading
 import time
 import urllib.request
@@ -25,7 +21,6 @@ from typing import Any
 
 import pytest
 
-from generator.core import paths
 from generator.frontends.studio import server as studio_server
 from generator.frontends.studio.server import our_host
 from generator.frontends.studio.state import piece_key
@@ -39,6 +34,7 @@ from tests.test_studio import (
     fresh_studio,  # noqa: F401  (the fixture studio)
     needs_browser,
     pictures,
+    pnp_serve,
     read_only_studio,  # noqa: F401  (the fixture one_studio)
     serving,
     shot,
@@ -423,32 +419,17 @@ def test_no_request_writes_or_deletes_a_file(studio):
 def test_sigterm_stops_pnp_serve_cleanly_and_removes_its_chart_folder(tmp_path):
     """A real ``pnp serve`` process: SIGTERM (``kill``, a service manager) ends it as Ctrl-C
     does, exit 143, and its folder in the temporary folder is gone, charts and all."""
-    project = starter(tmp_path)
     temp = tmp_path / "temp"
     temp.mkdir()
-    env = {**os.environ, "PYTHONPATH": str(paths.ROOT), "TMPDIR": str(temp)}
-    env.pop("DISPLAY", None)
-    env.pop("WAYLAND_DISPLAY", None)
-    child = subprocess.Popen([sys.executable, "-m", "generator", "serve"], cwd=project, env=env,
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        assert child.stdout is not None
-        first = child.stdout.readline()
-        found = re.search(r"(http://127\.0\.0\.1:\d+)/\?token=(\S+)", first)
-        assert found, first
-        built = child.stdout.readline() + child.stdout.readline()
-        assert "built game" in built
+    with pnp_serve(starter(tmp_path), TMPDIR=str(temp)) as (child, _, printed):
         folders = list(temp.glob("pnp-serve-*"))
         assert len(folders) == 1
         (folders[0] / "chart-0.png").write_bytes(b"a chart")  # as a simulation leaves them
         child.send_signal(signal.SIGTERM)
         rest, _ = child.communicate(timeout=PATIENCE_S)
         assert child.returncode == 143 and "stopped serving" in rest
-        assert "Traceback" not in first + built + rest
+        assert "Traceback" not in printed + rest
         assert not folders[0].exists() and list(temp.glob("pnp-serve-*")) == []
-    finally:
-        if child.poll() is None:
-            child.kill()
 
 
 # -- from a hostile project ----------------------------------------------------------------

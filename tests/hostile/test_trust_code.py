@@ -19,28 +19,12 @@ from pathlib import Path
 import pytest
 
 from generator.core import trust
-from generator.data import project
-from tests.designer import run
+from tests.designer import run, starter
 
 STRANGER = '''import pathlib
 pathlib.Path({marker!r}).write_text("ran")
 '''
 SIM = ("--n", "10", "--players", "2")
-
-
-@pytest.fixture
-def config(tmp_path, monkeypatch) -> Path:
-    """A config folder of this test's own, and a HOME that must stay empty."""
-    folder = tmp_path / "config"
-    monkeypatch.setenv("PNP_CONFIG_DIR", str(folder))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("PNP_TRUST_RUN", raising=False)
-    return folder
-
-
-def starter(folder: Path) -> Path:
-    project.init_project(folder, engine=True)
-    return folder
 
 
 def test_a_trusted_folder_replaced_at_its_path_is_changed_and_not_run(in_tmp, config, capsys):

@@ -14,12 +14,12 @@ import os
 import shutil
 from pathlib import Path
 
-import pypdf
 import pytest
 
 from generator.core.csvout import csv_text, neutral
 from generator.data import fonts
 from tests.designer import edit, run
+from tests.pdfread import pdf_fonts
 
 GAME = "mygame"
 
@@ -178,22 +178,6 @@ def test_order_csv_holds_no_live_formula(project, capsys):
 
 
 # -- two fonts of one PostScript name ------------------------------------------------------------
-
-def pdf_fonts(pdf: Path) -> set[str]:
-    """The BaseFont of every font the pages (and their forms) use."""
-    found: set[str] = set()
-
-    def walk(resources) -> None:
-        resources = resources.get_object() if resources is not None else {}
-        for ref in (resources.get("/Font") or {}).values():
-            found.add(str(ref.get_object()["/BaseFont"]))
-        for ref in (resources.get("/XObject") or {}).values():
-            if "/Resources" in ref.get_object():
-                walk(ref.get_object()["/Resources"])
-
-    for page in pypdf.PdfReader(pdf).pages:
-        walk(page.get("/Resources"))
-    return found
 
 
 def test_a_copy_of_a_built_in_font_under_two_names_builds(project, capsys):

@@ -25,27 +25,11 @@ from generator.data.schema import PROJECT_RULES, RULES_PATTERN
 from generator.frontends.watch import build_with, find_target, watch
 from generator.orchestration.build import BuildOptions
 from generator.rules.base import RulesEngine
-from tests.designer import run
+from tests.designer import run, starter
 
 HOSTILE = '''import pathlib
 pathlib.Path({marker!r}).write_text("imported")
 '''
-
-
-@pytest.fixture
-def config(tmp_path, monkeypatch) -> Path:
-    """A config folder of this test's own, and a HOME that must stay empty."""
-    folder = tmp_path / "config"
-    monkeypatch.setenv("PNP_CONFIG_DIR", str(folder))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("PNP_TRUST_RUN", raising=False)
-    return folder
-
-
-
-def starter(folder: Path) -> Path:
-    project.init_project(folder, engine=True)
-    return folder
 
 
 def append(folder: Path, code: str) -> int:
