@@ -254,6 +254,9 @@ def test_at_least_one_fog_card_in_the_first_3_draws(tmp_path, capsys):
     (["--none", "fog=1", "--draws", "0"], "--draws must be a whole number of cards, at least 1"),
     (["--none", "fog=1", "--draws", "21"],
      "4 hands of 5 cards and 21 draws need 41 cards; deck has 40"),
+    # past the schema's bound: the option named, one line (was pydantic's four)
+    (["--at-least", "99999999999999999999", "--where", "fog=1"],
+     "--at-least: Input should be less than or equal to 5000 (got 99999999999999999999)"),
 ])
 def test_bad_draws_are_one_line_exit_2(tmp_path, capsys, args, expected):
     code, out, err = _deal(capsys, fog_project(tmp_path), *args)

@@ -56,6 +56,20 @@ def default_suit(component: Component) -> str | None:
                 None)
 
 
+def asked(fields: Mapping[str, Any]) -> DealQuestion:
+    """The question ``pnp deal``'s options make, checked as a ``deal:`` entry is: a value
+    past its bound is a ValueError naming the option (``--at-least``), one line, as the
+    command's other refusals are (pydantic's own text spans four lines and a web address)."""
+    from pydantic import ValidationError
+
+    try:
+        return DealQuestion.model_validate(fields)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        option = "--" + "-".join(str(part) for part in error["loc"]).replace("_", "-")
+        raise ValueError(f"{option}: {error['msg']} (got {said(error.get('input'))})") from None
+
+
 def check_hands(deck: Component, players: int, hand: int) -> None:
     """Every hand must be dealt from the deck: ValueError when ``players`` hands of
     ``hand`` cards need more cards than it has."""

@@ -44,6 +44,7 @@ from generator.data.deal_list import (
     MAX_BUILD_DEALT,
     SUIT_FIELDS,
     ConditionError,
+    asked,
     check_dealt,
     check_draws,
     check_hands,
@@ -532,7 +533,7 @@ def report(game: Game, players: int, hand: int, component: str | None = None,
 
     def ask(label: str, option: str = "", **kind: Any) -> None:
         try:
-            found = answered(deck, DealQuestion.model_validate({**base, **kind}), label)
+            found = answered(deck, asked({**base, **kind}), label)
         except ExpressionError as exc:  # a condition's expression: named by its option
             if not option:
                 raise
