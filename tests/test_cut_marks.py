@@ -2,9 +2,11 @@
 
 A mark helps only if the printer prints it and if each cut has one beyond both ends: a home
 printer leaves off a band along every edge (5 mm is the least we trust), and a ruler needs two
-points. So, measured in the PDF against the manifest's trims: every mark at least 5 mm from
-each edge of the paper, every cut of every block marked beyond both ends, no mark on a piece,
-no two marks meeting (a "+" reads as a corner that is not there).
+points. So, measured in the PDF against the manifest's trims: every mark has at least
+``BLEED_MARK_MIN`` of its length 5 mm or more from each edge of the paper (what every printer
+prints) and none of it nearer than ``REACH`` (a mark the band would cut short runs on to there),
+every cut of every block marked beyond both ends, no mark on a piece, no two marks meeting (a
+"+" reads as a corner that is not there).
 """
 from __future__ import annotations
 
@@ -16,7 +18,16 @@ import pytest
 
 from generator.data import load_game
 from generator.layout.frame import OUTER_BLEED as BLEED
-from generator.layout.marks import BLEED_MARK_STOP, MARK_LENGTH, MARK_OFFSET, PRINTABLE, cuts
+from generator.layout.marks import (
+    ACROSS_WANTED,
+    BLEED_MARK_MIN,
+    BLEED_MARK_STOP,
+    MARK_LENGTH,
+    MARK_OFFSET,
+    PRINTABLE,
+    REACH,
+    cuts,
+)
 
 GAMES = ("moving-target", "monster-day", "moving-day", "moving-day-boxes", "movement-game")
 PT = 72 / 25.4
@@ -65,6 +76,16 @@ def snapped(trims: list[Segment]) -> list[Segment]:
     return out
 
 
+def printed_length(m: Segment, paper_w: float, paper_h: float, band: float) -> float:
+    """How much of an axis-aligned mark lies at least ``band`` mm from every paper edge."""
+    x0, x1, y0, y1 = min(m[0], m[2]), max(m[0], m[2]), min(m[1], m[3]), max(m[1], m[3])
+    x0, x1 = max(x0, band), min(x1, paper_w - band)
+    y0, y1 = max(y0, band), min(y1, paper_h - band)
+    if x1 < x0 - 1e-9 or y1 < y0 - 1e-9:
+        return 0.0
+    return (x1 - x0) + (y1 - y0)
+
+
 def meet(a: Segment, b: Segment) -> bool:
     """Do two axis-aligned segments touch or cross?"""
     ax0, ax1, ay0, ay1 = min(a[0], a[2]), max(a[0], a[2]), min(a[1], a[3]), max(a[1], a[3])
@@ -109,8 +130,10 @@ def test_every_cut_is_marked_at_both_ends_where_a_printer_prints(kits, page_shap
         for m in marks:
             x0, x1, y0, y1 = min(m[0], m[2]), max(m[0], m[2]), min(m[1], m[3]), max(m[1], m[3])
             edge = min(x0, y0, paper_w - x1, paper_h - y1)
-            if edge < PRINTABLE - 0.01:
+            if edge < REACH - 0.01:
                 problems.append((page["page"], "edge", round(edge, 2), m))
+            if printed_length(m, paper_w, paper_h, PRINTABLE) < BLEED_MARK_MIN - 0.01:
+                problems.append((page["page"], "printed", m))
             for x, y, w, h in trims:  # on a piece: inside its trim, not on its edge line
                 if x + TOL < x1 and x0 < x + w - TOL and y + TOL < y1 and y0 < y + h - TOL:
                     problems.append((page["page"], "on a piece", m))
@@ -122,3 +145,26 @@ def test_every_cut_is_marked_at_both_ends_where_a_printer_prints(kits, page_shap
                 if not marked(cut, end, sign, marks):
                     problems.append((page["page"], "unmarked", cut, end))
     assert problems == []
+
+
+@pytest.mark.parametrize("game", ["moving-target", "monster-day"])
+def test_letter_poker_marks_are_long_enough_to_lay_a_ruler_on(kits, page_shapes, game):
+    """Letter's 3 x 3 poker cards leave 0.85 mm between the bleed's stop and the 5 mm band:
+    the marks across the bleed run on into the band, so each is at least ``ACROSS_WANTED``
+    long, and a printer keeping the whole 5 mm band still prints 0.85 mm of it."""
+    kit = kits(game, "letter")
+    with pdfplumber.open(kit.pdf) as pdf:
+        paper_w, paper_h = pdf.pages[0].width / PT, pdf.pages[0].height / PT
+    short, reaching = [], 0
+    for page in kit.manifest["pages"]:
+        if page["side"] != "front" or len(page["pieces"]) != 9:
+            continue
+        for m in page_marks(page_shapes(kit.pdf, page["page"], furniture=True)["lines"]):
+            length = abs(m[2] - m[0]) + abs(m[3] - m[1])
+            if length < ACROSS_WANTED - 0.01:
+                short.append((page["page"], m))
+            if min(m[1], m[3]) < PRINTABLE - 0.01 or max(m[1], m[3]) > paper_h - PRINTABLE + 0.01:
+                reaching += 1
+                assert printed_length(m, paper_w, paper_h, PRINTABLE) >= 0.84
+    assert short == []
+    assert reaching > 0

@@ -12,7 +12,14 @@ from generator.core.sizes import CARD_SIZES, PAPER_SIZES
 from generator.layout.frame import BAND, FURNITURE, OUTER_BLEED, Frame, best_frame
 from generator.layout.furnish import cut_marks
 from generator.layout.kit import Board, Packer, Piece, centre_sheet
-from generator.layout.marks import BLEED_MARK_STOP, MARK_LENGTH, PRINTABLE, cuts
+from generator.layout.marks import (
+    BLEED_MARK_MIN,
+    BLEED_MARK_STOP,
+    MARK_LENGTH,
+    PRINTABLE,
+    REACH,
+    cuts,
+)
 from generator.layout.packing import back_rotation, mirror_box
 from generator.layout.sheet import LayoutError, SheetSpec
 from generator.layout.tiling import GLUE, plan_board, plan_tiles
@@ -242,8 +249,9 @@ def test_board_tiles_carry_glue_strips_on_their_pages():
 @given(st.sampled_from(PAPERS), st.integers(1, 9))
 def test_cut_marks_print_at_both_ends_of_every_cut(paper, count):
     """Every cut of every block gets a mark beyond each end, on its trim line, at least
-    PRINTABLE mm from every paper edge; a mark lies outside every other block's art, the
-    footer and the ruler, touches no trim, and never meets another mark."""
+    REACH mm from every paper edge with BLEED_MARK_MIN of it PRINTABLE mm or more from every
+    edge; a mark lies outside every other block's art, the footer and the ruler, touches no
+    trim, and never meets another mark."""
     poker = CARD_SIZES["poker"]
     spec = SheetSpec(paper)
     packer = Packer(spec)
@@ -264,9 +272,13 @@ def test_cut_marks_print_at_both_ends_of_every_cut(paper, count):
                 assert beyond, (cut, end)
         for x1, y1, x2, y2 in marks:
             assert 0 < abs(x2 - x1) + abs(y2 - y1) <= MARK_LENGTH + EPS
-            assert min(x1, x2, y1, y2) >= PRINTABLE - EPS
-            assert max(x1, x2) <= paper.w - PRINTABLE + EPS
-            assert max(y1, y2) <= paper.h - PRINTABLE + EPS
+            assert min(x1, x2, y1, y2) >= REACH - EPS
+            assert max(x1, x2) <= paper.w - REACH + EPS
+            assert max(y1, y2) <= paper.h - REACH + EPS
+            inside_x = min(max(x1, x2), paper.w - PRINTABLE) - max(min(x1, x2), PRINTABLE)
+            inside_y = min(max(y1, y2), paper.h - PRINTABLE) - max(min(y1, y2), PRINTABLE)
+            assert min(inside_x, inside_y) >= -EPS
+            assert inside_x + inside_y >= BLEED_MARK_MIN - EPS
             seg = (min(x1, x2), min(y1, y2), abs(x2 - x1) + 1e-3, abs(y2 - y1) + 1e-3)
             assert not any(overlap(seg, box) for box in [*others, *block.trims])
     for i, a in enumerate(placed):

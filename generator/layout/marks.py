@@ -6,8 +6,12 @@ no mark comes closer than ``PRINTABLE`` mm to any edge of the paper, on any pape
 Where the margin a block leaves is too narrow for a mark outside its art (Letter's 3 x 3 poker
 cards, a 190.5 mm row on A4), the mark is drawn across the block's own bleed instead, stopping
 short of the trim, with a white edge so it shows on dark art; the bleed is cut away with the
-mark. Marks stop short of one another, of every other piece's art and of the footer and ruler,
-so two never cross into a "+" that would read as a corner.
+mark. Such a mark that the band would cut shorter than ``ACROSS_WANTED`` (Letter's 3 x 3 poker
+cards leave 0.85 mm between the bleed's stop and the band) runs on into the band, down to
+``REACH`` mm from the edge: a printer that keeps the 5 mm band prints the same 0.85 mm as
+before, one that prints to 4.2 mm (most lasers) or 3 mm (most inkjets) prints a mark a ruler
+can be laid on. Marks stop short of one another, of every other piece's art and of the footer
+and ruler, so two never cross into a "+" that would read as a corner.
 
 Pure geometry: trims and obstacles in, segments out.
 """
@@ -20,6 +24,8 @@ from .frame import OUTER_BLEED
 from .page import Box
 
 PRINTABLE = 5.0  # no home printer is trusted to print closer than this to the paper's edge
+REACH = 3.0  # most inkjets print this close: a mark across the bleed may run on to here ...
+ACROSS_WANTED = 2.0  # ... where the printable band alone would leave it shorter than this
 MARK_OFFSET = 0.5  # a mark outside the art starts this far past the bleed
 MARK_LENGTH = 3.5
 MARK_MIN = 1.5  # an outside mark shorter than this is drawn across the bleed instead
@@ -120,13 +126,15 @@ def block_marks(trims: Sequence[Box], others: Sequence[Box], placed: list[Segmen
     mark runs from ``BLEED_MARK_STOP`` outside the trim across the bleed instead."""
     own = [art_box(t, bleed) for t in trims]
     walls = [*others, *paper_band(paper_w, paper_h, band)]
+    reach = [*others, *paper_band(paper_w, paper_h, band - (PRINTABLE - REACH))]
     marks: list[Mark] = []
     for cut in cuts(trims):
         for end, sign in ((cut.lo, -1), (cut.hi, 1)):
             step = (0, sign) if cut.vertical else (sign, 0)
             lines = [(x1, min(y1, y2), 0.0, abs(y2 - y1)) if x1 == x2
                      else (min(x1, x2), y1, abs(x2 - x1), 0.0) for x1, y1, x2, y2 in placed]
-            mark = _one_mark(cut.at, end, step, bleed, own + walls + lines, walls + lines)
+            mark = _one_mark(cut.at, end, step, bleed, own + walls + lines, walls + lines,
+                             reach + lines)
             if mark is not None:
                 marks.append(mark)
                 placed.append(mark.segment)
@@ -134,8 +142,9 @@ def block_marks(trims: Sequence[Box], others: Sequence[Box], placed: list[Segmen
 
 
 def _one_mark(at: float, end: float, step: tuple[int, int], bleed: float,
-              outside: list[Box], across: list[Box]) -> Mark | None:
-    """The mark beyond one end of a cut: outside the art if it has room, else across it."""
+              outside: list[Box], across: list[Box], reach: list[Box]) -> Mark | None:
+    """The mark beyond one end of a cut: outside the art if it has room, else across it
+    (into the band down to ``REACH`` where the band alone leaves less than ``ACROSS_WANTED``)."""
     vertical = step[0] == 0
     sign = step[1] if vertical else step[0]
 
@@ -152,5 +161,8 @@ def _one_mark(at: float, end: float, step: tuple[int, int], bleed: float,
         return Mark(segment(start, length), False)
     length = clear_length(point(BLEED_MARK_STOP), step, MARK_LENGTH, across)
     if length >= BLEED_MARK_MIN:
+        if length < ACROSS_WANTED:
+            further = clear_length(point(BLEED_MARK_STOP), step, ACROSS_WANTED, reach)
+            length = max(length, further)
         return Mark(segment(BLEED_MARK_STOP, length), True)
     return None
