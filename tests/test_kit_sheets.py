@@ -413,7 +413,8 @@ def test_every_board_tile_has_a_mark_at_both_ends_of_each_cut(kits, page_shapes,
     out on its marks" needs two marks on each of its four cut lines, one beyond each end.
     Where there is no room outside (the ruler's band, pieces packed beside it: Moving Day's
     mat tile 1 and its tokens), the mark crosses the tile's own bleed. Every mark is inside
-    the printer's 5 mm margin, or a home printer would leave it off."""
+    the printer's 5 mm margin (at least 0.8 mm of it; one the margin leaves short runs on to
+    3 mm from the edge), or a home printer would leave it off."""
     kit = kits(game, paper, flip)
     boards = components(game, "kind", "board")
     paper_w, paper_h = PAPER_MM[paper]
@@ -425,10 +426,16 @@ def test_every_board_tile_has_a_mark_at_both_ends_of_each_cut(kits, page_shapes,
         marks = [(ln["x0"] / PT, ln["top"] / PT, ln["x1"] / PT, ln["bottom"] / PT)
                  for ln in page_shapes(kit.pdf, page["page"], furniture=True)["lines"]
                  if abs(ln["linewidth"] / PT - 0.18) < 0.01]  # the page's, not a tile's art
-        marks = [m for m in marks if margin - 0.01 <= min(m[0], m[2])
-                 and max(m[0], m[2]) <= paper_w - margin + 0.01
-                 and margin - 0.01 <= min(m[1], m[3])
-                 and max(m[1], m[3]) <= paper_h - margin + 0.01]
+        reach = 3.0
+
+        def printed(m: tuple[float, float, float, float]) -> bool:
+            x0, x1 = max(min(m[0], m[2]), margin), min(max(m[0], m[2]), paper_w - margin)
+            y0, y1 = max(min(m[1], m[3]), margin), min(max(m[1], m[3]), paper_h - margin)
+            return (x1 - x0) + (y1 - y0) >= 0.8 - 0.01 and min(x1 - x0, y1 - y0) >= -0.01
+
+        marks = [m for m in marks if reach - 0.01 <= min(m[0], m[2], m[1], m[3])
+                 and max(m[0], m[2]) <= paper_w - reach + 0.01
+                 and max(m[1], m[3]) <= paper_h - reach + 0.01 and printed(m)]
         for x, y, w, h in tiles:
             for edge in (x, x + w):  # vertical cuts: a mark above and one below
                 on = [m for m in marks if abs(m[0] - edge) < 0.05 and abs(m[2] - edge) < 0.05]
