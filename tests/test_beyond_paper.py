@@ -1,7 +1,7 @@
 """Beyond paper (issue 27, item 11): `pnp build --cut-svg` (one SVG of cut lines per sheet
 side, generator/layout/cutfile.py) and `pnp tts` (a Tabletop Simulator saved object,
-generator/orchestration/tts.py), driven through the command line as a designer would, on the
-starter project of `pnp init` grown with a hostile label, rounded corners, tiles and a board.
+generator/orchestration/exporters/tts.py), driven through the command line as a designer would,
+on the starter project of `pnp init` grown with a hostile label, rounded corners, tiles and a board.
 
 The TTS format checked is the one TTS writes and reads (Saves/Saved Objects): ``ObjectStates``;
 ``DeckCustom`` with ``DeckIDs``, ``CustomDeck`` entries keyed by a number (``FaceURL``,
@@ -26,7 +26,7 @@ from generator.core.model import Size
 from generator.core.primitives import Face
 from generator.layout.cutfile import cut_svg, xml_text
 from generator.layout.page import Page, Placement
-from generator.orchestration.tts import COLS, PER_SHEET, ROWS
+from generator.orchestration.exporters.tts import COLS, PER_SHEET, ROWS
 from tests.designer import edit, run
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -348,7 +348,8 @@ def test_tts_refuses_an_unsafe_base_url(project, capsys, url):
 def test_bounds_stop_a_huge_export_before_it_is_written(project, capsys, monkeypatch):
     """A stranger's kit past the caps (images for TTS, sheet sides for cut files) is refused
     with one line, before any image is drawn or any file written."""
-    from generator.orchestration import build, tts
+    from generator.orchestration import build
+    from generator.orchestration.exporters import tts
 
     monkeypatch.setattr(tts, "MAX_IMAGES", 10)
     code, _, err = run(capsys, "tts", "mygame")

@@ -375,7 +375,7 @@ def test_simulate_every_game_skips_one_without_engine(tmp_path, capsys, monkeypa
 
 
 def test_preview_shows_the_kit_without_simulation(tmp_path):
-    from generator.orchestration.preview import write_preview
+    from generator.orchestration.exporters.preview import write_preview
 
     file = write(tmp_path, GAME)
     page = write_preview(BuildOptions(out_dir=tmp_path / "out"), n_games=5,

@@ -9,7 +9,7 @@ import pytest
 
 from generator.core import paths
 from generator.frontends.cli import main
-from generator.orchestration.reference_doc import default_target
+from generator.orchestration.exporters.reference_doc import default_target
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from PIL import Image, ImageStat
 
 from generator.data import project
 from generator.orchestration.build import BuildOptions
-from generator.orchestration.preview import write_preview
+from generator.orchestration.exporters.preview import write_preview
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")

@@ -1,8 +1,8 @@
 """The authoring reference and the JSON Schemas: current, valid, and they catch bad files.
 
-docs/authoring.md is generated (generator/orchestration/reference_doc.py); a change to the models,
-the
-primitive table, the column types, sizes or fonts must be followed by regenerating it.
+docs/authoring.md is generated (generator/orchestration/exporters/reference_doc.py); a change to
+the models, the primitive table, the column types, sizes or fonts must be followed by
+regenerating it.
 """
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from generator.core import paths
 from generator.core.sizes import CARD_SIZES
 from generator.faces.template import PRIMITIVE_FIELDS
 from generator.frontends.cli import main
-from generator.orchestration.reference_doc import default_target, reference_text
-from generator.orchestration.schema_export import FILES, SCHEMAS
+from generator.orchestration.exporters.reference_doc import default_target, reference_text
+from generator.orchestration.exporters.schema_export import FILES, SCHEMAS
 
 REGENERATE = "python -m generator reference"
 
@@ -155,7 +155,7 @@ def test_wrong_files_fail(schemas: dict[str, dict[str, Any]]) -> None:
 
 
 def test_the_editor_settings_the_reference_shows_are_what_init_writes() -> None:
-    from generator.orchestration.schema_export import editor_settings
+    from generator.orchestration.exporters.schema_export import editor_settings
 
     section = default_target().read_text(encoding="utf-8").split("## Editor support", 1)[1]
     shown = section.split("```json\n", 1)[1].split("```", 1)[0]

@@ -31,8 +31,8 @@ from generator.core import paths
 from generator.core.findings import Finding
 from generator.frontends import studio as studio_pkg
 from generator.frontends.studio.state import PAGE_DPI, piece_key, report_rows
+from generator.orchestration.exporters.studio import PieceInfo
 from generator.orchestration.options import BuildOptions
-from generator.orchestration.studio import PieceInfo
 from tests.designer import edit, run
 
 ARTIFACTS = paths.ROOT / "output" / "test-artifacts" / "studio"
@@ -406,7 +406,7 @@ def test_the_light_table_shows_a_back_shifted_by_back_dx(tmp_path):
 
 
 def test_a_piece_from_a_csv_table_names_its_file_and_row(tmp_path):
-    from generator.orchestration.studio import studio_build
+    from generator.orchestration.exporters.studio import studio_build
 
     project = starter(tmp_path)
     data = project / "game.yaml"

@@ -134,7 +134,7 @@ def export_tts(game_id: str, opts: BuildOptions, base_url: str | None,
                jobs: int, dpi: int = 150) -> tuple[Path, int, list[str]]:
     """A Tabletop Simulator saved object and its images at ``dpi`` (generator/orchestration/
     tts.py): the JSON file, the objects on the table and the components left out."""
-    from generator.orchestration.tts import export_tts as export
+    from generator.orchestration.exporters.tts import export_tts as export
 
     return export(game_id, opts, base_url=base_url, jobs=jobs, dpi=dpi)
 
@@ -325,7 +325,7 @@ def simulate(game: Game, players: int, n: int, seed: int, jobs: int, policy: str
 
 
 def preview(opts: BuildOptions, n_games: int, named: list[str]) -> Path:
-    from generator.orchestration.preview import write_preview
+    from generator.orchestration.exporters.preview import write_preview
 
     return write_preview(opts, n_games=n_games, games_wanted=named)
 
@@ -353,13 +353,13 @@ def watch(named: list[str], opts: BuildOptions) -> int:
 
 
 def schemas(out_dir: Path) -> list[Path]:
-    from generator.orchestration.schema_export import write_schemas
+    from generator.orchestration.exporters.schema_export import write_schemas
 
     return list(write_schemas(out_dir))
 
 
 def reference(target: Path | None) -> Path:
-    from generator.orchestration.reference_doc import write_reference
+    from generator.orchestration.exporters.reference_doc import write_reference
 
     return write_reference(target)
 
@@ -368,7 +368,7 @@ def init(folder: Path, engine: bool = False) -> list[Path]:
     """A new project folder holding a small game that builds at once; with ``engine``, a
     ``rules.py`` that plays it too (docs/engines.md)."""
     from generator.data import project
-    from generator.orchestration.schema_export import write_editor_settings, write_schemas
+    from generator.orchestration.exporters.schema_export import write_editor_settings, write_schemas
 
     written = list(project.init_project(folder, engine))
     # The editor's help: JSON Schemas for each kind of file, mapped for VS Code's YAML

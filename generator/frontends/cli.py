@@ -163,7 +163,7 @@ def cmd_png(args: argparse.Namespace) -> int:
 
 
 def cmd_tts(args: argparse.Namespace) -> int:
-    """A Tabletop Simulator saved object per game (generator/orchestration/tts.py)."""
+    """A Tabletop Simulator saved object per game (generator/orchestration/exporters/tts.py)."""
     opts = BuildOptions(theme=args.theme or None, force=args.force, lang=args.lang,
                         out_dir=Path(args.out))
     for game_id in _games(args):

@@ -91,7 +91,7 @@ def test_the_studio_deals_again_only_when_the_deck_or_question_changed(
     folder = project(tmp_path / "studio", 1, trials=1000)
     data = folder / "game.yaml"
 
-    def save() -> list[str]:  # what a studio save asks (generator/orchestration/studio.py)
+    def save() -> list[str]:  # a studio save asks (generator/orchestration/exporters/studio.py)
         with context.building():
             return [finding.line() for finding in deal.findings(load_game(str(data)))]
 

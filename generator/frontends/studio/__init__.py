@@ -33,8 +33,8 @@ from typing import Any
 
 from generator.core.errors import DataError, location
 from generator.frontends import watch as watcher
+from generator.orchestration.exporters.studio import studio_build
 from generator.orchestration.options import BuildOptions
-from generator.orchestration.studio import studio_build
 
 from .server import serve
 from .state import Studio
@@ -52,7 +52,7 @@ def _play(send: Any, data_file: str, folder: str, lang: str) -> None:
     import contextlib
     import os
 
-    from generator.orchestration.preview import simulation
+    from generator.orchestration.exporters.preview import simulation
 
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)

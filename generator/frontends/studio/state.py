@@ -25,7 +25,7 @@ from generator.core.findings import Finding
 from generator.core.primitives import Face
 from generator.core.resources import Resources
 from generator.layout.page import Page, Placement
-from generator.orchestration.studio import Drawn, PieceInfo, template_lines
+from generator.orchestration.exporters.studio import Drawn, PieceInfo, template_lines
 from generator.render.png_page import FaceImages, render_page
 
 PAGE_DPI = 60  # a sheet in the browser: an A4 page is 496 x 702 pixels

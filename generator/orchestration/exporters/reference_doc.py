@@ -4,10 +4,10 @@
 committed page differs from what this module writes, so the page cannot drift from the
 schemas. Every table comes from a live source, read at run time:
 
-- the data file: the JSON Schema of the pydantic models (generator/orchestration/schema_export.py,
-from
-  generator/data/schema.py), column types (generator/data/columns.py), the settings each
-  rules module reads (``schema.SETTINGS``), size presets (generator/core/sizes.py);
+- the data file: the JSON Schema of the pydantic models
+  (generator/orchestration/exporters/schema_export.py, from generator/data/schema.py), column
+  types (generator/data/columns.py), the settings each rules module reads
+  (``schema.SETTINGS``), size presets (generator/core/sizes.py);
 - face templates: the primitive field table (generator/faces/template.py ``PRIMITIVE_FIELDS``);
 - themes: their sections and the font keys (generator/data/fonts.py), the built-in themes.
 
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.core import paths
-from generator.orchestration.schema_export import (
+from generator.orchestration.exporters.schema_export import (
     face_schema,
     game_schema,
     primitive_fields,
