@@ -12,6 +12,7 @@ import pytest
 
 from generator.core import folders, paths
 from generator.frontends import app
+from generator.frontends import watch as watcher
 from generator.frontends.cli import main
 from tests.designer import run
 
@@ -57,7 +58,7 @@ def test_each_command_with_no_game_takes_the_project_here(mygame, builtin_output
         raise Handed(list(given))
 
     monkeypatch.setattr(app, "games", handed)
-    monkeypatch.setattr(app, "watch", handed)
+    monkeypatch.setattr(watcher, "main", handed)
     for where, expected in ((mygame, [str(mygame)]), (mygame.parent, []),
                             (mygame / "faces", [])):
         monkeypatch.chdir(where)

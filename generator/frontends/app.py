@@ -2,7 +2,9 @@
 
 The command line (generator/frontends/cli.py) parses and prints; it calls only these functions
 and names, never the layout, render, rules or data stages directly, so a second front end (the
-watch loop, an editor plug-in, a GUI) gets the same behaviour by calling the same layer.
+watch loop, the studio, an editor plug-in) gets the same behaviour by calling the same layer.
+Watch and the studio stand on this module as the CLI does (import-linter contracts), and it
+starts none of them: the CLI does, so no front end imports another back through here.
 
 Lazy on purpose: at import this module loads only the ground floor and the build options, so
 ``pnp --version`` and ``pnp --help`` answer without loading YAML, pydantic, Jinja or ReportLab
@@ -10,7 +12,7 @@ Lazy on purpose: at import this module loads only the ground floor and the build
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,19 +30,68 @@ from generator.core.sizes import PAPER_SIZES
 from generator.core.words import said
 from generator.orchestration.options import BuildOptions
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # "X as X": named by the studio, which stands on this layer
     from generator.core.findings import Finding
     from generator.core.model import Game
+    from generator.core.primitives import Face
+    from generator.core.resources import Resources
+    from generator.layout.page import Page
+    from generator.layout.page import Placement as Placement
+    from generator.orchestration.exporters.studio import Drawn
+    from generator.orchestration.exporters.studio import PieceInfo as PieceInfo
     from generator.orchestration.parallel import Built
+    from generator.render.png_page import FaceImages
 
-__all__ = ["DEFAULT_LOCK_TIMEOUT", "PAPER_SIZES", "BuildOptions", "CompositionError",
-           "DataError", "ForwardedError", "InputError", "OutputError", "build", "build_many",
-           "calibration", "catalogue", "deal", "deal_findings", "export_pngs", "export_tts",
-           "game_list", "games", "here", "init", "languages", "load", "output_folder",
-           "preview", "project_list", "reference", "replay", "reported", "revoke", "schemas",
-           "serve", "set_lock_timeout", "simulate", "trust", "trusted", "trusting",
-           "unknown_variant", "untranslated", "untrusted_notes",
-           "verify_report", "version", "watch"]
+__all__ = [
+    "DEFAULT_LOCK_TIMEOUT",
+    "PAPER_SIZES",
+    "BuildOptions",
+    "CompositionError",
+    "DataError",
+    "ForwardedError",
+    "InputError",
+    "OutputError",
+    "balance",
+    "build",
+    "build_many",
+    "calibration",
+    "catalogue",
+    "deal",
+    "deal_findings",
+    "draft",
+    "export_pngs",
+    "export_tts",
+    "face_pictures",
+    "game_file",
+    "game_list",
+    "games",
+    "here",
+    "init",
+    "languages",
+    "load",
+    "output_folder",
+    "page_picture",
+    "preview",
+    "project_data_file",
+    "project_list",
+    "reference",
+    "replay",
+    "reported",
+    "revoke",
+    "schemas",
+    "set_lock_timeout",
+    "simulate",
+    "studio_build",
+    "template_lines",
+    "trust",
+    "trusted",
+    "trusting",
+    "unknown_variant",
+    "untranslated",
+    "untrusted_notes",
+    "verify_report",
+    "version",
+]
 
 version = paths.version
 OUTPUT = paths.OUTPUT
@@ -339,17 +390,72 @@ def calibration(out_dir: Path, paper: str, flip: str, lang: str = SOURCE) -> Pat
     return target
 
 
-def serve(named: str, opts: BuildOptions, port: int = 0, open_browser: bool = True) -> int:
-    """The live studio in the browser (generator/frontends/studio/)."""
-    from generator.frontends import studio
-
-    return studio.main(named, opts, port, open_browser)
+# What the watch loop and the studio (generator/frontends/watch.py, studio/) ask: they are
+# front ends above this layer (the command line starts them), so they come here for every
+# stage, never to the data, layout, render or orchestration packages (a contract).
 
 
-def watch(named: list[str], opts: BuildOptions) -> int:
-    from generator.frontends import watch as watcher
+def project_data_file(folder: Path) -> Path:
+    """The data file of the project in ``folder`` (generator/data/project.py decides which of
+    its files is the game); a folder with no game, or several, is an error a user can act on."""
+    from generator.data import project
 
-    return watcher.main(named, opts)
+    return project.data_file(folder)
+
+
+def game_file(game_id: str) -> Path:
+    """A built-in game's data file, by its id."""
+    from generator.data import loader
+
+    return loader.game_file(game_id, paths.CARD_DATA)
+
+
+def draft(data_file: str, opts: BuildOptions) -> tuple[Path, int, list[Finding]]:
+    """``build`` for the watch loop: a set that fails its checks is built all the same, NOT
+    VERIFIED on every page, and the failing checks come back with the PDF and its pages."""
+    from generator.orchestration.build import build_draft
+
+    return build_draft(data_file, opts)
+
+
+def studio_build(data_file: str, opts: BuildOptions,
+                 publish: Callable[[Drawn], None] | None = None) -> Drawn:
+    """The studio's draft build: the drawing handed to ``publish`` at once, then its report
+    and PDF (generator/orchestration/exporters/studio.py)."""
+    from generator.orchestration.exporters.studio import studio_build as run
+
+    return run(data_file, opts, publish)
+
+
+def balance(data_file: str, folder: Path, n_games: int, lang: str, jobs: int
+            ) -> tuple[str, list[str]]:
+    """A simulation's summary and its charts written into ``folder``, as the gallery shows
+    them (generator/orchestration/exporters/preview.py): the studio's play report."""
+    from generator.orchestration.exporters.preview import simulation
+
+    return simulation(data_file, folder, n_games, lang, jobs)
+
+
+def template_lines(face: Face) -> tuple[int, ...]:
+    """The lines of a face's template that drew it, for the studio's "where is this" view."""
+    from generator.orchestration.exporters.studio import template_lines as lines
+
+    return lines(face)
+
+
+def face_pictures() -> FaceImages:
+    """A holder of face pictures, each distinct face drawn once per resolution
+    (generator/render/png_page.py); the caller keeps it as long as the pictures serve."""
+    from generator.render.png_page import FaceImages
+
+    return FaceImages()
+
+
+def page_picture(page: Page, dpi: int, resources: Resources, faces: FaceImages) -> Any:
+    """A whole laid-out page as a Pillow image, its faces drawn through ``faces``."""
+    from generator.render.png_page import render_page
+
+    return render_page(page, dpi, resources=resources, faces=faces)
 
 
 def schemas(out_dir: Path) -> list[Path]:

@@ -274,7 +274,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
     if not args.games:  # none named, and not in a project folder (main looked)
         raise UsageError("watch needs a game id, a data file or a project folder (or run it "
                          "in a project folder)")
-    return app.watch(args.games, _options(args))
+    from generator.frontends import watch  # a front end above the application layer
+
+    return watch.main(args.games, _options(args))
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -284,7 +286,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
                          "a project folder)")
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: a port from 1 to 65535 (0: any free port)")
-    return app.serve(args.games[0], _options(args), args.port, not args.no_open)
+    from generator.frontends import studio  # a front end above the application layer
+
+    return studio.main(args.games[0], _options(args), args.port, not args.no_open)
 
 
 def cmd_schema(args: argparse.Namespace) -> int:

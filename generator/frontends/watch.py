@@ -45,6 +45,7 @@ from typing import Any, Protocol
 from generator.core import memo, paths
 from generator.core.atomic import LITTER, LOCK_NAME
 from generator.core.errors import DataError
+from generator.frontends import app
 
 # Folders of a project (or beside a data file) a game's build reads, besides named files.
 PROJECT_FOLDERS = ("faces", "themes", "icons", "art", "fonts")
@@ -225,18 +226,14 @@ def _strings(node: Any) -> Iterable[str]:
 def find_target(given: str) -> Target:
     """A game id, a data file or a project folder -> the Target to watch. A folder with no
     game, or several, raises ``project.ProjectError`` (the CLI prints it, exit 2)."""
-    from generator.data import project
-
     path = Path(given)
-    if path.is_dir():  # generator/data/project.py decides which file is the project's game
-        return Target(given, project.data_file(path), project=path)
+    if path.is_dir():  # the project decides which of its files is the game
+        return Target(given, app.project_data_file(path), project=path)
     if path.suffix in (".yaml", ".yml"):
         if not path.is_file():
             raise DataError(path, None, "watch", "no such data file")
         return Target(given, path)
-    from generator.data import loader
-
-    return Target(given, loader.game_file(given, paths.CARD_DATA))
+    return Target(given, app.game_file(given))
 
 
 # A build: the PDF, its pages and the lines of the checks that fail (drawn NOT VERIFIED).
@@ -323,12 +320,10 @@ def watch(targets: Sequence[Target], rebuild: Rebuild, stop_event: StopEvent,
 
 
 def build_with(opts: Any) -> Rebuild:
-    """The rebuild of the CLI: ``generator.orchestration.build.build_draft`` with the command's
-    options (a set failing its checks is built, marked NOT VERIFIED)."""
-    from generator.orchestration.build import build_draft
-
+    """The rebuild of the CLI: ``app.draft`` with the command's options (a set failing its
+    checks is built, marked NOT VERIFIED)."""
     def rebuild(target: Target) -> tuple[Path, int, list[str]]:
-        pdf, pages, failing = build_draft(str(target.data_file), opts)
+        pdf, pages, failing = app.draft(str(target.data_file), opts)
         return pdf, pages, [finding.line() for finding in failing]
 
     return rebuild

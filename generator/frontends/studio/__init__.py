@@ -32,9 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from generator.core.errors import DataError, location
+from generator.frontends import app
 from generator.frontends import watch as watcher
-from generator.orchestration.exporters.studio import studio_build
-from generator.orchestration.options import BuildOptions
+from generator.frontends.app import BuildOptions
 
 from .server import serve
 from .state import Studio
@@ -52,12 +52,10 @@ def _play(send: Any, data_file: str, folder: str, lang: str) -> None:
     import contextlib
     import os
 
-    from generator.orchestration.exporters.preview import simulation
-
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)
     try:
-        send.send((*simulation(data_file, Path(folder), PLAY_GAMES, lang, 1), False))
+        send.send((*app.balance(data_file, Path(folder), PLAY_GAMES, lang, 1), False))
     except Exception as exc:  # a game that cannot be played: said on the page
         send.send(("\n".join(watcher.error_lines(exc)), [], True))
 
@@ -85,7 +83,7 @@ class Session:
         report when it is made; an error published as it is raised (the watcher prints it)."""
         self.studio.started()
         try:
-            drawn = studio_build(str(target.data_file), self.opts, self.studio.publish)
+            drawn = app.studio_build(str(target.data_file), self.opts, self.studio.publish)
         except Exception as exc:
             self.studio.fail(watcher.error_lines(exc), _where(exc))
             raise

@@ -18,15 +18,16 @@ import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.core.errors import shown
 from generator.core.findings import Finding
 from generator.core.primitives import Face
 from generator.core.resources import Resources
-from generator.layout.page import Page, Placement
-from generator.orchestration.exporters.studio import Drawn, PieceInfo, template_lines
-from generator.render.png_page import FaceImages, render_page
+from generator.frontends import app
+
+if TYPE_CHECKING:
+    from generator.frontends.app import Drawn, Page, PieceInfo, Placement
 
 PAGE_DPI = 60  # a sheet in the browser: an A4 page is 496 x 702 pixels
 FACE_DPI = 150  # a face in the gallery (about 2.5 times its size on a screen)
@@ -58,7 +59,7 @@ class Pictures:
         self.held = 0
         self.lock = threading.Lock()  # the tables
         self.drawing = threading.Lock()  # one picture drawn at a time: fonts, caches
-        self.faces = FaceImages()
+        self.faces = app.face_pictures()
         self.renders = 0  # pictures made (tests read it: a count, not a time)
         self.face_names: dict[int, tuple[Face, str]] = {}
         self.current: set[str] = set()  # the names of the drawing being published
@@ -129,8 +130,7 @@ class Pictures:
                                          resources=recipe.resources)
             else:
                 assert recipe.page is not None
-                image = render_page(recipe.page, PAGE_DPI, resources=recipe.resources,
-                                    faces=self.faces)
+                image = app.page_picture(recipe.page, PAGE_DPI, recipe.resources, self.faces)
             out = io.BytesIO()
             image.save(out, format="PNG", compress_level=1)
             data = out.getvalue()
@@ -283,7 +283,7 @@ def _box(pl: Placement) -> dict[str, float]:
 def _template(face: Face | None) -> dict[str, Any] | None:
     if face is None:
         return None
-    return {"file": shown(face.template), "lines": list(template_lines(face))}
+    return {"file": shown(face.template), "lines": list(app.template_lines(face))}
 
 
 def _info(info: PieceInfo) -> dict[str, Any]:
