@@ -16,7 +16,8 @@ from generator.layout.assemble import Part
 from generator.layout.furnish import front_furniture, make_page
 from generator.layout.kit import Packer, centre_sheet
 from generator.layout.page import drawn
-from generator.orchestration.build import BuildOptions, component_part, game_theme
+from generator.orchestration.drawing import component_part, game_theme
+from generator.orchestration.options import BuildOptions
 from generator.render.pdf import write_pdf
 
 

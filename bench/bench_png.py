@@ -10,8 +10,9 @@ from pathlib import Path
 from baseline_pillow import export as baseline_export
 
 from generator.data import load_game
-from generator.orchestration.build import BuildOptions, game_theme
+from generator.orchestration.drawing import game_theme
 from generator.orchestration.export import component_work, write_all
+from generator.orchestration.options import BuildOptions
 
 
 def ours(folder: Path, jobs: int = 2) -> int:

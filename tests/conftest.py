@@ -274,7 +274,8 @@ def pytest_collection_modifyitems(config, items) -> None:
 
 
 def _build(out_dir: Path, game: str = GAME, **options) -> Built:
-    from generator.orchestration.build import BuildOptions, build_pdf
+    from generator.orchestration.build import build_pdf
+    from generator.orchestration.options import BuildOptions
     from tests.kits import Built
 
     opts = BuildOptions(out_dir=out_dir, **options)
@@ -320,7 +321,7 @@ def no_safe_path_left(monkeypatch) -> Iterator[None]:
 def _options_key(game: str, options: dict[str, Any]) -> str:
     """A folder name for one kit configuration: the game and the options that differ from
     BuildOptions' defaults, in a fixed order (so kits(g) and kits(g, paper="a4") are one)."""
-    from generator.orchestration.build import BuildOptions
+    from generator.orchestration.options import BuildOptions
 
     opts, default = BuildOptions(**options), BuildOptions()
     changed = [f"{f.name}={getattr(opts, f.name)}" for f in fields(BuildOptions)
@@ -382,7 +383,8 @@ def kits(run_once) -> Callable[..., Built]:
     others wait for it and read the same files. For tests that only read a kit: a test that
     writes into its folder or must build anew (byte-identical rebuilds, caches) builds its own.
     """
-    from generator.orchestration.build import BuildOptions, build_pdf
+    from generator.orchestration.build import build_pdf
+    from generator.orchestration.options import BuildOptions
     from tests.kits import Built
 
     @cache

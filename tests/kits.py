@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.layout.manifest import manifest_path
-from generator.orchestration.build import BuildOptions
+from generator.orchestration.options import BuildOptions
 
 
 @dataclass(frozen=True)

@@ -348,14 +348,14 @@ def test_tts_refuses_an_unsafe_base_url(project, capsys, url):
 def test_bounds_stop_a_huge_export_before_it_is_written(project, capsys, monkeypatch):
     """A stranger's kit past the caps (images for TTS, sheet sides for cut files) is refused
     with one line, before any image is drawn or any file written."""
-    from generator.orchestration import build
+    from generator.orchestration import output
     from generator.orchestration.exporters import tts
 
     monkeypatch.setattr(tts, "MAX_IMAGES", 10)
     code, _, err = run(capsys, "tts", "mygame")
     assert code == 2 and "more than 10 images" in err and "Traceback" not in err
     assert not (project / "output" / "mygame" / "tts").exists()
-    monkeypatch.setattr(build, "MAX_CUT_FILES", 2)
+    monkeypatch.setattr(output, "MAX_CUT_FILES", 2)
     code, _, err = run(capsys, "build", "mygame", "--cut-svg")
     assert code == 2 and "at most 2" in err and "Traceback" not in err
     assert not (project / "output" / "mygame" / "mygame.pdf").exists()

@@ -20,7 +20,9 @@ from generator.data import i18n, load_game
 from generator.data.i18n_files import collapse
 from generator.data.themes import load_theme
 from generator.frontends.app import verify_report
-from generator.orchestration.build import BuildOptions, build_kit, render_faces
+from generator.orchestration.build import build_kit
+from generator.orchestration.drawing import render_faces
+from generator.orchestration.options import BuildOptions
 from generator.rules.moving_day_boxes import scoring as sc
 
 GAME = "moving-day-boxes"

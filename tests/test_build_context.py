@@ -20,7 +20,8 @@ import reportlab
 
 from generator.core import context, memo, paths
 from generator.data import project
-from generator.orchestration.build import BuildOptions, build_pdf
+from generator.orchestration.build import build_pdf
+from generator.orchestration.options import BuildOptions
 
 BUILDS = 3  # per thread: the first draws, the others find their faces in the cache
 VERA = Path(reportlab.__file__).parent / "fonts"
@@ -28,7 +29,8 @@ VERA = Path(reportlab.__file__).parent / "fonts"
 ALONE = """
 import sys
 from pathlib import Path
-from generator.orchestration.build import BuildOptions, build_pdf
+from generator.orchestration.build import build_pdf
+from generator.orchestration.options import BuildOptions
 game, lang, out = sys.argv[1:]
 build_pdf(game, BuildOptions(lang=lang, out_dir=Path(out)))
 """

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from generator.core import cache
 from generator.data import load_game
-from generator.orchestration.build import DrawnKit
+from generator.orchestration.drawing import DrawnKit
 from generator.rules import decktet_moving_day, movement_game, moving_target
 from generator.rules.decktet_moving_day import engine as decktet_engine
 from generator.rules.movement_game import playouts as movement_playouts

@@ -21,7 +21,9 @@ from generator.core.errors import CompositionError, DataError
 from generator.core.model import Component, Game, Item, Size
 from generator.data import load_game
 from generator.frontends.cli import main
-from generator.orchestration.build import BuildOptions, build_pdf, verify
+from generator.orchestration.build import build_pdf
+from generator.orchestration.composition import verify
+from generator.orchestration.options import BuildOptions
 from generator.rules.declarative import findings
 
 SUITS = [{"id": "M", "name": "Moons", "icon": "spade", "colour": "suit_spades"},

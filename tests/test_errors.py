@@ -16,7 +16,8 @@ from generator.data import load_game
 from generator.data.resources import load_resources
 from generator.frontends.cli import main
 from generator.layout.page import Page, Placement, drawn
-from generator.orchestration.build import BuildOptions, build_pdf
+from generator.orchestration.build import build_pdf
+from generator.orchestration.options import BuildOptions
 from generator.render.pdf import write_pdf
 
 LONG_TIPS = ("to fill the gaps. Avoid unblocking moves when you remove cards.",

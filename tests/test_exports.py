@@ -16,8 +16,8 @@ from generator.data import load_game, project
 from generator.layout.calibration import calibration_pages
 from generator.layout.gutterfold import gutterfold_pages
 from generator.layout.kit import Piece
-from generator.orchestration.build import BuildOptions
 from generator.orchestration.export import export_pngs
+from generator.orchestration.options import BuildOptions
 
 MM = 72 / 25.4
 

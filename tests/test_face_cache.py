@@ -21,8 +21,9 @@ from generator.core import primitives as p
 from generator.data import i18n, project
 from generator.data.loader import load_game
 from generator.faces import face_cache, face_codec
-from generator.orchestration import build
-from generator.orchestration.build import BuildOptions, build_pdf
+from generator.orchestration import drawing
+from generator.orchestration.build import build_pdf
+from generator.orchestration.options import BuildOptions
 from tests.designer import edit
 
 
@@ -35,13 +36,13 @@ def cache_dir(fresh_cache) -> Path:
 def drawn(monkeypatch) -> list[str]:
     """The ids of the components whose faces were drawn (not taken from the cache)."""
     seen: list[str] = []
-    real = build._draw_faces
+    real = drawing._draw_faces
 
     def counting(game, comp, *args):
         seen.append(comp.id)
         return real(game, comp, *args)
 
-    monkeypatch.setattr(build, "_draw_faces", counting)
+    monkeypatch.setattr(drawing, "_draw_faces", counting)
     return seen
 
 

@@ -11,7 +11,8 @@ from generator.core import primitives as p
 from generator.data import i18n, load_game
 from generator.frontends.app import verify_report
 from generator.layout.contents import rules_line
-from generator.orchestration.build import BuildOptions, build_kit
+from generator.orchestration.build import build_kit
+from generator.orchestration.options import BuildOptions
 
 NBSP = "\u00a0"  # French puts a no-break space before : ; ! ? » (compared as a space here)
 KITS = ["moving-target", "monster-day", "moving-day", "moving-day-boxes", "movement-game"]

@@ -18,13 +18,9 @@ from generator.data import fonts, i18n, load_game, project
 from generator.data.i18n_files import fill, languages, load_catalogue, messages, placeholders
 from generator.frontends.cli import main
 from generator.layout.frame import Frame
-from generator.orchestration.build import (
-    BuildOptions,
-    build_kit,
-    build_pdf,
-    calibration_name,
-    output_pdf,
-)
+from generator.orchestration.build import build_kit, build_pdf
+from generator.orchestration.naming import calibration_name, output_pdf
+from generator.orchestration.options import BuildOptions
 from tests.designer import run
 
 GAME = "moving-target"

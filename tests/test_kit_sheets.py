@@ -23,7 +23,8 @@ from pypdf import PdfReader
 
 from generator.core import paths
 from generator.data import load_game
-from generator.orchestration.build import BuildOptions, build_pdf
+from generator.orchestration.build import build_pdf
+from generator.orchestration.options import BuildOptions
 from tests.kits import Built
 
 GAMES = ("moving-target", "monster-day", "moving-day", "moving-day-boxes", "movement-game")

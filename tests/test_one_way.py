@@ -19,8 +19,9 @@ from generator.core import context
 from generator.core.model import Known
 from generator.data import load_game, lookup, project
 from generator.data.themes import load_theme
-from generator.orchestration import build
-from generator.orchestration.build import BuildOptions, build_pdf
+from generator.orchestration import drawing
+from generator.orchestration.build import build_pdf
+from generator.orchestration.options import BuildOptions
 
 
 def test_a_loaded_theme_carries_its_fonts_and_its_icons_loaded():
@@ -109,13 +110,13 @@ def test_a_name_computed_while_drawing_goes_through_the_one_door(starter, tmp_pa
 def drawn(monkeypatch, fresh_cache) -> list[str]:
     """The ids of the components drawn (not taken from the cache), with the cache on."""
     seen: list[str] = []
-    real = build._draw_faces
+    real = drawing._draw_faces
 
     def counting(game, comp, *args):
         seen.append(comp.id)
         return real(game, comp, *args)
 
-    monkeypatch.setattr(build, "_draw_faces", counting)
+    monkeypatch.setattr(drawing, "_draw_faces", counting)
     return seen
 
 

@@ -334,9 +334,9 @@ def test_ctrl_c_while_the_kit_is_written_keeps_pdf_manifest_and_calibration(
         starter, out, monkeypatch, capsys):
     """Interrupted after the new PDF is complete, before the calibration sheet's manifest:
     none of the four files is replaced (they are replaced together)."""
-    import generator.orchestration.build as build
+    import generator.orchestration.output as output
 
-    real = build.write_manifest
+    real = output.write_manifest
 
     def interrupted(kit, target):
         if "calibration" in target.name or "calibration" in str(target):
@@ -344,7 +344,7 @@ def test_ctrl_c_while_the_kit_is_written_keeps_pdf_manifest_and_calibration(
         real(kit, target)
 
     before = snapshot(out)
-    monkeypatch.setattr(build, "write_manifest", interrupted)
+    monkeypatch.setattr(output, "write_manifest", interrupted)
     code, err = main(capsys, "build", starter, "--out", out, "--gap", "2")
     assert code == 130 and err.strip() == "interrupted"
     assert snapshot(out) == before

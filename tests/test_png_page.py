@@ -34,7 +34,8 @@ from generator.data.loader import load_game
 from generator.data.resources import load_resources
 from generator.layout.manifest import manifest
 from generator.layout.page import Kit, Page, Placement, Sheet, drawn, origin_for
-from generator.orchestration.build import BuildOptions, build_kit
+from generator.orchestration.build import build_kit
+from generator.orchestration.options import BuildOptions
 from generator.render.pdf import write_pdf
 from generator.render.png_page import MAX_DPI, FaceImages, page_pixels, render_page
 from tests.conftest import IN_CI

@@ -12,8 +12,8 @@ import pytest
 from PIL import Image, ImageStat
 
 from generator.data import project
-from generator.orchestration.build import BuildOptions
 from generator.orchestration.exporters.preview import write_preview
+from generator.orchestration.options import BuildOptions
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")

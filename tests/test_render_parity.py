@@ -59,7 +59,8 @@ import pytest
 
 from generator.core import primitives as p
 from generator.data import load_game
-from generator.orchestration.build import BuildOptions, faces_key, game_theme, render_faces
+from generator.orchestration.drawing import faces_key, game_theme, render_faces
+from generator.orchestration.options import BuildOptions
 from tests import parity
 
 KITS = ("moving-target", "monster-day", "moving-day", "moving-day-boxes", "movement-game")

@@ -28,7 +28,8 @@ from generator.faces.rich_layout import KEEP_WHOLE, has_list, layout_markup
 from generator.faces.template import render_face
 from generator.faces.text import TextBox, layout
 from generator.layout.page import Page, Placement, drawn
-from generator.orchestration.build import BuildOptions, render_parts
+from generator.orchestration.drawing import render_parts
+from generator.orchestration.options import BuildOptions
 from generator.orchestration.preflight.checks import missing_by_font
 from generator.render.pdf import write_pdf
 from generator.render.png import render_png

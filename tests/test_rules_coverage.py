@@ -14,7 +14,8 @@ from functools import cache
 import pytest
 
 from generator.data import load_game
-from generator.orchestration.build import engine_examples, verify
+from generator.orchestration.composition import verify
+from generator.orchestration.drawing import engine_examples
 from generator.rules.coverage import coverage_findings, lines_of, normalise
 
 GAMES = ["moving-target", "monster-day", "moving-day", "moving-day-boxes", "movement-game"]

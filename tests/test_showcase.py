@@ -120,7 +120,8 @@ def test_the_pngs_show_the_cropped_photo_and_the_named_colours(built):
 
 def test_both_renderers_agree_on_every_showcase_face():
     from generator.data import load_game
-    from generator.orchestration.build import BuildOptions, game_theme, render_faces
+    from generator.orchestration.drawing import game_theme, render_faces
+    from generator.orchestration.options import BuildOptions
 
     try:
         game = load_game(str(SHOWCASE / "game.yaml"))  # its folder becomes the project

@@ -21,7 +21,8 @@ from generator.core.yamlfile import unseen
 from generator.data import load_game, spreadsheet
 from generator.data.columns import parse_cell, parse_type
 from generator.frontends.cli import main
-from generator.orchestration.build import BuildOptions, build_pdf
+from generator.orchestration.build import build_pdf
+from generator.orchestration.options import BuildOptions
 from tests.designer import run
 
 MOVING_TARGET = paths.CARD_DATA / "moving-target.yaml"

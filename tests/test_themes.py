@@ -205,7 +205,7 @@ def test_ink_saver_aid_title_band_is_an_outline(game_id):
     are printed in colour on white, never white."""
     from generator.core.primitives import Text
     from generator.data import load_game
-    from generator.orchestration.build import game_theme, render_faces
+    from generator.orchestration.drawing import game_theme, render_faces
     from generator.orchestration.options import BuildOptions
 
     game = load_game(game_id)

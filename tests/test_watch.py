@@ -23,7 +23,7 @@ from generator.core import paths
 from generator.core.errors import DataError
 from generator.frontends.cli import main
 from generator.frontends.watch import Target, build_with, find_target, ignored, watch
-from generator.orchestration.build import BuildOptions
+from generator.orchestration.options import BuildOptions
 
 DEADLINE = 120.0  # seconds: the first build of a 24-page kit on a slow, busy machine
 

@@ -11,7 +11,7 @@ other's. Now they are the fields of one ``BuildContext``, held in one ``ContextV
 with ``current()``.
 
 - ``building()`` starts a build: a fresh context for the ``with`` block (the entry points
-  enter it: generator/orchestration/build.py, export.py and preview.py,
+  enter it: generator/orchestration/build.py, export.py and exporters/preview.py,
   generator/frontends/app.py), keeping only what the caller chose for everything inside (who
   collects untranslated texts, pre-flight's glyph reporting, open output batches and locks
   held).

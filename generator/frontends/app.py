@@ -198,7 +198,7 @@ def verify_report(game_id: str, opts: BuildOptions) -> tuple[Game, list[Finding]
     another language, every text it would print in English (generator/data/i18n.py)."""
     from generator.core.findings import Finding
     from generator.data import i18n, load_game
-    from generator.orchestration.build import verify
+    from generator.orchestration.composition import verify
     from generator.orchestration.preflight.report import preflight
 
     with i18n.collect() as missing, context.building():
@@ -265,7 +265,7 @@ def catalogue(game_id: str, lang: str) -> tuple[Any, int, int]:
     from generator.core.errors import location
     from generator.data import i18n, i18n_skeleton, load_game
     from generator.data.project import Project
-    from generator.orchestration.build import verify
+    from generator.orchestration.composition import verify
     from generator.orchestration.preflight.report import preflight
 
     if lang == SOURCE:
@@ -385,7 +385,7 @@ def preview(opts: BuildOptions, n_games: int, named: list[str]) -> Path:
 
 
 def calibration(out_dir: Path, paper: str, flip: str, lang: str = SOURCE) -> Path:
-    from generator.orchestration.build import write_calibration
+    from generator.orchestration.output import write_calibration
 
     suffix = "" if lang == SOURCE else f".{lang}"
     target = out_dir / "calibration" / f"calibration-{paper}-{flip}{suffix}.pdf"

@@ -14,7 +14,7 @@ component, its ``<title>`` the piece's label (a stranger's text: ElementTree esc
 Millimetres throughout: the root's ``width``/``height`` are the paper's in ``mm`` and its
 ``viewBox`` the same numbers, so one user unit is one millimetre whatever the program's DPI.
 
-Pure geometry and text: pages in, bytes out; the caller writes them (orchestration/build.py).
+Pure geometry and text: pages in, bytes out; the caller writes them (orchestration/output.py).
 """
 from __future__ import annotations
 

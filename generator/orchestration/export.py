@@ -30,12 +30,8 @@ from generator.core.resources import Resources, needs
 from generator.data import i18n, load_game
 from generator.data.resources import load_resources
 from generator.data.themes import Theme
-from generator.orchestration.build import (
-    check_composition,
-    faces_key,
-    game_theme,
-    render_faces,
-)
+from generator.orchestration.composition import check_composition
+from generator.orchestration.drawing import faces_key, game_theme, render_faces
 from generator.orchestration.options import BuildOptions
 from generator.render.png import write_png
 

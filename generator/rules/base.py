@@ -96,7 +96,7 @@ def per_data(build: Callable[..., T]) -> Callable[..., T]:
 
 class PrintedKit(Protocol):
     """The kit as a default build draws it, handed to ``verify`` by the build layer
-    (generator/orchestration/build.py) so an engine can check what is printed, read back
+    (generator/orchestration/drawing.py) so an engine can check what is printed, read back
     from the drawn faces, without drawing anything itself: rules sit below the build and
     never call it. Faces are drawn only for the components an engine asks about."""
 

@@ -8,10 +8,9 @@ The syntax is documented in docs/declarative-checks.md and validated by
   component and table a check names exists, every expression compiles, a table product stays
   bounded; a problem is a DataError at the check's line (exit 2), so a typo never reads as a
   failed check;
-- here, ``findings`` at verify time (``generator.orchestration.build.verify``, so before every build
-too): one
-  ``Finding`` per check, ``basis=DESIGN``, ``where`` = the check's line, naming what was
-  expected and what was found.
+- here, ``findings`` at verify time (``generator.orchestration.composition.verify``, so
+  before every build too): one ``Finding`` per check, ``basis=DESIGN``, ``where`` = the
+  check's line, naming what was expected and what was found.
 
 Values are read from each component's items weighted by their ``count``, which is what
 ``Component.expanded()`` yields copy by copy (an item with ``count: 3`` is three pieces) without

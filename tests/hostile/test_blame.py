@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.core import paths
+from generator.core import context, paths
 from generator.core.errors import reported
 from generator.core.model import Size
 from generator.core.sizes import PAGE
@@ -36,7 +36,7 @@ from generator.data import i18n, load_game
 from generator.data.fields import declared
 from generator.data.templates import load_template
 from generator.frontends import cli
-from generator.orchestration import build
+from generator.orchestration import composition, drawing
 from generator.orchestration.options import BuildOptions
 from tests.hostile.limits import pnp_limited_each
 
@@ -141,7 +141,7 @@ def mutations(chunk: int = 0, chunks: int = 1) -> list[Mutation]:
 def drawn_from(game: Any, comp: Any, theme: Any) -> str:
     """Everything a component's face templates are given (generator/orchestration/build.py,
     ``_draw_faces``), written out: two components with the same draw the same faces."""
-    examples = build.engine_examples(game) if comp.kind in ("rules", "aid") else None
+    examples = drawing.engine_examples(game) if comp.kind in ("rules", "aid") else None
     return repr((theme.context(), game.id, game.title, game.credit, comp.id, comp.kind,
                  comp.name, comp.face, comp.back, comp.shape, comp.size, comp.params,
                  comp.label, [(item.data, item.count) for item in comp.items],
@@ -156,9 +156,9 @@ def pristine(game_id: str, folder: Path) -> dict[str, str]:
     builds), loaded from a copy as the mutations are."""
     if game_id not in PRISTINE:
         opts = BuildOptions(out_dir=folder / "out")
-        with build.context.building():
+        with context.building():
             game = load_game(str(copy_game(game_id, folder)))
-            theme = build.game_theme(game, opts)
+            theme = drawing.game_theme(game, opts)
             with i18n.session(game):
                 PRISTINE[game_id] = {c.id: drawn_from(game, c, theme) for c in game.components}
     return PRISTINE[game_id]
@@ -173,15 +173,15 @@ def outcome(data: Path, unchanged: dict[str, str] | None = None) -> tuple[str, i
     spends its time on the components a mutation reaches."""
     opts = BuildOptions(out_dir=data.parent / "out")
     try:
-        with build.context.building():
+        with context.building():
             game = load_game(str(data))
-            build.check_composition(game, force=False)
-            theme = build.game_theme(game, opts)
+            composition.check_composition(game, force=False)
+            theme = drawing.game_theme(game, opts)
             with i18n.session(game):
                 for comp in game.components:
                     if unchanged and unchanged.get(comp.id) == drawn_from(game, comp, theme):
                         continue
-                    build.render_faces(game, comp, theme, opts)
+                    drawing.render_faces(game, comp, theme, opts)
     except Exception as exc:
         found = reported(exc)
         if found is None:
@@ -276,16 +276,16 @@ def test_builtin_templates_draw_at_the_smallest_size_they_declare():
     games, drawn at that size (the larger of its face's and back's), draws."""
     opts = BuildOptions()
     for game_id in GAMES:
-        with build.context.building():
+        with context.building():
             game = load_game(game_id)
-            theme = build.game_theme(game, opts)
+            theme = drawing.game_theme(game, opts)
             with i18n.session(game):
                 for comp in game.components:
                     if comp.size == PAGE:
                         continue
                     least = [_least(name) for name in (comp.face, comp.back) if name]
                     size = Size(max(w for w, _ in least), max(h for _, h in least))
-                    build._draw_faces(game, _resized(comp, size), theme, opts, size)
+                    drawing._draw_faces(game, _resized(comp, size), theme, opts, size)
 
 
 def _least(template: str) -> tuple[float, float]:

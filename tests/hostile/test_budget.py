@@ -36,8 +36,10 @@ from generator.expressions import (
 )
 from generator.faces import template
 from generator.frontends import app
-from generator.orchestration import build
-from generator.orchestration.build import BuildOptions, build_kit, check_composition
+from generator.orchestration import drawing
+from generator.orchestration.build import build_kit
+from generator.orchestration.composition import check_composition
+from generator.orchestration.options import BuildOptions
 from generator.rules import declarative
 from tests.hostile.limits import one_error_line, pnp_limited
 
@@ -246,15 +248,15 @@ def test_a_component_and_a_build_draw_at_most_theirs(tmp_path, monkeypatch):
     assert MAX_COMPONENT_PRIMITIVES == 100_000 and limits.MAX_BUILD_PRIMITIVES == 200_000
     project = starter(tmp_path, cards=40, face=rects(30))
     data = project / "game.yaml"
-    monkeypatch.setattr(build, "MAX_COMPONENT_PRIMITIVES", 300)
+    monkeypatch.setattr(drawing, "MAX_COMPONENT_PRIMITIVES", 300)
     with pytest.raises(DataError) as caught:
         spend(str(project))
     assert (caught.value.file, caught.value.line) == (str(data), line_of(data, "- id: deck"))
     assert "more than 300 primitives" in caught.value.expected
     assert "304 up to item 10 ('C9')" in caught.value.expected  # 10 fronts, 1 shared back
 
-    monkeypatch.setattr(build, "MAX_COMPONENT_PRIMITIVES", 100_000)
-    monkeypatch.setattr(build, "MAX_BUILD_PRIMITIVES", 1200)
+    monkeypatch.setattr(drawing, "MAX_COMPONENT_PRIMITIVES", 100_000)
+    monkeypatch.setattr(drawing, "MAX_BUILD_PRIMITIVES", 1200)
     with pytest.raises(DataError, match=r"more than 1,200 primitives .* in one build's faces, "
                                         r"1,204 with this component's"):
         spend(str(project))

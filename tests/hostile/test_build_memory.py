@@ -17,7 +17,7 @@ from generator.core import primitives as p
 from generator.data import resolve
 from generator.faces import face_cache, face_codec, template
 from generator.frontends.cli import main
-from generator.orchestration import build
+from generator.orchestration import output
 from tests.hostile.limits import one_error_line, pnp_limited
 
 
@@ -101,7 +101,7 @@ def test_out_of_memory_anywhere_else_is_one_line_exit_1(starter, capsys, monkeyp
     def exhausted(*_args: object, **_kwargs: object) -> None:
         raise MemoryError
 
-    monkeypatch.setattr(build, "write_kit", exhausted)
+    monkeypatch.setattr(output, "write_kit", exhausted)
     assert main(["build", str(starter)]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: out of memory: ") and err.count("\n") == 1, err

@@ -13,7 +13,8 @@ import pytest
 
 from generator.core.primitives import Circle, Text
 from generator.data import load_game
-from generator.orchestration.build import BuildOptions, game_theme, render_faces
+from generator.orchestration.drawing import game_theme, render_faces
+from generator.orchestration.options import BuildOptions
 
 PT = 72 / 25.4  # points per mm
 KITS = ("monster-day", "moving-day")

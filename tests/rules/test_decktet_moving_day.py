@@ -7,7 +7,7 @@ import pytest
 
 from generator.core.paths import CARD_DATA
 from generator.data import load_game
-from generator.orchestration.build import DrawnKit
+from generator.orchestration.drawing import DrawnKit
 from generator.rules import decktet_moving_day as dmd
 from generator.rules.decktet_moving_day import engine as md
 from generator.rules.decktet_moving_day.reference import verify_decktet

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from generator.data import load_game
-from generator.orchestration.build import DrawnKit
+from generator.orchestration.drawing import DrawnKit
 from generator.rules import movement_game as movement
 from generator.rules.movement_game import engine as mg
 from generator.rules.movement_game import playouts

@@ -12,7 +12,9 @@ from generator.core.findings import DESIGN, RULEBOOK
 from generator.core.model import Item
 from generator.data import load_game
 from generator.data.themes import load_theme
-from generator.orchestration.build import BuildOptions, engine_examples, render_faces, verify
+from generator.orchestration.composition import verify
+from generator.orchestration.drawing import engine_examples, render_faces
+from generator.orchestration.options import BuildOptions
 from generator.rules import moving_day_boxes as boxes
 from generator.rules.moving_day_boxes import engine
 from generator.rules.moving_day_boxes import scoring as sc

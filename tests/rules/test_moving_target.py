@@ -154,7 +154,7 @@ def test_random_games_always_end_and_replay_exactly():
 
 def test_verify_compares_the_drawn_grid_with_the_printed_board(game_file):
     """Not a number with itself: the template's cells against the board's printed size."""
-    from generator.orchestration.build import verify
+    from generator.orchestration.composition import verify
 
     file, _ = game_file(("size: {grid: {cell: poker, rows: 5, cols: 5, gap: 3, border: 8}}",
                          "size: {grid: {cell: poker, rows: 4, cols: 5, gap: 3, border: 8}}"))
@@ -165,7 +165,7 @@ def test_verify_compares_the_drawn_grid_with_the_printed_board(game_file):
 
 def test_failed_findings_name_the_data_line(game_file):
     """Composition findings point at the data they are about, as file:line."""
-    from generator.orchestration.build import verify
+    from generator.orchestration.composition import verify
 
     file, _ = game_file(("    - {id: C, name: Clubs, icon: club, colour: suit_clubs}\n", ""))
     failed = [f for f in verify(load_game(str(file))) if not f.ok]

@@ -9,7 +9,7 @@ import pytest
 from generator.core.errors import CompositionError, DataError
 from generator.core.findings import DESIGN, RULEBOOK
 from generator.data import load_game
-from generator.orchestration.build import check_composition
+from generator.orchestration.composition import check_composition
 from generator.rules import moving_target as target
 from generator.rules.moving_target import engine as mt
 from generator.rules.moving_target import worked as mte

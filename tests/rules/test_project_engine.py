@@ -23,7 +23,7 @@ from generator.core import trust
 from generator.data import load_game, project
 from generator.data.schema import PROJECT_RULES, RULES_PATTERN
 from generator.frontends.watch import build_with, find_target, watch
-from generator.orchestration.build import BuildOptions
+from generator.orchestration.options import BuildOptions
 from generator.rules.base import RulesEngine
 from tests.designer import run, starter
 

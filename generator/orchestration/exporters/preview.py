@@ -24,8 +24,10 @@ from generator.core.atomic import atomic_file, output_lock
 from generator.core.findings import Finding
 from generator.core.progress import Progress
 from generator.data import game_ids, i18n, load_game
-from generator.orchestration.build import build_pdf, output_pdf, verify
+from generator.orchestration.build import build_pdf
+from generator.orchestration.composition import verify
 from generator.orchestration.export import PRESETS, export_pngs
+from generator.orchestration.naming import output_pdf
 from generator.orchestration.options import BuildOptions
 from generator.orchestration.preflight.report import preflight
 from generator.rules import deal

@@ -29,17 +29,11 @@ from generator.data import fonts, i18n, load_game, origin
 from generator.data.resources import load_resources
 from generator.layout.assemble import Part
 from generator.layout.page import Kit, drawn
-from generator.orchestration.build import (
-    build_kit,
-    check_composition,
-    component_field,
-    marked,
-    piece_items,
-    render_parts,
-    single_kit,
-    write_built,
-)
+from generator.orchestration.build import build_kit, marked, single_kit
+from generator.orchestration.composition import check_composition
+from generator.orchestration.drawing import component_field, piece_items, render_parts
 from generator.orchestration.options import BuildOptions
+from generator.orchestration.output import write_built
 from generator.orchestration.preflight.report import preflight
 from generator.orchestration.simulate import unplayable
 from generator.rules import deal

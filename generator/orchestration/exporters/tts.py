@@ -2,7 +2,7 @@
 
 ``output/<id>/tts/<id>.json`` (``tts.<lang>/`` for another language) and the images it names,
 written into a fresh folder and swapped in whole (generator/core/atomic.py). The faces are the
-kit's own, drawn by the build (``build.render_faces``) and rasterised by the PNG export
+kit's own, drawn by the build (``drawing.render_faces``) and rasterised by the PNG export
 (``export.write_all``): nothing is drawn a second way. Pieces map onto TTS objects so:
 
 * cards, and player aids of a card's shape: a ``DeckCustom`` (a lone ``Card`` for a component
@@ -63,15 +63,10 @@ from generator.data import i18n, load_game
 from generator.data.resources import load_resources
 from generator.layout.page import drawn
 from generator.layout.single import single_pages
-from generator.orchestration.build import (
-    check_composition,
-    faces_key,
-    game_theme,
-    kit_name,
-    kit_title,
-    render_faces,
-)
+from generator.orchestration.composition import check_composition
+from generator.orchestration.drawing import faces_key, game_theme, render_faces
 from generator.orchestration.export import DPI_RANGE, Drawing, drawing, write_all
+from generator.orchestration.naming import kit_name, kit_title
 from generator.orchestration.options import BuildOptions
 from generator.render.pdf import write_pdf
 

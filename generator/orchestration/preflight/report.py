@@ -23,13 +23,8 @@ from generator.core.sizes import PAPER_LABELS
 from generator.data import fonts, origin
 from generator.layout.assemble import Part
 from generator.layout.frame import frames
-from generator.orchestration.build import (
-    build_kit,
-    colour_groups,
-    game_theme,
-    piece_items,
-    render_parts,
-)
+from generator.orchestration.build import build_kit
+from generator.orchestration.drawing import colour_groups, game_theme, piece_items, render_parts
 from generator.orchestration.options import BuildOptions
 from generator.orchestration.preflight import colour
 from generator.orchestration.preflight.checks import Cell, Issue, face_issues, furniture_issues

@@ -115,7 +115,7 @@ def worked_example(game: Any) -> dict[str, Any]:
 
 
 def examples(game: Any) -> dict[str, Any]:
-    """What the rules pages and aids draw (generator/orchestration/build.py passes it as
+    """What the rules pages and aids draw (generator/orchestration/drawing.py passes it as
     ``examples``)."""
     return {"worked": worked_example(game)}
 
