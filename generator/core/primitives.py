@@ -1,7 +1,11 @@
 """The drawing vocabulary shared by both renderers. Millimetres, origin top-left, y downwards.
 
-Faces and page furniture (cut marks, footers, rulers) are both lists of these, so the PDF and
-PNG renderers only have to know how to draw eight things.
+Faces and page furniture (cut marks, footers, rulers) are both lists of these (the
+``Primitive`` union), so the PDF and PNG renderers only have to know how to draw these. Each
+class says its own geometry: ``extent`` (where its ink lies, for pre-flight, the board
+tiler and the PNG's translucent paint; a text's is measured with its font by
+generator/faces/ink.py) and ``hides`` (whether it paints over what lies under it). The
+template elements that make them are declared in generator/core/elements.py.
 """
 from __future__ import annotations
 
@@ -9,6 +13,23 @@ from dataclasses import dataclass, field
 
 Colour = str | None  # "#rrggbb" or None for "no paint"
 PT_TO_MM = 25.4 / 72.0  # a text's size is in points (a font's em), everything else in mm
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in mm
+HIDING_ALPHA = 0x80  # a fill this opaque or more hides what is under it
+
+
+def hiding_fill(fill: Colour) -> bool:
+    """Whether a fill paints over what lies under it: a colour at least half opaque."""
+    if not fill:
+        return False
+    fill = fill.strip().lower()
+    if fill in ("none", "transparent"):
+        return False
+    alpha = int(fill[7:9], 16) if fill.startswith("#") and len(fill) == 9 else 0xFF
+    return alpha >= HIDING_ALPHA
+
+
+def _box_extent(x: float, y: float, w: float, h: float, pad: float = 0.0) -> Box:
+    return (x - pad, y - pad, x + w + pad, y + h + pad)
 
 
 @dataclass(frozen=True)
@@ -23,6 +44,14 @@ class Rect:
     radius: float = 0.0
     dash: tuple[float, ...] | None = None
 
+    def extent(self) -> Box | None:
+        """Where the ink lies, mm (a stroke reaches half its width outside the edge)."""
+        return _box_extent(self.x, self.y, self.w, self.h,
+                           self.width / 2 if self.stroke else 0.0)
+
+    def hides(self) -> bool:
+        return hiding_fill(self.fill)
+
 
 @dataclass(frozen=True)
 class Circle:
@@ -32,6 +61,13 @@ class Circle:
     fill: Colour = None
     stroke: Colour = None
     width: float = 0.3
+
+    def extent(self) -> Box | None:
+        r = self.r + (self.width / 2 if self.stroke else 0.0)
+        return (self.cx - r, self.cy - r, self.cx + r, self.cy + r)
+
+    def hides(self) -> bool:
+        return hiding_fill(self.fill)
 
 
 @dataclass(frozen=True)
@@ -43,6 +79,13 @@ class Line:
     stroke: Colour = "#000000"
     width: float = 0.2
     dash: tuple[float, ...] | None = None
+
+    def extent(self) -> Box | None:
+        return (min(self.x1, self.x2), min(self.y1, self.y2), max(self.x1, self.x2),
+                max(self.y1, self.y2))
+
+    def hides(self) -> bool:
+        return False
 
 
 Segment = tuple[str, tuple[float, ...]]  # ("M", (x, y)), ("L", ...), ("C", 6 numbers), ("Z", ())
@@ -57,6 +100,17 @@ class Path:
     rule: str = "evenodd"  # fill rule, "evenodd" or "nonzero" (SVG shapes say which)
     cap: str = "butt"  # line ends: butt, round or square (SVG's stroke-linecap)
     join: str = "miter"  # corners: miter, round or bevel (SVG's stroke-linejoin)
+
+    def extent(self) -> Box | None:
+        """The box of its points (a Bezier curve stays inside its control points)."""
+        coords = [c for _, args in self.segments for c in args]
+        if not coords:
+            return None
+        xs, ys = coords[0::2], coords[1::2]
+        return (min(xs), min(ys), max(xs), max(ys))
+
+    def hides(self) -> bool:
+        return hiding_fill(self.fill)
 
 
 @dataclass(frozen=True)
@@ -87,6 +141,13 @@ class Text:
             return self.spans
         return tuple((x, baseline, line, self.font, self.fill) for x, baseline, line in self.lines)
 
+    def extent(self) -> Box | None:
+        """None: a text's ink is measured with its fonts (generator/faces/ink.py, text_box)."""
+        return None
+
+    def hides(self) -> bool:
+        return False
+
 
 @dataclass(frozen=True)
 class Icon:
@@ -101,6 +162,16 @@ class Icon:
     accent: Colour = "#ffffff"
     rotate: int = 0
 
+    def extent(self) -> Box | None:
+        """Its box, turned with it about its centre."""
+        x, y, w, h = self.x, self.y, self.w, self.h
+        if self.rotate in (90, 270):
+            x, y, w, h = x + w / 2 - h / 2, y + h / 2 - w / 2, h, w
+        return _box_extent(x, y, w, h)
+
+    def hides(self) -> bool:
+        return False
+
 
 @dataclass(frozen=True)
 class Image:
@@ -114,6 +185,13 @@ class Image:
     h: float
     clip: tuple[float, float, float, float] | None = None
 
+    def extent(self) -> Box | None:
+        """Its box, or the part of it shown (``clip``)."""
+        return _box_extent(*(self.clip or (self.x, self.y, self.w, self.h)))
+
+    def hides(self) -> bool:
+        return True  # a picture paints its whole box
+
 
 @dataclass(frozen=True)
 class Vector:
@@ -126,6 +204,13 @@ class Vector:
     w: float
     h: float
     clip: tuple[float, float, float, float] | None = None
+
+    def extent(self) -> Box | None:
+        """Its box, or the part of it shown (``clip``)."""
+        return _box_extent(*(self.clip or (self.x, self.y, self.w, self.h)))
+
+    def hides(self) -> bool:
+        return True  # a picture paints its whole box
 
 
 Primitive = Rect | Circle | Line | Path | Text | Icon | Image | Vector

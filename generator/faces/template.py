@@ -1,8 +1,8 @@
 """Face templates: YAML lists of primitives whose values may be jinja2 expressions.
 
 A template (templates/faces/<name>.yaml) has optional ``vars`` (evaluated in order, each can
-use the ones before) and ``elements``. An element is one primitive (``rect``, ``circle``,
-``line``, ``path``, ``polygon``, ``text``, ``icon``, ``image``) or a control element:
+use the ones before) and ``elements``. An element is one primitive (a kind declared in
+generator/core/elements.py: its fields, work and the class it makes) or a control element:
 ``each: <list> / as: <name> / index: <name> / do: [...]`` and
 ``if: <condition> / do: [...] / else: [...]``, and ``include: <template> / with: {name: value}``,
 which draws another face template's elements here, its ``vars`` and elements seeing the
@@ -24,6 +24,14 @@ from generator.core import memo
 from generator.core import primitives as p
 from generator.core.colours import NotAColour, parse_colour
 from generator.core.context import Spender
+from generator.core.elements import (
+    CONTROL_WORK,
+    ELEMENTS,
+    INCLUDE_WORK,
+    KINDS,
+    REPETITION_WORK,
+    field_table,
+)
 from generator.core.errors import DataError, DataErrors, shown
 from generator.core.fit import fit_box
 from generator.core.model import MAX_INCLUDE_DEPTH, NOTHING_KNOWN, FaceTemplate, Known
@@ -51,52 +59,19 @@ from .rich_layout import IconFinder, MarkupError, find_icon, layout_markup
 from .text import TextBox, TextDoesNotFit
 
 FACE_BLEED = 3.175  # art extends this far past the trim; layouts clip to what they need
-# A field's type is a name, or the tuple of the words it may be.
-PRIMITIVE_FIELDS: dict[str, dict[str, tuple[str | tuple[str, ...], Any]]] = {
-    # field: (type, default); a default of ... means required
-    "rect": {"x": ("num", ...), "y": ("num", ...), "w": ("num", ...), "h": ("num", ...),
-             "fill": ("colour", None), "stroke": ("colour", None), "width": ("num", 0.3),
-             "radius": ("num", 0.0), "dash": ("dash", None)},
-    "circle": {"cx": ("num", ...), "cy": ("num", ...), "r": ("num", ...),
-               "fill": ("colour", None), "stroke": ("colour", None), "width": ("num", 0.3)},
-    "line": {"x1": ("num", ...), "y1": ("num", ...), "x2": ("num", ...), "y2": ("num", ...),
-             "stroke": ("colour", "#000000"), "width": ("num", 0.2), "dash": ("dash", None)},
-    "path": {"d": ("str", ...), "fill": ("colour", None), "stroke": ("colour", None),
-             "width": ("num", 0.3), "dx": ("num", 0.0), "dy": ("num", 0.0), "scale": ("num", 1.0)},
-    "polygon": {"points": ("points", ...), "fill": ("colour", None), "stroke": ("colour", None),
-                "width": ("num", 0.3), "closed": ("bool", True)},
-    "text": {"x": ("num", ...), "y": ("num", ...), "w": ("num", ...), "h": ("num", ...),
-             "text": ("str", ...), "font": ("font", "sans"), "size": ("num", 10.0),
-             "min_size": ("num", None), "fill": ("colour", "#000000"),
-             "align": (("left", "center", "right"), "left"),
-             "valign": (("top", "middle", "bottom"), "top"),
-             "line_height": ("num", 1.18), "rotate": ("angle", 0),
-             "hyphenate": ("bool", True), "accent": ("colour", "#ffffff")},
-    "icon": {"name": ("str", ...), "x": ("num", ...), "y": ("num", ...), "w": ("num", ...),
-             "h": ("num", ...), "fill": ("colour", "#000000"), "accent": ("colour", "#ffffff"),
-             "rotate": ("angle", 0)},
-    "image": {"fit": (("contain", "cover", "stretch"), "contain"), "focus": ("focus", None),
-              "path": ("str", ...), "x": ("num", ...), "y": ("num", ...), "w": ("num", ...),
-              "h": ("num", ...)},
-}
-
-
+# The fields of each element kind, from its spec (generator/core/elements.py): kind ->
+# field -> (type, default); a type is a name or the tuple of the words it may be, a default
+# of ... means required. ``info`` (game information? default: the kind's) is every kind's.
+PRIMITIVE_FIELDS = field_table()
 PRIMITIVES = tuple(PRIMITIVE_FIELDS)  # the element kinds a template may draw
 
 # Units of work an element costs its face beyond its expressions' (each field's expression is
-# metered on its own), and each repetition of an ``each``: what drawing it takes, weighed
-# against an expression's step (~0.3 us here; a rectangle of constant fields takes ~15 us,
-# an icon or an include ~40 us, an ``if`` ~2 us, a repetition ~3 us). So a face's units,
-# and a build's, track its time whatever it draws, and the wall clock decides nothing.
-CONTROL_WORK = 8  # each, if, or an element that is not one (refused)
-ELEMENT_WORK = {"each": CONTROL_WORK, "if": CONTROL_WORK, "include": 80, "rect": 30,
-                "circle": 30, "line": 30, "path": 30, "polygon": 30, "text": 150, "icon": 80,
-                "image": 80}
-REPETITION_WORK = 10
-for _spec in PRIMITIVE_FIELDS.values():
-    # Game information (kept 3 mm inside a cut edge by pre-flight)? Default: text and icons.
-    _spec["info"] = ("bool", None)
-INFO_BY_DEFAULT = ("text", "icon")
+# metered on its own), and each repetition of an ``each``: the spec's (``Element.work``), so
+# a face's units, and a build's, track its time whatever it draws, and the wall clock
+# decides nothing. Every kind has one (the spec cannot be written without it).
+ELEMENT_WORK = {"each": CONTROL_WORK, "if": CONTROL_WORK, "include": INCLUDE_WORK,
+                **{kind.name: kind.work for kind in KINDS}}
+INFO_BY_DEFAULT = tuple(kind.name for kind in KINDS if kind.info)
 _FIELD_NAMES = {kind: frozenset(spec) for kind, spec in PRIMITIVE_FIELDS.items()}
 
 
@@ -519,13 +494,9 @@ class _Run:
                                   "them") from None
 
     def build(self, path: tuple[Hashable, ...], kind: str, a: dict[str, Any]) -> p.Primitive:
-        if kind == "rect":
-            return p.Rect(a["x"], a["y"], a["w"], a["h"], a["fill"], a["stroke"], a["width"],
-                          a["radius"], a["dash"])
-        if kind == "circle":
-            return p.Circle(a["cx"], a["cy"], a["r"], a["fill"], a["stroke"], a["width"])
-        if kind == "line":
-            return p.Line(a["x1"], a["y1"], a["x2"], a["y2"], a["stroke"], a["width"], a["dash"])
+        """The primitive of one element's checked fields: made here for the kinds that read a
+        file or lay something out; a kind whose fields are its primitive's (rect, circle,
+        line) is made by its spec."""
         if kind == "path":
             self.charge(path + ("d",), 2 * len(a["d"]))  # parsed: ~0.6 us a character
             try:
@@ -568,6 +539,12 @@ class _Run:
             self.draw_art(path + ("name",), icon, a["w"], a["h"])
             return p.Icon(a["name"], a["x"], a["y"], a["w"], a["h"], a["fill"], a["accent"],
                           a["rotate"])
+        if kind != "image":
+            spec = ELEMENTS[kind]
+            refused = spec.refuse(a) if spec.refuse is not None else None
+            if refused is not None:
+                raise self.fail(path + (refused[0],), refused[1])
+            return spec.primitive(a)
         try:  # an image: confined and checked (once per file version) by the data layer
             picture = lookup.find("image", a["path"])
         except lookup.Unusable as exc:

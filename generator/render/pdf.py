@@ -6,8 +6,9 @@ Icons, SVG art and fonts come loaded in the ``Resources`` the caller gives
 (generator/core/resources.py): nothing here looks a name up or loads a file."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
@@ -16,6 +17,7 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.core import memo
 from generator.core import primitives as p
 from generator.core.atomic import atomic_file
+from generator.core.elements import Handlers
 from generator.core.resources import BASE_FONT, Resources
 
 from ..layout.page import OutlineEntry, Page, Placement
@@ -77,47 +79,9 @@ class PdfRenderer:
 
     # -- primitives, in a frame whose origin is the top-left corner, y downwards ------------
     def draw(self, prim: p.Primitive) -> None:
-        c = self.c
+        """Draw one primitive by its class's handler (``DRAW``; none: UnknownPrimitive)."""
         self.opaque()
-        if isinstance(prim, p.Rect):
-            fill, stroke = self.paint(prim.fill, prim.stroke, prim.width, prim.dash)
-            if not (fill or stroke):
-                return
-            y = -(prim.y + prim.h)
-            if prim.radius > 0:
-                c.roundRect(prim.x * mm, y * mm, prim.w * mm, prim.h * mm, prim.radius * mm,
-                            stroke=stroke, fill=fill)
-            else:
-                c.rect(prim.x * mm, y * mm, prim.w * mm, prim.h * mm, stroke=stroke, fill=fill)
-        elif isinstance(prim, p.Circle):
-            fill, stroke = self.paint(prim.fill, prim.stroke, prim.width)
-            if fill or stroke:
-                c.circle(prim.cx * mm, -prim.cy * mm, prim.r * mm, stroke=stroke, fill=fill)
-        elif isinstance(prim, p.Line):
-            self.paint(None, prim.stroke, prim.width, prim.dash)
-            c.line(prim.x1 * mm, -prim.y1 * mm, prim.x2 * mm, -prim.y2 * mm)
-        elif isinstance(prim, p.Path):
-            fill, stroke = self.paint(prim.fill, prim.stroke, prim.width)
-            if fill or stroke:
-                c.drawPath(self.path(prim.segments, mm, -mm), stroke=stroke, fill=fill,
-                           fillMode=vectors.FILL_MODE[prim.rule])
-        elif isinstance(prim, p.Text):
-            self.text(prim)
-        elif isinstance(prim, p.Icon):
-            self.icon(prim)
-        elif isinstance(prim, p.Vector):
-            vectors.draw_vector(self, prim)
-        elif isinstance(prim, p.Image):
-            if prim.clip is not None:  # a picture covering its box: only the box shows
-                c.saveState()
-                cx, cy, cw, ch = prim.clip
-                box = c.beginPath()
-                box.rect(cx * mm, -(cy + ch) * mm, cw * mm, ch * mm)
-                c.clipPath(box, stroke=0, fill=0)
-            c.drawImage(pdf_picture(prim.path), prim.x * mm, -(prim.y + prim.h) * mm,
-                        prim.w * mm, prim.h * mm, mask="auto")
-            if prim.clip is not None:
-                c.restoreState()
+        DRAW.of(prim)(self, prim)
 
     def path(self, segments: Sequence[p.Segment], sx: float, sy: float):
         path = self.c.beginPath()
@@ -250,6 +214,65 @@ class PdfRenderer:
             self.draw(prim)
         c.restoreState()
         c.showPage()
+
+
+# -- one handler per primitive class (generator/core/elements.py: tests check none is missing)
+
+DRAW: Handlers[Callable[[PdfRenderer, Any], None]] = Handlers("the PDF renderer")
+
+
+@DRAW.on(p.Rect)
+def _rect(r: PdfRenderer, prim: p.Rect) -> None:
+    fill, stroke = r.paint(prim.fill, prim.stroke, prim.width, prim.dash)
+    if not (fill or stroke):
+        return
+    y = -(prim.y + prim.h)
+    if prim.radius > 0:
+        r.c.roundRect(prim.x * mm, y * mm, prim.w * mm, prim.h * mm, prim.radius * mm,
+                      stroke=stroke, fill=fill)
+    else:
+        r.c.rect(prim.x * mm, y * mm, prim.w * mm, prim.h * mm, stroke=stroke, fill=fill)
+
+
+@DRAW.on(p.Circle)
+def _circle(r: PdfRenderer, prim: p.Circle) -> None:
+    fill, stroke = r.paint(prim.fill, prim.stroke, prim.width)
+    if fill or stroke:
+        r.c.circle(prim.cx * mm, -prim.cy * mm, prim.r * mm, stroke=stroke, fill=fill)
+
+
+@DRAW.on(p.Line)
+def _line(r: PdfRenderer, prim: p.Line) -> None:
+    r.paint(None, prim.stroke, prim.width, prim.dash)
+    r.c.line(prim.x1 * mm, -prim.y1 * mm, prim.x2 * mm, -prim.y2 * mm)
+
+
+@DRAW.on(p.Path)
+def _path(r: PdfRenderer, prim: p.Path) -> None:
+    fill, stroke = r.paint(prim.fill, prim.stroke, prim.width)
+    if fill or stroke:
+        r.c.drawPath(r.path(prim.segments, mm, -mm), stroke=stroke, fill=fill,
+                     fillMode=vectors.FILL_MODE[prim.rule])
+
+
+DRAW.on(p.Text)(PdfRenderer.text)
+DRAW.on(p.Icon)(PdfRenderer.icon)
+DRAW.on(p.Vector)(vectors.draw_vector)
+
+
+@DRAW.on(p.Image)
+def _image(r: PdfRenderer, prim: p.Image) -> None:
+    c = r.c
+    if prim.clip is not None:  # a picture covering its box: only the box shows
+        c.saveState()
+        cx, cy, cw, ch = prim.clip
+        box = c.beginPath()
+        box.rect(cx * mm, -(cy + ch) * mm, cw * mm, ch * mm)
+        c.clipPath(box, stroke=0, fill=0)
+    c.drawImage(pdf_picture(prim.path), prim.x * mm, -(prim.y + prim.h) * mm,
+                prim.w * mm, prim.h * mm, mask="auto")
+    if prim.clip is not None:
+        c.restoreState()
 
 
 DUPLEX_PREFERENCE = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge",

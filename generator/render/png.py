@@ -12,12 +12,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageColor, ImageDraw
 
 from generator.core import memo
 from generator.core import primitives as p
 from generator.core.atomic import atomic_file
+from generator.core.elements import Handlers
 from generator.core.primitives import PT_TO_MM
 from generator.core.resources import Resources
 from generator.core.vector import IconDef, flatten, paints
@@ -81,58 +83,11 @@ class PngPainter:
         return self.image.reduce(self.ss) if self.ss > 1 else self.image
 
     def paint(self, prim: p.Primitive) -> None:
+        """Paint one primitive by its class's handler (``PAINT``)."""
         if png_alpha.translucent(prim):  # painted opaque, then mixed with what was beneath
             png_alpha.paint_translucent(self, prim)
             return
-        d = self.draw
-        if isinstance(prim, p.Rect):
-            # The PDF's geometry (generator/render/png_shapes.py): stroke centred on the edge.
-            box = [*self.pt(prim.x, prim.y), *self.pt(prim.x + prim.w, prim.y + prim.h)]
-            fill = _rgb(prim.fill) if prim.fill else None
-            outline = _rgb(prim.stroke) if prim.stroke and not prim.dash else None
-            shapes.rect(d, box, prim.radius * self.scale, fill, outline,
-                        self.stroke_px(prim.width))
-            if prim.stroke and prim.dash:
-                self.dashed_rect(prim)
-        elif isinstance(prim, p.Circle):
-            cx, cy = self.pt(prim.cx, prim.cy)
-            shapes.ellipse(d, cx, cy, prim.r * self.scale,
-                           _rgb(prim.fill) if prim.fill else None,
-                           _rgb(prim.stroke) if prim.stroke else None,
-                           self.stroke_px(prim.width))
-        elif isinstance(prim, p.Line):
-            if prim.stroke:
-                self.line([(prim.x1, prim.y1), (prim.x2, prim.y2)], prim.stroke, prim.width,
-                          prim.dash)
-        elif isinstance(prim, p.Path):
-            polys = [[self.pt(x, y) for x, y in poly] for poly in flatten(prim.segments)]
-            ruled = bool(prim.fill) and paths.needs_rule(polys, prim.rule)
-            if ruled and prim.fill:  # holes and overlaps by the fill rule: png_paths.py
-                paths.fill_polys(self.image, polys, _rgb(prim.fill), prim.rule)
-            for pts in polys:
-                if prim.fill and len(pts) > 2 and not ruled:
-                    shapes.polygon(d, pts, _rgb(prim.fill))
-                if prim.stroke:
-                    shapes.stroke(d, pts, _rgb(prim.stroke), self.stroke_px(prim.width))
-                    if (prim.cap, prim.join) != ("butt", "miter"):  # SVG shapes may say
-                        paths.stroke_ends(d, pts, _rgb(prim.stroke),
-                                          self.stroke_px(prim.width), prim.cap, prim.join)
-        elif isinstance(prim, p.Text):
-            self.text(prim)
-        elif isinstance(prim, p.Icon):
-            self.icon(prim)
-        elif isinstance(prim, p.Vector):
-            paths.paint_vector(self, prim)
-        elif isinstance(prim, p.Image):
-            x, y = self.pt(prim.x, prim.y)
-            part = None
-            if prim.clip is not None:  # keep only the part inside the box (same as the PDF)
-                cx, cy = self.pt(prim.clip[0], prim.clip[1])
-                left, top = round(cx - x), round(cy - y)
-                part = (left, top, left + self.px(prim.clip[2]), top + self.px(prim.clip[3]))
-                x, y = cx, cy
-            tile = picture_tile(prim.path, (self.px(prim.w), self.px(prim.h)), part)
-            self.image.paste(tile, (round(x), round(y)), tile)
+        PAINT.of(prim)(self, prim)  # its class's handler (none: UnknownPrimitive)
 
     def line(self, pts: list[tuple[float, float]], colour: str, width: float,
              dash: tuple[float, ...] | None) -> None:
@@ -267,6 +222,74 @@ class PngPainter:
                min(w, math.ceil(max(x for x, _ in pixels) + pad)),
                min(h, math.ceil(max(y for _, y in pixels) + pad)))
         return box if box[0] < box[2] and box[1] < box[3] else None
+
+
+# -- one handler per primitive class (generator/core/elements.py: tests check none is missing)
+
+PAINT: Handlers[Callable[[PngPainter, Any], None]] = Handlers("the PNG renderer")
+
+
+@PAINT.on(p.Rect)
+def _rect(painter: PngPainter, prim: p.Rect) -> None:
+    # The PDF's geometry (generator/render/png_shapes.py): stroke centred on the edge.
+    box = [*painter.pt(prim.x, prim.y), *painter.pt(prim.x + prim.w, prim.y + prim.h)]
+    fill = _rgb(prim.fill) if prim.fill else None
+    outline = _rgb(prim.stroke) if prim.stroke and not prim.dash else None
+    shapes.rect(painter.draw, box, prim.radius * painter.scale, fill, outline,
+                painter.stroke_px(prim.width))
+    if prim.stroke and prim.dash:
+        painter.dashed_rect(prim)
+
+
+@PAINT.on(p.Circle)
+def _circle(painter: PngPainter, prim: p.Circle) -> None:
+    cx, cy = painter.pt(prim.cx, prim.cy)
+    shapes.ellipse(painter.draw, cx, cy, prim.r * painter.scale,
+                   _rgb(prim.fill) if prim.fill else None,
+                   _rgb(prim.stroke) if prim.stroke else None,
+                   painter.stroke_px(prim.width))
+
+
+@PAINT.on(p.Line)
+def _line(painter: PngPainter, prim: p.Line) -> None:
+    if prim.stroke:
+        painter.line([(prim.x1, prim.y1), (prim.x2, prim.y2)], prim.stroke, prim.width,
+                     prim.dash)
+
+
+@PAINT.on(p.Path)
+def _path(painter: PngPainter, prim: p.Path) -> None:
+    d = painter.draw
+    polys = [[painter.pt(x, y) for x, y in poly] for poly in flatten(prim.segments)]
+    ruled = bool(prim.fill) and paths.needs_rule(polys, prim.rule)
+    if ruled and prim.fill:  # holes and overlaps by the fill rule: png_paths.py
+        paths.fill_polys(painter.image, polys, _rgb(prim.fill), prim.rule)
+    for pts in polys:
+        if prim.fill and len(pts) > 2 and not ruled:
+            shapes.polygon(d, pts, _rgb(prim.fill))
+        if prim.stroke:
+            shapes.stroke(d, pts, _rgb(prim.stroke), painter.stroke_px(prim.width))
+            if (prim.cap, prim.join) != ("butt", "miter"):  # SVG shapes may say
+                paths.stroke_ends(d, pts, _rgb(prim.stroke), painter.stroke_px(prim.width),
+                                  prim.cap, prim.join)
+
+
+PAINT.on(p.Text)(PngPainter.text)
+PAINT.on(p.Icon)(PngPainter.icon)
+PAINT.on(p.Vector)(paths.paint_vector)
+
+
+@PAINT.on(p.Image)
+def _image(painter: PngPainter, prim: p.Image) -> None:
+    x, y = painter.pt(prim.x, prim.y)
+    part = None
+    if prim.clip is not None:  # keep only the part inside the box (same as the PDF)
+        cx, cy = painter.pt(prim.clip[0], prim.clip[1])
+        left, top = round(cx - x), round(cy - y)
+        part = (left, top, left + painter.px(prim.clip[2]), top + painter.px(prim.clip[3]))
+        x, y = cx, cy
+    tile = picture_tile(prim.path, (painter.px(prim.w), painter.px(prim.h)), part)
+    painter.image.paste(tile, (round(x), round(y)), tile)
 
 
 def _icon_shapes(icon: IconDef, prim: p.Icon, s: float,

@@ -91,24 +91,17 @@ def paint_translucent(painter: Surface, prim: p.Primitive) -> None:
 
 
 def region(painter: Surface, prim: p.Primitive) -> Box:
-    """The canvas pixels a primitive can touch, generously padded (a shape's stroke, joins
-    and anti-aliasing); the whole canvas for text, whose glyphs may overhang their box."""
+    """The canvas pixels a primitive can touch: its ``extent``, generously padded (a shape's
+    stroke, joins and anti-aliasing); the whole canvas for text, whose glyphs may overhang
+    their box. Only the pixels painted change when mixed, so a larger box draws the same."""
     width, height = painter.image.size
     whole = (0, 0, width, height)
-    coords: list[tuple[float, float]]
-    if isinstance(prim, p.Rect):
-        coords = [(prim.x, prim.y), (prim.x + prim.w, prim.y + prim.h)]
-    elif isinstance(prim, p.Circle):
-        coords = [(prim.cx - prim.r, prim.cy - prim.r), (prim.cx + prim.r, prim.cy + prim.r)]
-    elif isinstance(prim, p.Line):
-        coords = [(prim.x1, prim.y1), (prim.x2, prim.y2)]
-    elif isinstance(prim, p.Path):  # a Bézier curve stays inside its control points
-        coords = [(args[i], args[i + 1]) for _, args in prim.segments
-                  for i in range(0, len(args) - 1, 2)]
-    else:
+    if isinstance(prim, p.Text):
         return whole
-    if not coords:
+    extent = prim.extent()  # every other kind says where its ink lies
+    if extent is None:
         return whole
+    coords = [extent[:2], extent[2:]]
     pad = (getattr(prim, "width", 0.0) or 0.0) * painter.scale * 5 + 4  # miter joins reach far
     xs, ys = zip(*(painter.pt(x, y) for x, y in coords), strict=True)
     x0 = max(0, math.floor(min(xs) - pad))

@@ -8,7 +8,7 @@ schemas. Every table comes from a live source, read at run time:
   (generator/orchestration/exporters/schema_export.py, from generator/data/schema.py), column
   types (generator/data/columns.py), the settings each rules module reads
   (``schema.SETTINGS``), size presets (generator/core/sizes.py);
-- face templates: the primitive field table (generator/faces/template.py ``PRIMITIVE_FIELDS``);
+- face templates: each element kind's spec (generator/core/elements.py): fields, meanings;
 - themes: their sections and the font keys (generator/data/fonts.py), the built-in themes.
 
 Only the prose around the tables (and ``NOTES``, a line per field the models do not
@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.core import paths
+from generator.core.elements import ELEMENTS, work_rows
 from generator.orchestration.exporters.schema_export import (
     face_schema,
     game_schema,
@@ -161,41 +162,6 @@ NOTES: dict[str, str] = {
     "RowCheck.expect": "true for a good row",
     "RowCheck.field": "the column to point at in the error",
     "RowCheck.message": "the error for a bad row",
-}
-# What a primitive field means, by field name (the same name means the same in every one).
-PRIMITIVE_NOTES: dict[str, str] = {
-    "x": "left edge, mm", "y": "top edge, mm", "w": "width, mm", "h": "height, mm",
-    "cx": "centre, mm", "cy": "centre, mm", "r": "radius, mm",
-    "x1": "start, mm", "y1": "start, mm", "x2": "end, mm", "y2": "end, mm",
-    "fill": "inside colour", "stroke": "outline colour", "width": "outline width, mm",
-    "radius": "corner radius, mm", "dash": "dash pattern, e.g. [1, 1]",
-    "d": "SVG-style path: M, L, C, Q, Z (mm)", "dx": "shift right, mm", "dy": "shift down, mm",
-    "scale": "scale factor of the path", "points": "corners, mm", "closed": "join last to first",
-    "text": "the words; several lines wrap to the box; each line (a blank line in a folded "
-            "`>-` block) is a paragraph, and one starting `1. `, `12) ` or `- ` is a list "
-            "item, its number in a gutter and its lines indented after it (left-aligned text); "
-            "markup: `**bold**`, `*italic*`, `[red]colour[/]`, an inline icon `:heart:`, "
-            "`\\*` a literal `*` (README: Rich text)",
-    "font": "a font key or a project font (see Themes)",
-    "size": "font size, pt", "min_size": "shrink to fit down to this size, pt (default: 6 "
-    "or size)", "align": "horizontal alignment", "valign": "vertical alignment",
-    "line_height": "line spacing, times the size", "rotate": "turn the box, degrees",
-    "name": "an icon of icons/ (`<name>.yaml` or `<name>.svg`)",
-    "accent": "the icon's second colour (a text's: of its inline icons)",
-    "hyphenate": "break a word wider than the box with a hyphen, in the kit's language",
-    "fit": "contain: the whole picture, shape kept; cover: the box filled, the overflow "
-           "cropped; stretch: the box, shape changed",
-    "focus": "the point of the picture kept in view when cropping (0, 0 top-left)",
-    "path": "a picture of the game's art: PNG, JPEG, WebP, GIF or TIFF, or SVG (drawn as "
-            "vectors; see docs/svg.md)",
-    "info": "game information (kept 3 mm inside the cut)",
-}
-PRIMITIVE_ABOUT: dict[str, str] = {
-    "rect": "a rectangle, optionally rounded", "circle": "a circle",
-    "line": "a straight line", "path": "a shape drawn by path commands",
-    "polygon": "straight segments through points", "text": "words fitted into a box",
-    "icon": "a vector icon (YAML or SVG) scaled into a box",
-    "image": "a picture (raster, or SVG drawn as vectors) fitted into a box",
 }
 CONTEXT_NAMES = (
     ("W, H", "the face's trim width and height, mm"),
@@ -427,8 +393,8 @@ def faces_section() -> list[str]:
         for field, (typ, default) in fields.items():
             shown = "required" if default is ... else (
                 "none" if default is None else f"`{json.dumps(default)}`")
-            rows.append((f"`{field}`", type_name(typ), shown, PRIMITIVE_NOTES.get(field, "")))
-        about = PRIMITIVE_ABOUT.get(kind, "")
+            rows.append((f"`{field}`", type_name(typ), shown, ELEMENTS[kind].meaning(field)))
+        about = ELEMENTS[kind].about
         out += [f"#### {kind}", ""] + ([about[:1].upper() + about[1:] + ".", ""] if about
                                         else [])
         out += _table(("field", "type", "default", "meaning"), rows)
@@ -589,12 +555,37 @@ def default_target() -> Path:
     return paths.ROOT / "docs" / "authoring.md"
 
 
+WORK_START = ("<!-- The work of each element: written by `python -m generator reference` "
+              "from generator/core/elements.py; do not edit by hand. -->")
+WORK_END = "<!-- End of the element work table. -->"
+
+
+def limits_text(committed: str) -> str:
+    """docs/input-limits.md (``committed``) with its element work table written from the
+    element specs: the same command keeps the two pages current (tests/test_reference_doc.py)."""
+    before, rest = committed.split(WORK_START, 1)
+    _, after = rest.split(WORK_END, 1)
+    table = _table(("element", "units of work"), work_rows())
+    return before + "\n".join([WORK_START, *table, WORK_END]) + after
+
+
+def limits_target() -> Path | None:
+    """docs/input-limits.md in a checkout (an installed package has none to rewrite)."""
+    return None if paths.INSTALLED else paths.ROOT / "docs" / "input-limits.md"
+
+
 def write_reference(target: Path | None = None) -> Path:
-    """Write the reference (atomically) to ``target`` (default docs/authoring.md)."""
+    """Write the reference (atomically) to ``target`` (default docs/authoring.md, and the
+    element work table of docs/input-limits.md beside it)."""
     from generator.core.atomic import atomic_file
 
+    limits = limits_target() if target is None else None
     target = target or default_target()
     target.parent.mkdir(parents=True, exist_ok=True)
     with atomic_file(target) as handle:
         handle.write(reference_text().encode("utf-8"))
+    if limits is not None:
+        text = limits_text(limits.read_text(encoding="utf-8"))
+        with atomic_file(limits) as handle:
+            handle.write(text.encode("utf-8"))
     return target

@@ -6,8 +6,8 @@ once it knows the file's JSON Schema. Three are written:
 
 - ``game.schema.json``: a game data file, made from the pydantic models that validate it
   (``generator/data/schema.py``: ``GameSpec``), so it follows them as they change;
-- ``face.schema.json``: a face template, made from the primitive field table of
-  ``generator/faces/template.py`` (``PRIMITIVE_FIELDS``) plus the ``each``/``if``/``include``
+- ``face.schema.json``: a face template, made from the element kinds' specs
+  (``generator/core/elements.py``) plus the ``each``/``if``/``include``
   control elements;
 - ``theme.schema.json``: a theme, from the rules ``generator/data/themes.py`` enforces;
 - ``icon.schema.json``: a YAML icon (``generator/data/icons.py``: a view box and shapes);
@@ -142,10 +142,10 @@ def _size_presets(schema: dict[str, Any]) -> None:
 
 def primitive_fields() -> dict[str, dict[str, tuple[Any, Any]]]:
     """The field table of the face primitives: kind -> field -> (type, default); a default
-    of ``...`` means required. Read from generator/faces/template.py at call time."""
-    from generator.faces.template import PRIMITIVE_FIELDS
+    of ``...`` means required: each element kind's spec (generator/core/elements.py)."""
+    from generator.core.elements import field_table
 
-    return {kind: dict(fields) for kind, fields in PRIMITIVE_FIELDS.items()}
+    return field_table()
 
 
 def field_schema(typ: Any) -> dict[str, Any]:

@@ -20,6 +20,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PIL import Image as PILImage
 
@@ -33,7 +34,6 @@ MIN_FACE_PT = 6.0
 MIN_FURNITURE_PT = 5.0
 MIN_DPI = 300.0
 MIN_OVERLAP_MM = 0.5  # an overlap thinner than this either way is a touch, not a cover
-MIN_COVER_ALPHA = 0x80  # a fill this opaque or more hides what is under it
 MAX_COVER_PAIRS = 50_000  # (information, cover) pairs compared on one face
 CUT_KINDS = ("card", "tile", "token", "aid")  # pieces cut out on their trim
 
@@ -96,18 +96,9 @@ def face_issues(face: p.Face, kind: str, round_: bool, cell: Cell | None = None
     for index, prim in enumerate(face.prims):
         info = face.origins[index].info if index < len(face.origins) else isinstance(
             prim, (p.Text, p.Icon))
-        if isinstance(prim, p.Text):
-            if prim.size < MIN_FACE_PT - 1e-6:
-                yield Issue("text size", piece, _where(face, index),
-                            f"{prim.size:g} pt text (needs {MIN_FACE_PT:g} pt at print size)",
-                            prim.size)
-            for font, missing in missing_by_font(prim):
-                detail = f"font {fonts.describe(font)} has no glyph for {said(missing)}"
-                printed = " ".join(run[2] for run in prim.runs())
-                yield Issue("glyph", piece, _where(face, index), detail,
-                            cell=(cell(printed, detail) or "") if cell is not None else "")
-        if isinstance(prim, p.Image):
-            yield from _image_issue(prim, piece, _where(face, index))
+        check = KIND_CHECKS.get(type(prim))  # what only some kinds are checked for
+        if check is not None:
+            yield from check(prim, piece, _where(face, index), cell)
         if not info:
             continue
         box = bounds(prim)
@@ -134,7 +125,7 @@ class _Covers:
         self.hiders: list[tuple[int, Box]] = []
         for index, prim in enumerate(face.prims):
             info = index < len(face.origins) and face.origins[index].info
-            if not info and _hides(prim):  # information over information is one drawing
+            if not info and prim.hides():  # information over information is one drawing
                 box = bounds(prim)
                 if box is not None:
                     self.hiders.append((index, box))
@@ -159,21 +150,20 @@ class _Covers:
                 return
 
 
-def _hides(prim: p.Primitive) -> bool:
-    """Whether a primitive paints over what lies under it: a picture, or a shape filled at
-    least half opaque."""
-    if isinstance(prim, (p.Image, p.Vector)):
-        return True
-    if isinstance(prim, (p.Rect, p.Circle, p.Path)) and prim.fill:
-        fill = prim.fill.strip().lower()
-        if fill in ("none", "transparent"):
-            return False
-        alpha = int(fill[7:9], 16) if fill.startswith("#") and len(fill) == 9 else 0xFF
-        return alpha >= MIN_COVER_ALPHA
-    return False
+def _text_issues(prim: p.Text, piece: str, where: str, cell: Cell | None) -> Iterator[Issue]:
+    """A face text's size at print and the glyphs its fonts lack."""
+    if prim.size < MIN_FACE_PT - 1e-6:
+        yield Issue("text size", piece, where,
+                    f"{prim.size:g} pt text (needs {MIN_FACE_PT:g} pt at print size)", prim.size)
+    for font, missing in missing_by_font(prim):
+        detail = f"font {fonts.describe(font)} has no glyph for {said(missing)}"
+        printed = " ".join(run[2] for run in prim.runs())
+        yield Issue("glyph", piece, where, detail,
+                    cell=(cell(printed, detail) or "") if cell is not None else "")
 
 
-def _image_issue(prim: p.Image, piece: str, where: str) -> Iterator[Issue]:
+def _image_issue(prim: p.Image, piece: str, where: str, cell: Cell | None = None
+                 ) -> Iterator[Issue]:
     try:
         with PILImage.open(prim.path) as image:
             px_w, px_h = image.size
@@ -184,6 +174,13 @@ def _image_issue(prim: p.Image, piece: str, where: str) -> Iterator[Issue]:
     if dpi < MIN_DPI:
         yield Issue("art resolution", piece, where,
                     f"{dpi:.0f} dpi at print size (needs {MIN_DPI:g})", dpi)
+
+
+# The checks only some kinds have, by primitive class. Every kind is checked for where its
+# ink lies and what it hides by its own ``extent`` and ``hides`` (generator/core/
+# primitives.py; tests/test_elements.py checks each class has both).
+KindCheck = Callable[[Any, str, str, "Cell | None"], Iterator[Issue]]
+KIND_CHECKS: dict[type, KindCheck] = {p.Text: _text_issues, p.Image: _image_issue}
 
 
 def furniture_issues(prims: Iterable[p.Primitive], where: str) -> Iterator[Issue]:
