@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from generator.core import paths
+from generator.core import cache, memo, paths
 from generator.core import primitives as p
 from generator.data import i18n, project
 from generator.data.loader import load_game
@@ -25,6 +25,8 @@ from generator.orchestration import drawing
 from generator.orchestration.build import build_pdf
 from generator.orchestration.options import BuildOptions
 from tests.designer import edit
+
+CODE = (drawing.__name__,)  # the code drawing runs, as drawing.faces_key names it
 
 
 @pytest.fixture
@@ -268,15 +270,15 @@ def test_the_game_settings_outside_its_data_are_in_the_key(game, tmp_path, cache
     two data files in one folder that differ only there must not share faces."""
     loaded = load_game(str(game))
     options = {"paper": "a4"}
-    key = face_cache.game_key(loaded, {}, options)
-    assert key is not None and key == face_cache.game_key(loaded, {}, options)
+    key = face_cache.game_key(loaded, {}, options, CODE)
+    assert key is not None and key == face_cache.game_key(loaded, {}, options, CODE)
     other = game.parent / "other.yaml"
     other.write_text(game.read_text(encoding="utf-8"), encoding="utf-8")
     changed = [dataclasses.replace(loaded, rules="moving_target"),
                dataclasses.replace(loaded, players=(3, 5)),
                dataclasses.replace(loaded, theme="classic"),
                dataclasses.replace(loaded, source=other)]
-    keys = {face_cache.game_key(g, {}, options) for g in changed}
+    keys = {face_cache.game_key(g, {}, options, CODE) for g in changed}
     assert len(keys) == 4 and key not in keys
 
 
@@ -438,3 +440,33 @@ def test_a_value_that_would_not_come_back_is_not_encoded():
         face_codec.encode([p.Face(10, 20, 3.0, (p.Rect(float("inf"), 2, 3, 4),))])
     with pytest.raises(face_codec.Unencodable):
         face_codec.encode([p.Face(10, 20, 3.0, (p.Rect([1], 2, 3, 4),))])
+
+
+def test_the_code_key_covers_only_the_modules_drawing_reaches(monkeypatch):
+    """An edit to a module drawing imports (directly or not) or to the engine it loads by
+    name draws the faces again; an edit to one it never reaches (the PDF writer, an exporter,
+    a front end, another engine) keeps them. Keyed as the rules results are (core/cache.py)."""
+    sources = dict(cache.package_sources())
+    code = (drawing.__name__, "generator.rules.moving_target")
+
+    def key_after(edited: str | None) -> str:
+        changed = dict(sources)
+        if edited is not None:
+            changed[edited] = sources[edited] + b"\n# an edit\n"
+        with monkeypatch.context() as patched:
+            patched.setattr(cache, "package_sources", lambda: changed)
+            memo.forget_all(code=True)
+            try:
+                return face_cache.code_digest(code)
+            finally:
+                memo.forget_all(code=True)
+
+    before = key_after(None)
+    for reached in ("generator.faces.template", "generator.expressions.library",
+                    "generator.data.fonts", "generator.orchestration.drawing",
+                    "generator.rules.moving_target.worked"):
+        assert key_after(reached) != before, reached
+    for apart in ("generator.render.pdf", "generator.orchestration.exporters.tts",
+                  "generator.orchestration.output", "generator.frontends.cli",
+                  "generator.layout.manifest", "generator.rules.movement_game.engine"):
+        assert key_after(apart) == before, apart

@@ -38,7 +38,6 @@ from generator.core.words import said
 from generator.data import i18n_files as files
 from generator.data.i18n_files import SOURCE, collapse, fill, languages
 from generator.data.origin import Where, game_value, written
-from generator.expressions import offer_function
 
 __all__ = ["SOURCE", "Missing", "Session", "checked", "collect", "current", "data_text",
            "findings", "here", "label_field", "lang", "languages", "localised", "message",
@@ -115,6 +114,11 @@ class Session:
     @property
     def translating(self) -> bool:
         return self.lang != SOURCE
+
+    def t(self, value: Any) -> Any:
+        """``t(value)`` of an expression: the expressions library calls it on the session of
+        the build's context (generator/expressions/library.py), which is this one."""
+        return t(value)
 
     # -- lookups ----------------------------------------------------------------------------
     def lookup(self, text: str) -> str | None:
@@ -381,10 +385,6 @@ def t(value: Any) -> Any:
     file = str(getattr(doc, "file", "")) or "(template)"
     line = doc.line_of(path) if doc is not None else None
     return s.translated(value, file, line, "t()")
-
-
-# Every expression may call t(); the expressions package sits below the data, so i18n offers it.
-offer_function("t", t)
 
 
 def here(doc: Any, path: tuple[Hashable, ...]) -> None:

@@ -4,12 +4,15 @@ This package is the sandbox; the rest of the generator uses only what this modul
 (``evaluate``, ``ExpressionError``, ``Scope``, the face budget...). Its modules, by job:
 ``limits`` (the figures below, the errors and the work meter), ``text`` (bounded text
 operations and ``%`` formatting), ``env`` (the environment: attributes, operators, code
-generation without folding), ``library`` (the one environment ``ENV`` and the functions,
-filters and tests it offers; ``dice`` and ``shapes`` are geometry offered as functions),
+generation without folding), ``library`` (``make_environment``, the factory given the
+functions, filters and tests an environment offers, and the one environment ``ENV`` it made
+from the library's tables; ``dice`` and ``shapes`` are geometry offered as functions),
 ``compiler`` (string -> checked tree -> compiled function), ``shortcut`` (lone dotted names
 and literals) and ``scope`` (evaluating). It sits below the data and the faces and imports
-neither: what only they know they offer (data/i18n.py the function ``t`` through
-``offer_function``, faces/markup.py the filter ``literal`` through ``offer_filter``).
+neither, and nothing registers into ``ENV`` when imported: ``t`` translates through the
+language session the build's context holds (data/i18n.py's ``Session.t``), and ``literal``
+escapes the rich-text markup whose characters ``text.MARKUP_SPECIAL`` defines (the
+faces' markup parser reads the same set).
 
 Every string in a face template, theme or data file may come from a stranger, so it is
 treated as hostile: it must not reach Python objects outside its own values (no secrets, no
@@ -45,13 +48,13 @@ through the ``str`` type escaped them, and constant folding ran filters at compi
   (all plain functions returning plain values; no type object is reachable): ``range``,
   ``min``, ``max``, ``abs``, ``round``, ``len``, ``enumerate``, ``zip``, ``int``, ``float``,
   ``str``, ``d6_net``, ``d4_net``, ``pips``, ``arrow``, ``regular``, ``star``, ``t`` (a
-  data text in the kit's language, offered by generator/data/i18n.py). Removed:
+  data text in the kit's language, through the session of generator/data/i18n.py). Removed:
   ``dict``, ``lipsum``, ``cycler``, ``joiner``, ``namespace``.
 * Filters kept (each wrapped: metered, bounded, and ``pass_context`` so it can never be
   folded at compile time): ``abs capitalize center count d default dictsort first float
   format indent int items join last length list lower map max min reject rejectattr replace
   reverse round select selectattr sort string sum title trim truncate unique upper
-  upper_first wordwrap``, and ``literal`` (offered by faces/markup.py). Removed: ``attr
+  upper_first wordwrap``, and ``literal`` (the markup escaped, faces/markup.py). Removed: ``attr
   batch e escape filesizeformat forceescape groupby pprint random safe slice striptags tojson
   urlencode urlize wordcount xmlattr``. All tests are kept (``lower``/``upper`` rewritten so
   they never turn a value into text).
@@ -102,7 +105,7 @@ from __future__ import annotations
 
 from .compiler import Compiled, compile_value, names_used
 from .env import BoundedSandbox
-from .library import ENV, offer_filter, offer_function
+from .library import ENV, make_environment
 from .limits import (
     BACKSTOP_SECONDS,
     MAX_BUILD_PRIMITIVES,
@@ -136,13 +139,14 @@ from .limits import (
     work_budget,
 )
 from .scope import Scope, evaluate
-from .text import percent_format
+from .text import MARKUP_SPECIAL, escape_markup, percent_format
 
-__all__ = ["BACKSTOP_SECONDS", "ENV", "MAX_BUILD_PRIMITIVES", "MAX_BUILD_WORK",
+__all__ = ["BACKSTOP_SECONDS", "ENV", "MARKUP_SPECIAL", "MAX_BUILD_PRIMITIVES",
+           "MAX_BUILD_WORK",
            "MAX_COMPONENT_PRIMITIVES", "MAX_DEPTH", "MAX_DIGITS", "MAX_EXPONENT",
            "MAX_FACE_PRIMITIVES", "MAX_FACE_WORK", "MAX_INT_BITS", "MAX_ITEMS", "MAX_LOOP",
            "MAX_SIZE", "MAX_SOURCE", "MAX_STRING", "MAX_WORK", "WORK_METER", "BoundedSandbox",
            "BudgetSpent", "Compiled", "ExpressionError", "LimitError", "Scope", "Spending",
            "WorkMeter", "charge", "charge_if_metered", "check_backstop", "compile_value",
-           "count_loops", "evaluate", "names_used", "offer_filter", "offer_function",
+           "count_loops", "escape_markup", "evaluate", "make_environment", "names_used",
            "percent_format", "size_of", "spend", "to_text", "work_budget"]

@@ -1,11 +1,19 @@
 """The environment every expression is compiled in, ``ENV``, and what it offers: functions,
-filters and tests, plain functions only (no type objects), each metered and bounded."""
+filters and tests, plain functions only (no type objects), each metered and bounded.
+
+``make_environment`` is the factory: given the functions, filters and tests, it returns a
+sandbox offering exactly those, each wrapped. ``ENV`` is made by it once, from the tables
+below; nothing is added to an environment after it is made, and no module registers into
+this one when imported. ``t`` (a data text in the kit's language) translates through the
+language session of the build's context (generator/core/context.py: data/i18n.py's
+``Session``, whose ``t`` this one calls), and ``literal`` escapes the rich-text markup
+(``text.escape_markup``), so neither needs a layer above this package to offer it."""
 from __future__ import annotations
 
 import math
 import operator
 import textwrap
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from jinja2 import filters as jf
@@ -13,8 +21,10 @@ from jinja2 import pass_context, pass_environment, pass_eval_context
 from jinja2 import tests as jt
 from jinja2.runtime import Context
 
+from generator.core import context as build_context
+
 from . import dice, shapes
-from .env import new_environment, offer_callable
+from .env import BoundedSandbox, new_environment, offer_callable
 from .limits import (
     CALL_WORK,
     MAX_DIGITS,
@@ -31,9 +41,7 @@ from .limits import (
     metered,
     to_text,
 )
-from .text import percent_format, replace
-
-ENV = new_environment()
+from .text import escape_markup, percent_format, replace
 
 # -- globals ---------------------------------------------------------------------------------
 
@@ -109,30 +117,21 @@ def _zip(*sequences: Iterable[Any]) -> list[tuple[Any, ...]]:
     return bounded_list(zip(*sequences, strict=False))
 
 
-def _untranslated(value: Any) -> Any:
-    """``t(value)`` where no translation can be under way (data/i18n.py, which keeps the
-    translations, is not even loaded): the value itself, as i18n's own ``t`` gives it then.
-    data/i18n.py offers its ``t`` in its place (``offer_function``)."""
-    return value
+def _translated(value: Any) -> Any:
+    """``t(value)``: a value of the data in the kit's language, translated by the language
+    session of the build's context (generator/data/i18n.py's ``Session.t``); with no session
+    open (nothing loaded a translation), the value itself, as an English session gives it."""
+    session = build_context.current().session
+    return value if session is None else session.t(value)
 
 
-ENV.globals.clear()
-_GLOBALS: dict[str, Callable[..., Any]] = {
+FUNCTIONS: dict[str, Callable[..., Any]] = {
     "range": _range, "min": _min, "max": _max, "abs": _abs, "round": _round, "len": _len,
     "enumerate": _enumerate, "zip": _zip, "int": _int, "float": _float, "str": _str,
     "d6_net": dice.d6_net, "d4_net": dice.d4_net, "pips": dice.pips,
     "arrow": shapes.arrow, "regular": shapes.regular, "star": shapes.star,
-    "t": _untranslated,  # replaced by data/i18n.py's t (a data text in the kit's language)
+    "t": _translated,  # a data text in the kit's language
 }
-ENV.globals.update({name: _function(name, fn) for name, fn in _GLOBALS.items()})
-
-
-def offer_function(name: str, fn: Callable[..., Any]) -> None:
-    """Offer a function of a layer above this package to every expression (or put it in the
-    place of one of ours), counted and checked like ours: data/i18n.py offers ``t``, a data
-    text in the kit's language (the expressions package sits below the data and may not
-    import it)."""
-    ENV.globals[name] = _function(name, fn)
 
 
 # -- filters and tests -----------------------------------------------------------------------
@@ -194,12 +193,6 @@ def _test(fn: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-def offer_filter(name: str, fn: Callable[..., Any], text: bool = False) -> None:
-    """Offer a filter of a layer above this package to every expression, wrapped like ours
-    (faces/markup.py offers ``literal``: the expressions package may not import the faces)."""
-    ENV.filters[name] = wrap_filter(fn, text)
-
-
 def _center_filter(value: str, width: Any = 80) -> str:
     return value.center(check_width(width))
 
@@ -258,7 +251,7 @@ def _sum_filter(context: Context, iterable: Iterable[Any], attribute: Any = None
     for item in metered(iterable):
         if not isinstance(item, NUMBERS) or not isinstance(total, NUMBERS):
             raise TypeError("sum adds numbers only")
-        total = ENV.call_binop(context, "+", total, item)
+        total = context.environment.call_binop(context, "+", total, item)  # type: ignore[attr-defined]
     return total
 
 
@@ -285,8 +278,7 @@ def _upper_first(value: str) -> str:
     return value[:1].upper() + value[1:]
 
 
-ENV.filters.clear()
-_FILTERS: dict[str, Callable[..., Any]] = {
+FILTERS: dict[str, Callable[..., Any]] = {
     "abs": abs, "count": len, "d": jf.do_default, "default": jf.do_default,
     "dictsort": jf.do_dictsort, "first": jf.do_first, "float": jf.do_float, "int": jf.do_int,
     "items": jf.do_items, "last": jf.do_last, "length": len, "list": _list_filter,
@@ -295,19 +287,40 @@ _FILTERS: dict[str, Callable[..., Any]] = {
     "select": jf.do_select, "selectattr": jf.do_selectattr, "sort": jf.do_sort,
     "sum": _sum_filter, "unique": jf.do_unique, "join": _join_filter,
 }
-_TEXT_FILTERS: dict[str, Callable[..., Any]] = {  # their value is turned into text first
+TEXT_FILTERS: dict[str, Callable[..., Any]] = {  # their value is turned into text first
     "capitalize": str.capitalize, "center": _center_filter, "format": _format_filter,
     "indent": _indent_filter, "lower": str.lower, "replace": _replace_filter,
     "string": str.__str__, "title": jf.do_title, "trim": jf.do_trim,
     "truncate": jf.do_truncate, "upper": str.upper, "upper_first": _upper_first,
     "wordwrap": _wordwrap_filter,
+    # a data value printed exactly as written, never read as markup (faces/markup.py)
+    "literal": escape_markup,
 }
-ENV.filters.update({name: wrap_filter(fn) for name, fn in _FILTERS.items()})
-ENV.filters.update({name: wrap_filter(fn, text=True) for name, fn in _TEXT_FILTERS.items()})
-ENV.tests.clear()
-_TESTS: dict[str, Callable[..., Any]] = dict(jt.TESTS)  # type: ignore[arg-type]
-_TESTS.update(lower=lambda value: isinstance(value, str) and value.islower(),
-              upper=lambda value: isinstance(value, str) and value.isupper())
-ENV.tests.update({name: _test(fn) for name, fn in _TESTS.items()})
+TESTS: dict[str, Callable[..., Any]] = {
+    **jt.TESTS,  # type: ignore[dict-item]
+    "lower": lambda value: isinstance(value, str) and value.islower(),
+    "upper": lambda value: isinstance(value, str) and value.isupper(),
+}
+
+
+def make_environment(functions: Mapping[str, Callable[..., Any]],
+                     filters: Mapping[str, Callable[..., Any]],
+                     text_filters: Mapping[str, Callable[..., Any]],
+                     tests: Mapping[str, Callable[..., Any]]) -> BoundedSandbox:
+    """A sandbox offering exactly the functions, filters (``text_filters``: their value is
+    turned into text first) and tests given, each wrapped: metered, its inputs charged, its
+    result checked, and never folded at compile time. Jinja's own library is dropped."""
+    env = new_environment()
+    env.globals.clear()
+    env.globals.update({name: _function(name, fn) for name, fn in functions.items()})
+    env.filters.clear()
+    env.filters.update({name: wrap_filter(fn) for name, fn in filters.items()})
+    env.filters.update({name: wrap_filter(fn, text=True) for name, fn in text_filters.items()})
+    env.tests.clear()
+    env.tests.update({name: _test(fn) for name, fn in tests.items()})
+    return env
+
+
+ENV = make_environment(FUNCTIONS, FILTERS, TEXT_FILTERS, TESTS)
 
 

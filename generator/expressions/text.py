@@ -12,6 +12,20 @@ from generator.core.words import said
 
 from .limits import BoundedText, charge, check_length, check_width, metered, to_text
 
+# -- the rich-text markup's escape ----------------------------------------------------------
+
+# The characters of the rich-text markup (**bold**, [colour]...[/], :icon:, \ escaping):
+# generator/faces/markup.py parses them, ``literal`` escapes them. Defined here, below both,
+# so the filter is the library's own and the parser reads the same set.
+MARKUP_SPECIAL = "\\*[]:"
+_MARKUP_CHAR = re.compile(r"[\\*\[\]:]")
+
+
+def escape_markup(text: object) -> str:
+    """``text`` with every markup character escaped: it prints exactly as given."""
+    return _MARKUP_CHAR.sub(lambda m: "\\" + m.group(0), str(text))
+
+
 # -- bounded text operations -----------------------------------------------------------------
 
 def padder(name: str) -> Callable[..., str]:

@@ -12,8 +12,10 @@ by its *content*, never by a file's size or time:
   build options that draw (not where the kit goes, not ``--force``);
 - the language session's files (messages and catalogues, generator/data/i18n.py) and the
   project's fonts (generator/data/project_fonts.py), by content;
-- the code that draws: every source file of the generator, by content, and the versions of
-  the libraries and font packages it draws with (generator/core/cache.py adds the Python version);
+- the code that draws: the source of the modules drawing reaches (generator/orchestration/
+  drawing.py and every module it imports, and the built-in engine it loads by name), by
+  content, keyed as the rules results are (generator/core/cache.py's ``code_digest``), and
+  the versions of the libraries and font packages it draws with;
 - the files the drawing opened: while a component is drawn, every file the resolver looks
   for (generator/data/resolve.py: face templates, included templates, icons, images, found or
   looked for and absent, so a new file that would shadow the one found is seen) is recorded
@@ -71,12 +73,15 @@ LIBRARIES = ("reportlab", "rl_accel", "pillow", "jinja2", "markupsafe", "pyyaml"
 
 
 @memo.memo(code=True)
-def code_digest() -> str:
-    """The generator's source (every file, by content) and the libraries' versions, read
-    once per process: the code that is running (a ``code`` memo: watch keeps it)."""
+def code_digest(modules: tuple[str, ...]) -> str:
+    """The code drawing runs: the source of each of ``modules`` and of every module of the
+    generator it imports (generator/core/cache.py's ``code_digest``, the one the rules
+    results are keyed on), the libraries' versions and the fonts we ship; read once per
+    process: the code that is running (a ``code`` memo: watch keeps it). An edit to a module
+    drawing never reaches (the PDF writer, an exporter, a front end) keeps the faces."""
     digest = hashlib.sha256()
-    for name, source in sorted(cache.package_sources().items()):
-        digest.update(f"{name}\0{hashlib.sha256(source).hexdigest()}\n".encode())
+    for module in sorted(modules):
+        digest.update(f"{module}\0{cache.code_digest(module)}\n".encode())
     for line in library_versions():
         digest.update(f"{line}\n".encode())
     for file in sorted(paths.FONTS.rglob("*.ttf")):
@@ -108,13 +113,16 @@ def usable() -> bool:
     return cache.enabled() and cache.cache_dir() is not None and not fonts.reporting()
 
 
-def game_key(game: Any, theme_context: Any, options: Any) -> str | None:
+def game_key(game: Any, theme_context: Any, options: Any, code: tuple[str, ...]
+             ) -> str | None:
     """The part of every component's key that the whole game shares, or None when the game
-    cannot be cached (a value the key cannot hold)."""
+    cannot be cached (a value the key cannot hold). ``code``: the modules drawing the faces
+    (generator/orchestration/drawing.py, the engine it loads by name), keyed with what
+    they import (``code_digest``)."""
     try:
         source = Path(game.source).resolve()
         session = sorted(i18n.current().read.items())
-        return cache.fingerprint([code_digest(), options, str(source), game.id, game.title,
+        return cache.fingerprint([code_digest(code), options, str(source), game.id, game.title,
                                   game.credit, game.rules, list(game.players), game.theme,
                                   game.data, theme_context, session,
                                   project_fonts.fingerprint()])

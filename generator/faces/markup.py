@@ -27,12 +27,10 @@ import re
 from dataclasses import dataclass
 
 from generator.core.colours import NotAColour, parse_colour
-from generator.expressions import offer_filter
+from generator.expressions import MARKUP_SPECIAL as SPECIAL
 
-SPECIAL = "\\*[]:"
 _ICON_NAME = r"[A-Za-z][A-Za-z0-9_-]{0,63}"
 _TOKEN = re.compile(r"\\[\\*\[\]:]|\*+|\[/\]|\[[^\[\]\s]{1,40}\]|:" + _ICON_NAME + ":")
-_ESCAPE = re.compile(r"[\\*\[\]:]")
 
 
 @dataclass(frozen=True)
@@ -52,14 +50,6 @@ def has_markup(text: str) -> bool:
     return any(ch in text for ch in SPECIAL)
 
 
-def escape(text: object) -> str:
-    """``text`` with every markup character escaped: it prints exactly as given."""
-    return _ESCAPE.sub(lambda m: "\\" + m.group(0), str(text))
-
-
-# Templates print a data value exactly as written with ``{{ item.name | literal }}``; the
-# expressions package sits below the faces, so the markup offers it its escape.
-offer_filter("literal", escape, text=True)
 
 
 def plain(runs: tuple[Run, ...]) -> str:

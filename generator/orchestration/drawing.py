@@ -175,9 +175,14 @@ def faces_key(game: Game, theme: Theme, opts: BuildOptions) -> str | None:
     options = {f.name: getattr(opts, f.name) for f in fields(opts)
                if f.name not in ("force", "out_dir", "cut_svg")}  # these draw nothing
     own = rules.project_engine(game)
+    # The code drawing runs: this module and what it imports, and the built-in engine loaded
+    # by name whose worked examples the rules pages draw (generator/core/cache.py).
+    code = [__name__]
     if own is not None:  # its examples are drawn: keyed on its code, and on whether it ran
         options["engine"] = rules.code_key(own)
-    return face_cache.game_key(game, theme.context(), options)
+    elif game.rules:
+        code.append(rules.module_name(game.rules))
+    return face_cache.game_key(game, theme.context(), options, tuple(code))
 
 
 def game_template(game: Game, name: str) -> FaceTemplate:

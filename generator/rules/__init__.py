@@ -95,12 +95,19 @@ def load(name: str | ProjectEngine) -> RulesEngine:
     ImportError."""
     if isinstance(name, ProjectEngine):
         return _project(name)
-    module = importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
+    module = importlib.import_module(module_name(name))
     if not isinstance(module, RulesEngine):
         missing = [m for m in members(RulesEngine) if not hasattr(module, m)]
         raise ImportError(f"{module.__name__} is not a rules engine: it has no "
                           f"{', '.join(missing)}")
     return module
+
+
+def module_name(name: str) -> str:
+    """The module of the built-in engine a data file's ``rules:`` names (``moving-target``:
+    ``generator.rules.moving_target``). Loaded by name, not imported by the caller: a cache
+    keyed on the code a computation runs names it (generator/core/cache.py)."""
+    return f"{__name__}.{name.replace('-', '_')}"
 
 
 def ref(module: RulesEngine) -> str | ProjectEngine:
