@@ -17,6 +17,7 @@ from PIL import Image
 from generator.core import elements
 from generator.core import primitives as p
 from generator.core.elements import ELEMENTS, KINDS, PRIMITIVE_CLASSES, UnknownPrimitive
+from generator.core.errors import DataError
 from generator.core.model import Size
 from generator.data.resources import load_resources
 from generator.data.templates import load_template
@@ -156,3 +157,34 @@ def test_the_limits_page_shows_each_kinds_work_as_declared():
         "docs/input-limits.md is out of date: run `python -m generator reference`")
     for kind in KINDS:
         assert f"| `{kind.name}` | {kind.work}" in committed
+
+
+def _refusals() -> list[tuple[str, str]]:
+    """(kind, field) of each number of a kind's example its ``refuse`` turns down when
+    negative (a radius below 0)."""
+    found = []
+    for kind in KINDS:
+        given = {**{n: f.default for n, f in kind.fields.items()}, **kind.example}
+        for name, value in kind.example.items():
+            if kind.refuse is not None and isinstance(value, (int, float)) \
+                    and kind.refuse({**given, name: -1.0}):
+                found.append((kind.name, name))
+    return found
+
+
+@pytest.mark.parametrize(("kind", "field"), _refusals())
+def test_a_value_a_kind_cannot_draw_is_refused_at_its_line_and_field(kind, field, tmp_path):
+    with pytest.raises(DataError) as caught:
+        _element(kind, {**ELEMENTS[kind].example, field: -1}, tmp_path)
+    assert caught.value.line == 3 and caught.value.field == f"elements[1].{kind}.{field}"
+    assert "expected" in caught.value.expected
+
+
+def test_refuse_is_asked_before_a_kind_is_made(tmp_path, monkeypatch):
+    circle = ELEMENTS["circle"]
+    monkeypatch.setitem(ELEMENTS, "circle", dataclasses.replace(
+        circle, refuse=lambda a: ("r", "expected a radius of 0 or more") if a["r"] < 0 else None))
+    assert _element("circle", {"cx": 1, "cy": 1, "r": 1}, tmp_path).prims[-1] == p.Circle(1, 1, 1)
+    with pytest.raises(DataError, match="expected a radius of 0 or more") as caught:
+        _element("circle", {"cx": 1, "cy": 1, "r": -1}, tmp_path)
+    assert caught.value.line == 3 and caught.value.field == "elements[1].circle.r"
