@@ -71,6 +71,27 @@ class Circle:
 
 
 @dataclass(frozen=True)
+class Ellipse:
+    """An ellipse of radii rx (across) and ry (down) about (cx, cy)."""
+
+    cx: float
+    cy: float
+    rx: float
+    ry: float
+    fill: Colour = None
+    stroke: Colour = None
+    width: float = 0.3
+
+    def extent(self) -> Box | None:
+        pad = self.width / 2 if self.stroke else 0.0
+        return (self.cx - self.rx - pad, self.cy - self.ry - pad, self.cx + self.rx + pad,
+                self.cy + self.ry + pad)
+
+    def hides(self) -> bool:
+        return hiding_fill(self.fill)
+
+
+@dataclass(frozen=True)
 class Line:
     x1: float
     y1: float
@@ -213,7 +234,7 @@ class Vector:
         return True  # a picture paints its whole box
 
 
-Primitive = Rect | Circle | Line | Path | Text | Icon | Image | Vector
+Primitive = Rect | Circle | Ellipse | Line | Path | Text | Icon | Image | Vector
 
 
 @dataclass(frozen=True)

@@ -241,6 +241,14 @@ def _circle(r: PdfRenderer, prim: p.Circle) -> None:
         r.c.circle(prim.cx * mm, -prim.cy * mm, prim.r * mm, stroke=stroke, fill=fill)
 
 
+@DRAW.on(p.Ellipse)
+def _ellipse(r: PdfRenderer, prim: p.Ellipse) -> None:
+    fill, stroke = r.paint(prim.fill, prim.stroke, prim.width)
+    if fill or stroke:
+        r.c.ellipse((prim.cx - prim.rx) * mm, -(prim.cy - prim.ry) * mm,
+                    (prim.cx + prim.rx) * mm, -(prim.cy + prim.ry) * mm, stroke=stroke, fill=fill)
+
+
 @DRAW.on(p.Line)
 def _line(r: PdfRenderer, prim: p.Line) -> None:
     r.paint(None, prim.stroke, prim.width, prim.dash)

@@ -250,6 +250,22 @@ def _circle(painter: PngPainter, prim: p.Circle) -> None:
                    painter.stroke_px(prim.width))
 
 
+@PAINT.on(p.Ellipse)
+def _ellipse(painter: PngPainter, prim: p.Ellipse) -> None:
+    # As the circle (generator/render/png_shapes.py): the fill covers the radii, the stroke
+    # is centred on the edge.
+    cx, cy = painter.pt(prim.cx, prim.cy)
+    rx, ry = prim.rx * painter.scale, prim.ry * painter.scale
+    if prim.fill:
+        painter.draw.ellipse(shapes.inclusive(cx - rx, cy - ry, cx + rx, cy + ry),
+                             fill=_rgb(prim.fill))
+    width = painter.stroke_px(prim.width)
+    if prim.stroke and prim.width > 0:
+        h = width / 2
+        painter.draw.ellipse(shapes.inclusive(cx - rx - h, cy - ry - h, cx + rx + h, cy + ry + h),
+                             outline=_rgb(prim.stroke), width=max(1, round(width)))
+
+
 @PAINT.on(p.Line)
 def _line(painter: PngPainter, prim: p.Line) -> None:
     if prim.stroke:
