@@ -32,7 +32,9 @@ name or literal without Jinja's parser and makes the very calls Jinja's code mak
 (``context.resolve_or_missing``, ``environment.getattr``); a lone ``{{ expression }}`` is
 compiled by Jinja's code generator into a function returning its value, without a template's
 furniture (``env.BoundedSandbox.expression_function``); text with ``{{ }}`` inside is a Jinja
-template. Each distinct string is parsed and compiled once (``compiler.compile_value``).
+template. Each distinct string is parsed and compiled once (``compiler.compile_value``),
+and its code kept on disk by content for the next process (``compiler.compiled``,
+generator/core/code_cache.py).
 
 What this package adds on top (Jinja's own checks are not enough: ``str.format`` reached
 through the ``str`` type escaped them, and constant folding ran filters at compile time):

@@ -6,21 +6,32 @@ by the environment's code generator: ``BoundedSandbox.expression_function`` for 
 ``{{ expression }}`` (its native value), ``Environment.from_string`` for text with
 ``{{ }}`` or ``{% if %}`` inside (a string). Nothing else evaluates an expression.
 
-``compile_value`` and ``names_used`` each keep their answer per string, not the tree.
+``compile_value`` and ``names_used`` each keep their answer per string, not the tree; both
+start from ``compiled``, the string's code, which a process compiles once and keeps on disk
+by content (generator/core/code_cache.py): a string another process compiled before is
+neither parsed nor compiled again. The key is the full text and everything that decides the
+code made of it (``code_key``); only code this module's compiler made from that text, after
+``check_tree`` passed it, is ever stored.
 """
 from __future__ import annotations
 
+import hashlib
+import importlib.util
+import json
 import re
+import sys
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
+import jinja2
 from jinja2 import nodes
 from jinja2.exceptions import TemplateError, TemplateSyntaxError
 from jinja2.parser import Parser
 from jinja2.runtime import Context
 
-from generator.core import memo
+from generator.core import cache, code_cache, memo
 from generator.core.words import said
 
 from .library import ENV
@@ -143,6 +154,103 @@ def _lone(text: str) -> str | None:
     return whole.group(1) if whole and "{{" not in whole.group(1) else None
 
 
+@dataclass(frozen=True, slots=True)
+class Code:
+    """A string's compiled code: for a lone ``{{ expression }}`` (``whole``) a module defining
+    ``expression(context)`` (``BoundedSandbox.expression_code``), else a Jinja template's
+    module; the size of its tree (its cost) and the names its tree loads (globals included:
+    ``names_used`` takes those out)."""
+
+    code: types.CodeType
+    whole: bool
+    size: int
+    loads: frozenset[str]
+
+
+@memo.memo(code=True)
+def _settings() -> str:
+    """What decides the code made of a text, besides the text and the filter and test names:
+    the versions of Python, its bytecode and Jinja, the environment's lexer and code
+    generation settings, and the source of this module and all it imports (the code
+    generator, the environment: ``cache.code_digest``)."""
+    return json.dumps([code_cache.MAGIC.decode(), sys.implementation.cache_tag,
+                       importlib.util.MAGIC_NUMBER.hex(), jinja2.__version__,
+                       [repr(getattr(ENV, name, None)) for name in _LEXER_SETTINGS],
+                       type(ENV).__qualname__, ENV.code_generator_class.__qualname__,
+                       ENV.undefined.__qualname__, ENV.optimized, repr(ENV.autoescape),
+                       getattr(ENV.finalize, "__qualname__", None), cache.code_digest(__name__)])
+
+
+_LEXER_SETTINGS = ("block_start_string", "block_end_string", "variable_start_string",
+                   "variable_end_string", "comment_start_string", "comment_end_string",
+                   "line_statement_prefix", "line_comment_prefix", "trim_blocks",
+                   "lstrip_blocks", "newline_sequence", "keep_trailing_newline")
+
+
+@memo.memo(maxsize=64, code=True)
+def _signature(filters: tuple[str, ...], tests: tuple[str, ...]) -> bytes:
+    """``_settings`` with the filter and test names (an unknown one fails compiling), hashed."""
+    return hashlib.sha256(json.dumps([_settings(), sorted(filters), sorted(tests)]).encode()) \
+        .digest()
+
+
+def code_key(text: str) -> str:
+    """The code cache's key of ``text``: sha256 of the environment's ``_signature`` and the
+    whole text."""
+    digest = hashlib.sha256(_signature(tuple(ENV.filters), tuple(ENV.tests)))
+    digest.update(text.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+def _loads(tree: nodes.Node) -> frozenset[str]:
+    """The names a tree loads (``find_all`` skips the node it starts from)."""
+    names = {node.name for node in tree.find_all(nodes.Name) if node.ctx == "load"}
+    if type(tree) is nodes.Name and tree.ctx == "load":
+        names.add(tree.name)
+    return frozenset(names)
+
+
+def _cached(found: tuple[dict[str, Any], types.CodeType]) -> Code | None:
+    """An entry read from the code cache as a Code, or None when its header is not one we
+    write (the file is checked by code_cache; its header is checked here)."""
+    header, code = found
+    whole, size, loads = header.get("whole"), header.get("size"), header.get("loads")
+    if type(whole) is not bool or type(size) is not int or size < 1 \
+            or type(loads) is not list or not all(type(name) is str for name in loads):
+        return None
+    return Code(code, whole, size, frozenset(loads))
+
+
+@memo.memo(maxsize=4096, code=True)
+def compiled(text: str) -> Code:
+    """The code of a string holding ``{{ }}`` or ``{% %}``: from the code cache, or parsed,
+    checked (``parse``) and compiled by the environment's code generator, then stored.
+    ExpressionError says what is wrong (nothing is stored then)."""
+    key = code_key(text)
+    found = code_cache.load(key)
+    entry = _cached(found) if found is not None else None
+    if entry is not None:
+        return entry
+    parsed = parse(text)
+    try:
+        code = (ENV.expression_code(parsed.tree, parsed.filters)  # type: ignore[arg-type]
+                if parsed.whole else ENV.compile(cast(nodes.Template, parsed.tree)))
+    except TemplateError as exc:
+        raise ExpressionError(f"invalid expression {quote(text)}: {exc.message}") from None
+    except SyntaxError as exc:  # Python refuses the code (``f(a=1, a=2)``)
+        raise ExpressionError(f"invalid expression {quote(text)}: {exc.msg}") from None
+    except (RecursionError, MemoryError):
+        raise ExpressionError(f"invalid expression {quote(text)}: nested more than "
+                              f"{MAX_DEPTH} levels deep") from None
+    except ValueError as exc:
+        raise ExpressionError(f"invalid expression {quote(text)}: {number_error(exc)}") \
+            from None
+    entry = Code(code, parsed.whole, parsed.size, _loads(parsed.tree))
+    code_cache.store(key, {"whole": entry.whole, "size": entry.size,
+                           "loads": sorted(entry.loads)}, code)
+    return entry
+
+
 # Both tables depend on the text and this code only (the functions and filters a compiled
 # string calls are looked up each time it runs): ``code=True``, kept by memo.forget_all.
 @memo.memo(maxsize=4096, code=True)
@@ -156,23 +264,11 @@ def compile_value(text: str) -> Compiled:
         short = compile_shortcut(inner)
         if short is not None:
             return Compiled(short[0], short[1])
-    parsed = parse(text)
-    try:
-        if parsed.whole:
-            return Compiled(ENV.expression_function(parsed.tree, parsed.filters),  # type: ignore[arg-type]
-                            parsed.size)
-        return Compiled(_rendered(ENV.from_string(parsed.tree).root_render_func),  # type: ignore[arg-type]
-                        parsed.size)
-    except TemplateError as exc:
-        raise ExpressionError(f"invalid expression {quote(text)}: {exc.message}") from None
-    except SyntaxError as exc:  # Python refuses the code (``f(a=1, a=2)``)
-        raise ExpressionError(f"invalid expression {quote(text)}: {exc.msg}") from None
-    except (RecursionError, MemoryError):
-        raise ExpressionError(f"invalid expression {quote(text)}: nested more than "
-                              f"{MAX_DEPTH} levels deep") from None
-    except ValueError as exc:
-        raise ExpressionError(f"invalid expression {quote(text)}: {number_error(exc)}") \
-            from None
+    found = compiled(text)
+    if found.whole:
+        return Compiled(ENV.expression_from_code(found.code), found.size)
+    template = ENV.template_class.from_code(ENV, found.code, ENV.make_globals(None), None)
+    return Compiled(_rendered(template.root_render_func), found.size)
 
 
 def _rendered(render: Callable[[Context], Any]) -> Callable[[Context], str]:
@@ -200,10 +296,10 @@ def names_used(text: str) -> frozenset[str]:
         if short is not None:
             return short[2]
     try:
-        tree = parse(text).tree
-    except ExpressionError:
-        return frozenset()
-    names = {node.name for node in tree.find_all(nodes.Name) if node.ctx == "load"}
-    if type(tree) is nodes.Name and tree.ctx == "load":
-        names.add(tree.name)  # find_all skips the node it starts from
-    return frozenset(names - set(ENV.globals))
+        loads = compiled(text).loads
+    except ExpressionError:  # parsed but refused by the code generator: its tree's names
+        try:
+            loads = _loads(parse(text).tree)
+        except ExpressionError:
+            return frozenset()
+    return loads - set(ENV.globals)

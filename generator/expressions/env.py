@@ -4,6 +4,7 @@ lone expression into a function returning its value)."""
 from __future__ import annotations
 
 import io
+import types
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -215,12 +216,21 @@ class BoundedSandbox(SandboxedEnvironment):
         function of the context (``_CodeGenerator.expression_module``; ``filters``: whether
         the tree applies a filter or test). Errors as Jinja's compiler raises them
         (TemplateAssertionError for an unknown filter...)."""
+        return self.expression_from_code(self.expression_code(node, filters))
+
+    def expression_code(self, node: nodes.Expr, filters: bool = True) -> types.CodeType:
+        """The compiled module of ``expression_function`` (what the code cache keeps,
+        generator/core/code_cache.py)."""
         source = io.StringIO()
         generator = self.code_generator_class(self, "<expression>", "<expression>", source,
                                               optimized=self.optimized)
         generator.expression_module(node, filters)
+        return compile(source.getvalue(), "<expression>", "exec")
+
+    def expression_from_code(self, code: types.CodeType) -> Callable[[Context], Any]:
+        """The function ``expression_code``'s module defines, run in this environment."""
         namespace = {**_RUNTIME_NAMES, "environment": self}
-        exec(compile(source.getvalue(), "<expression>", "exec"), namespace)
+        exec(code, namespace)
         function: Callable[[Context], Any] = namespace["expression"]
         return function
 

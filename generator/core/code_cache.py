@@ -1,0 +1,181 @@
+"""Compiled expression code kept on disk, by content, so no process compiles a string another
+compiled before it.
+
+Why: a cold build (``PNP_CACHE=0``, or the first after an edit) parses, checks and compiles
+each of a kit's ~1,000 distinct expression strings (Jinja's lexer and parser, our syntax
+check, Jinja's code generator, then Python's ``compile``), in every process, although the
+strings rarely change. generator/expressions/compiler.py asks ``load`` for a string's entry
+before compiling it and ``store``s what it compiled; this module only keeps the bytes.
+
+The key (the caller's, ``key``) is the sha256 of the string's full text and everything that
+decides the code made of it: the Python and Jinja versions, the environment's settings and
+the source of the code generating it. An entry holds the key, a small JSON header (what the
+compiler needs besides the code: the tree's size, the names it reads) and the code object,
+``marshal``\\ ed, as Python's own ``__pycache__`` keeps compiled modules.
+
+Trust: unlike the JSON results of generator/core/cache.py, code cannot be checked after it is
+read, so it is trusted exactly as Python trusts ``__pycache__``: an entry is read only from a
+folder, and as a file, owned by this user and writable by no one else (not a symbolic link,
+not a FIFO, at most ``MAX_ENTRY`` bytes, naming its own key). The folder is ``code/`` in the
+user's cache folder (``$PNP_CACHE_DIR``, ``$XDG_CACHE_HOME/pnp`` or ``~/.cache/pnp``), never
+in a project's folder, and is made ``0700``. A folder or file failing a check is not used:
+the string is compiled, as it would be without the cache.
+
+On and off: ``PNP_CODE_CACHE=0`` turns it off. ``PNP_CACHE=0`` does not: that switch makes a
+build remember no *results* (faces, playouts); compiled code, like ``__pycache__``, changes
+how fast a build runs, never what it makes. The folder holds at most ``MAX_FILES`` entries and
+``MAX_BYTES``: the first entry a build writes trims it, oldest first.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import marshal
+import os
+import re
+import stat
+import tempfile
+import time
+import types
+from pathlib import Path
+from typing import Any
+
+from . import memo, paths
+
+MAGIC = b"pnp-code 1\n"  # bump with the layout of an entry
+MAX_ENTRY = 1 << 20  # bytes: one string's code (a face template's is a few KB)
+MAX_FILES = 20_000  # entries in the folder: about 20 kits' worth of strings
+MAX_BYTES = 64 << 20
+STALE_TEMP = 3600.0  # seconds: a temporary file older than this was left by a crash
+_NAME = re.compile(r"[0-9a-f]{64}\.code")
+_TEMP = re.compile(r"\.tmp-.*\.code")
+_OFF = {"0", "false", "no", "off"}
+
+
+def enabled() -> bool:
+    return os.environ.get("PNP_CODE_CACHE", "1").strip().lower() not in _OFF
+
+
+def folder() -> Path | None:
+    """The code folder in the user's cache folder, or None (no home, or turned off)."""
+    if not enabled():
+        return None
+    base = paths.user_folder("PNP_CACHE_DIR", "XDG_CACHE_HOME", ".cache")
+    return None if base is None else base / "code"
+
+
+def _owned(info: os.stat_result) -> bool:
+    """This user's, and writable by no one else (as Python asks of nothing, and we of code)."""
+    uid = getattr(os, "geteuid", None)
+    return uid is not None and info.st_uid == uid() and not info.st_mode & 0o022
+
+
+def _trusted(where: Path) -> bool:
+    """Whether code may be read from ``where``: it and the folder holding it are real
+    folders of this user's that no one else may write to."""
+    try:
+        return _checked(where)
+    except OSError:
+        return False
+
+
+@memo.memo  # a folder found good, per build (a missing or bad one raised: asked again)
+def _checked(where: Path) -> bool:
+    for path in (where, where.parent):
+        info = os.lstat(path)
+        if not stat.S_ISDIR(info.st_mode) or not _owned(info):
+            raise PermissionError(f"{path} is not this user's alone")
+    return True
+
+
+def load(key: str) -> tuple[dict[str, Any], types.CodeType] | None:
+    """(header, code) of the entry for ``key``, or None: no entry, or one failing a check."""
+    where = folder()
+    if where is None or not _trusted(where):
+        return None
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) \
+        | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(where / f"{key}.code", flags)
+    except OSError:
+        return None
+    try:
+        with os.fdopen(fd, "rb") as file:
+            info = os.fstat(file.fileno())
+            if not stat.S_ISREG(info.st_mode) or not _owned(info) or info.st_size > MAX_ENTRY:
+                return None
+            raw = file.read(MAX_ENTRY + 1)
+        head, _, rest = raw.partition(b"\n")
+        header, _, body = rest.partition(b"\n")
+        meta = json.loads(header)
+        if head + b"\n" != MAGIC or type(meta) is not dict or meta.get("key") != key:
+            return None
+        code = marshal.loads(body)
+    except Exception:  # a damaged entry (any read or parse failure) is a miss
+        return None
+    return (meta, code) if type(code) is types.CodeType else None
+
+
+def store(key: str, header: dict[str, Any], code: types.CodeType) -> bool:
+    """Write the entry for ``key`` (atomically: a temporary file renamed over it); False when
+    it is too large or the folder cannot be written or trusted."""
+    where = folder()
+    if where is None:
+        return False
+    data = MAGIC + json.dumps({**header, "key": key}, separators=(",", ":")).encode() + b"\n" \
+        + marshal.dumps(code)
+    if len(data) > MAX_ENTRY:
+        return False
+    temp = None
+    try:
+        where.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if not _trusted(where):
+            return False
+        _trim_once(where)
+        fd, temp = tempfile.mkstemp(dir=where, prefix=".tmp-", suffix=".code")
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+        os.replace(temp, where / f"{key}.code")
+        temp = None
+    except OSError:
+        return False
+    finally:
+        if temp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+    return True
+
+
+@memo.memo  # once per build: a scan of the folder per entry written would cost more than
+def _trim_once(where: Path) -> None:  # compiling the string
+    trim(where)
+
+
+def trim(where: Path, files: int = MAX_FILES, size: int = MAX_BYTES) -> None:
+    """Delete the oldest entries past ``files`` entries or ``size`` bytes, and temporary
+    files a crash left. Only files named like entries are touched."""
+    entries = []
+    now = time.time()
+    try:
+        with os.scandir(where) as listing:
+            for item in listing:
+                try:
+                    info = item.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if _TEMP.fullmatch(item.name) and now - info.st_mtime > STALE_TEMP:
+                    with contextlib.suppress(OSError):
+                        os.unlink(item.path)
+                elif _NAME.fullmatch(item.name):
+                    entries.append((info.st_mtime, item.name, info.st_size, item.path))
+    except OSError:
+        return
+    total = sum(entry[2] for entry in entries)
+    count = len(entries)
+    for _, _, bytes_, path in sorted(entries):
+        if count <= files and total <= size:
+            break
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        count -= 1
+        total -= bytes_
