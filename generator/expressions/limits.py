@@ -143,7 +143,7 @@ class WorkMeter:
     A unit is one node of an expression's tree each time it runs, one item or character
     made or read by a function, filter, method, comparison or operator, one call and one
     character of text measured; an element of a face template drawn and a repetition of an
-    ``each`` weigh what drawing them takes (generator/faces/template.py's ELEMENT_WORK).
+    ``each`` weigh what drawing them takes (each kind's ``work``, generator/core/elements.py).
 
     In a build, the meter may spend only what the build's budget has left (``cap``); the work
     it spends is counted there (``settle``) as the current spender's."""
