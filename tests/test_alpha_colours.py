@@ -179,7 +179,7 @@ def test_templates_themes_and_icons_accept_translucent_colours(tmp_path):
     from generator.data.icons import load_icon
     from generator.data.templates import load_template
     from generator.data.themes import load_theme
-    from generator.faces.template import render_face
+    from tests.drawing import render_face
 
     folder = tmp_path / "game"
     for kind in ("faces", "themes", "icons"):

@@ -22,8 +22,7 @@ from generator.core.model import Size
 from generator.data.resources import load_resources
 from generator.data.templates import load_template
 from generator.faces import face_codec
-from generator.faces.ink import bounds
-from generator.faces.template import ELEMENT_WORK, INFO_BY_DEFAULT, PRIMITIVE_FIELDS, render_face
+from generator.faces.template import ELEMENT_WORK, INFO_BY_DEFAULT, PRIMITIVE_FIELDS
 from generator.layout.page import Page, Placement
 from generator.orchestration.exporters import reference_doc
 from generator.orchestration.exporters.schema_export import FIELD_TYPES
@@ -31,6 +30,7 @@ from generator.render import pdf, png
 from generator.render.pdf import write_pdf
 from generator.render.png import render_png
 from tests import parity
+from tests.drawing import bounds, render_face
 
 RENDERERS = {"pdf": pdf.DRAW, "png": png.PAINT}
 

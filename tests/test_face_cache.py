@@ -18,6 +18,7 @@ from PIL import Image
 
 from generator.core import cache, memo, paths
 from generator.core import primitives as p
+from generator.core.drawing import valid_events
 from generator.core.elements import PRIMITIVE_CLASSES
 from generator.data import i18n, project
 from generator.data.loader import load_game
@@ -223,8 +224,8 @@ def test_replayed_checks_are_made_against_the_session_not_copied():
     [["miss", "f", None, "t", "text"]],  # a cache of before misses had cells: drawn again
 ])
 def test_tampered_language_events_are_a_miss(events):
-    assert not i18n.valid_events(events)
-    assert i18n.valid_events([["note", "x"], ["miss", "f", None, "t", "text", ""],
+    assert not valid_events(events)
+    assert valid_events([["note", "x"], ["miss", "f", None, "t", "text", ""],
                               ["checked", "f", 2, "v"]])
 
 
@@ -271,15 +272,15 @@ def test_the_game_settings_outside_its_data_are_in_the_key(game, tmp_path, cache
     two data files in one folder that differ only there must not share faces."""
     loaded = load_game(str(game))
     options = {"paper": "a4"}
-    key = face_cache.game_key(loaded, {}, options, CODE)
-    assert key is not None and key == face_cache.game_key(loaded, {}, options, CODE)
+    key = face_cache.game_key(loaded, {}, options, CODE, [])
+    assert key is not None and key == face_cache.game_key(loaded, {}, options, CODE, [])
     other = game.parent / "other.yaml"
     other.write_text(game.read_text(encoding="utf-8"), encoding="utf-8")
     changed = [dataclasses.replace(loaded, rules="moving_target"),
                dataclasses.replace(loaded, players=(3, 5)),
                dataclasses.replace(loaded, theme="classic"),
                dataclasses.replace(loaded, source=other)]
-    keys = {face_cache.game_key(g, {}, options, CODE) for g in changed}
+    keys = {face_cache.game_key(g, {}, options, CODE, []) for g in changed}
     assert len(keys) == 4 and key not in keys
 
 

@@ -17,8 +17,8 @@ from generator.data.icons import load_icon
 from generator.data.templates import load_template
 from generator.data.themes import load_theme
 from generator.expressions import ExpressionError, evaluate
-from generator.faces.template import dependencies, render_face
-from generator.faces.text import TextBox, TextDoesNotFit, fit, layout, wrap
+from generator.faces.text import TextBox, TextDoesNotFit
+from tests.drawing import dependencies, fit, layout, render_face, wrap
 
 # Timing varies (first font load, a big grid): no per-example deadline, so no flaky runs.
 NO_DEADLINE = settings(deadline=None)

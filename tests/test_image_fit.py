@@ -14,10 +14,10 @@ from generator.core.fit import fit_box
 from generator.core.model import Size
 from generator.data.resources import load_resources
 from generator.data.templates import load_template
-from generator.faces.template import render_face
 from generator.layout.page import Page, Placement, drawn
 from generator.render.pdf import write_pdf
 from generator.render.png import render_png
+from tests.drawing import render_face
 
 sizes = st.floats(1, 500)
 pixels = st.integers(1, 5000)

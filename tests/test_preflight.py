@@ -6,15 +6,14 @@ import pytest
 
 from generator.core import primitives as p
 from generator.data.templates import load_template
-from generator.faces.template import render_face
 from generator.frontends import cli
 from generator.orchestration.preflight.checks import (
-    bounds,
     edge_distance,
     face_issues,
     furniture_issues,
 )
 from generator.orchestration.preflight.colour import DEFAULT_THRESHOLD
+from tests.drawing import bounds, render_face
 
 CARD = """\
 elements:

@@ -280,7 +280,7 @@ def test_symlinked_font_files_and_folders_are_refused(fontgame, in_tmp, capsys):
 def test_a_font_error_in_a_template_is_a_data_error(fontgame):
     """The template layer turns FontError into a DataError naming file and line."""
     from generator.data.templates import load_template
-    from generator.faces.template import render_face
+    from tests.drawing import render_face
 
     edit(fontgame / "faces" / "token.yaml", "elements:", "elements:\n  - text: {x: 1, y: 1, "
          "w: 5, h: 5, text: a, font: Nope}")

@@ -16,11 +16,13 @@ from reportlab.lib.units import mm
 from generator.core import primitives as p
 from generator.core.resources import Resources
 from generator.data import fonts
+from generator.data.lookup import face_inputs
 from generator.faces import template
-from generator.faces.rich_layout import MarkupError, layout_markup
+from generator.faces.rich_layout import MarkupError
 from generator.faces.text import TextBox
 from generator.render.pdf import PdfRenderer
 from generator.render.pdf_alpha import Canvas
+from tests.drawing import layout_markup
 
 
 def box(text: str, font: str = "sans") -> TextBox:
@@ -28,8 +30,8 @@ def box(text: str, font: str = "sans") -> TextBox:
 
 
 def test_plain_text_is_laid_out_once_and_as_before():
-    first = template._laid_out(box("Draw two cards"), True, "en", "#ffffff")
-    again = template._laid_out(box("Draw two cards"), True, "en", "#ffffff")
+    first = template._laid_out(box("Draw two cards"), True, "en", "#ffffff", face_inputs())
+    again = template._laid_out(box("Draw two cards"), True, "en", "#ffffff", face_inputs())
     assert first is again
     assert first == layout_markup(box("Draw two cards"), True, "en", "#ffffff")
     assert template._plain_layout.cache_info().hits == 1
@@ -40,8 +42,8 @@ def test_plain_text_is_laid_out_once_and_as_before():
 def test_any_difference_is_laid_out_anew(changed):
     plain = dict(x=2.0, y=3.0, w=40.0, h=20.0, text="Draw two cards", font="sans", size=10.0,
                  min_size=6.0)
-    a = template._laid_out(TextBox(**plain), True, "en", "#ffffff")
-    b = template._laid_out(TextBox(**{**plain, **changed}), True, "en", "#ffffff")
+    a = template._laid_out(TextBox(**plain), True, "en", "#ffffff", face_inputs())
+    b = template._laid_out(TextBox(**{**plain, **changed}), True, "en", "#ffffff", face_inputs())
     assert b == layout_markup(TextBox(**{**plain, **changed}), True, "en", "#ffffff")
     assert a != b
 
@@ -50,14 +52,14 @@ def test_language_and_hyphenation_are_part_of_the_key():
     text = box("Extraordinarily uncharacteristically incomprehensible")
     narrow = TextBox(0, 0, 22.0, 60.0, text.text, "sans", 12.0, 4.0)
     for lang, hyphenate in (("en", True), ("fr", True), ("en", False)):
-        assert template._laid_out(narrow, hyphenate, lang, "#ffffff") == \
+        assert template._laid_out(narrow, hyphenate, lang, "#ffffff", face_inputs()) == \
             layout_markup(narrow, hyphenate, lang, "#ffffff")
     assert template._plain_layout.cache_info().currsize == 3
 
 
 def test_markup_is_never_remembered():
     marked = box("Draw **two** cards :heart:")
-    assert template._laid_out(marked, True, "en", "#ffffff") == \
+    assert template._laid_out(marked, True, "en", "#ffffff", face_inputs()) == \
         layout_markup(marked, True, "en", "#ffffff")
     assert template._plain_layout.cache_info().currsize == 0
 
@@ -68,16 +70,16 @@ def test_a_missing_glyph_is_refused_even_after_pre_flight_drew_it():
     lacking = box("Ask \u2603 now")
     assert fonts.missing_glyphs("sans", lacking.text)
     with fonts.glyphs_reported():
-        template._laid_out(lacking, True, "en", "#ffffff")
+        template._laid_out(lacking, True, "en", "#ffffff", face_inputs())
     with pytest.raises(MarkupError, match="no glyph"):
-        template._laid_out(lacking, True, "en", "#ffffff")
+        template._laid_out(lacking, True, "en", "#ffffff", face_inputs())
     assert template._plain_layout.cache_info().currsize == 0
 
 
 def test_watch_forgets_remembered_layouts():
     from generator.core import memo
 
-    template._laid_out(box("Draw two cards"), True, "en", "#ffffff")
+    template._laid_out(box("Draw two cards"), True, "en", "#ffffff", face_inputs())
     memo.forget_all()  # what watch does before each rebuild
     assert template._plain_layout.cache_info().currsize == 0
 

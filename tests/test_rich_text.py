@@ -22,18 +22,18 @@ from generator.data import fonts, game_ids, load_game
 from generator.data.resources import load_resources
 from generator.data.templates import load_template
 from generator.expressions import escape_markup
-from generator.faces import hyphenate, markup
+from generator.faces import hyphenate, markup, rich_layout
 from generator.faces import template as template_module
 from generator.faces.markup import Run, parse
-from generator.faces.rich_layout import KEEP_WHOLE, has_list, layout_markup
-from generator.faces.template import render_face
-from generator.faces.text import TextBox, layout
+from generator.faces.rich_layout import KEEP_WHOLE, has_list
+from generator.faces.text import TextBox
 from generator.layout.page import Page, Placement, drawn
 from generator.orchestration.drawing import render_parts
 from generator.orchestration.options import BuildOptions
 from generator.orchestration.preflight.checks import missing_by_font
 from generator.render.pdf import write_pdf
 from generator.render.png import render_png
+from tests.drawing import layout, layout_markup, render_face
 
 FACE = (60.0, 60.0)
 
@@ -310,7 +310,7 @@ def test_built_in_kits_lay_out_every_text_as_before(monkeypatch):
     seen: list[tuple[TextBox, p.Text]] = []
 
     def recording(box, *args):
-        made = layout_markup(box, *args)
+        made = rich_layout.layout_markup(box, *args)
         seen.append((box, made))
         return made
 

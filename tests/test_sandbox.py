@@ -78,8 +78,9 @@ from generator.expressions import (
     names_used,
     work_budget,
 )
-from generator.faces.template import ELEMENT_WORK, REPETITION_WORK, render_face
+from generator.faces.template import ELEMENT_WORK, REPETITION_WORK
 from tests.designer import run
+from tests.drawing import render_face
 
 CANARY = "s3cr3t-canary-7f1d"  # the value of SECRET while these tests run
 CONTEXT = {"item": {"a": 1, "name": "Ace", "xs": [1, 2, 3]}, "W": 63.5, "H": 88.9,

@@ -23,11 +23,11 @@ from generator.data.icons import load_icon
 from generator.data.resources import load_resources
 from generator.data.svg import parse_d
 from generator.data.templates import load_template
-from generator.faces.template import render_face
 from generator.frontends.cli import main
 from generator.layout.page import Page, Placement, drawn
 from generator.render.pdf import write_pdf
 from generator.render.png import render_png
+from tests.drawing import render_face
 
 DPI = 100
 BLUE, RED, PAPER = (32, 64, 192), (192, 32, 32), (255, 255, 204)

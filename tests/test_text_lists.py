@@ -16,8 +16,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from generator.data import fonts
-from generator.faces.rich_layout import has_list, layout_markup
-from generator.faces.text import PT, TextBox, layout
+from generator.faces.rich_layout import has_list
+from generator.faces.text import PT, TextBox
+from tests.drawing import layout, layout_markup
 
 GAMES = ("moving-target", "monster-day", "moving-day", "moving-day-boxes", "movement-game")
 STEPS = ("Give each player a set of 3 different vehicles, placed in front of them, slots face "

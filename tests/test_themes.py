@@ -8,7 +8,7 @@ from generator.core.errors import DataError
 from generator.core.primitives import Rect
 from generator.data.templates import load_template
 from generator.data.themes import load_theme, merge
-from generator.faces.template import render_face
+from tests.drawing import render_face
 
 WHITE = "#ffffff"
 BUILT_IN = sorted(f.stem for f in paths.THEMES.glob("*.yaml"))

@@ -12,7 +12,10 @@ case and clashes with built-in keys behave).
 
 ReportLab measures text for line breaking; Pillow draws the same files, so a wrapped text box
 breaks at the same words in the PDF and in the PNGs. Every function takes a font *name* as a
-template writes it and finds the file for the project in use.
+template writes it. A build's ``Book`` (generator/core/drawing.py's ``FontBook``) resolves
+every name of its project to its file once, when the build first uses a font (its theme's,
+at load), and parses each font on first use; the faces are handed it, and the functions of
+this module ask the build's own (``book``), so each rule is the book's.
 
 A project font is registered with ReportLab once per file version (its content,
 generator/core/context.py) under a name made from its contents' hash (``pnp-font-<hash>``):
@@ -46,7 +49,7 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from generator.core import context, memo, paths
+from generator.core import context, drawing, memo, paths
 from generator.core.primitives import PT_TO_MM
 from generator.core.words import said
 from generator.data import project_fonts, sfnt
@@ -62,8 +65,7 @@ PDF_TAG = 16  # hex digits of a project font's hash in its PDF name: 64 bits, no
 MAX_BUILD_CODE_POINTS = 2_300_000
 
 
-class FontError(ValueError):
-    """A font name that cannot be used; the message names the file or lists the fonts."""
+FontError = drawing.FontError  # a font name that cannot be used (the faces catch it too)
 
 
 def _package_dir(name: str) -> Path:
@@ -111,35 +113,190 @@ def _builtins() -> dict[str, FontFile]:
     return {key: FontFile(key, path, builtin=True) for key, path in files.items()}
 
 
-def _swap(key: str) -> tuple[str, str] | None:
-    """(the characters, the font drawing them) a built-in font draws from another font."""
-    font = resolve(key)
-    return _DRAWN_BY.get(font.name) if font.builtin else None
+class Book:
+    """The fonts of one build (generator/core/drawing.py's ``FontBook``): every name of the
+    project in use resolved to its file once, when the build first uses a font (loading its
+    theme), and each font parsed on first use. The faces are handed it (``FaceInputs``);
+    the functions of this module below ask the build's own (``book``), so the one rule for
+    a name, a width or a glyph is the book's.
+
+    Held in the build's fonts (generator/data/project_fonts.py's ``InUse``): a build, and
+    a project, has its own; an edited font file is a new build's, a new version."""
+
+    def __init__(self, held: project_fonts.InUse) -> None:
+        self.held = held
+        listing = held.listing
+        # The project's own first, then the built-in keys; a name the project refuses
+        # (an unreadable fonts/sans.ttf) is refused, not taken for the built-in one.
+        files = {key: font for key, font in _builtins().items() if key not in listing.refused}
+        for key, own in listing.fonts.items():  # read by content, once per build
+            files[key] = replace(own, version=context.version(own.path))
+        self.files = files
+        self.refused = dict(listing.refused)
+
+    def file(self, name: object) -> FontFile:
+        """The font file ``name`` stands for; FontError says why not (listing the names)."""
+        found = self.files.get(name.lower()) if isinstance(name, str) else None
+        if found is None:
+            key = name.lower() if isinstance(name, str) else None
+            raise FontError(self.refused[key] if key in self.refused else _unknown(name))
+        return found
+
+    def register(self, name: object) -> TTFont:
+        """The font registered with ReportLab (once per file version): its TTFont."""
+        held = self.held.fonts  # name as written -> TTFont: the hot path
+        found = held.get(name) if isinstance(name, str) else None
+        if found is None:
+            found = _registered(self.file(name))
+            if isinstance(name, str) and len(held) < 1000:
+                held[name] = found
+        return found
+
+    def check(self, name: object) -> str:
+        """``name`` as written (valid), after its file has been read and registered: a bad
+        file fails here, where a template or theme names it, not later in a renderer."""
+        self.register(name)
+        assert isinstance(name, str)
+        return name
+
+    def known(self, name: object) -> bool:
+        """Whether ``name`` is a font of the project (its file is not read)."""
+        try:
+            self.file(name)
+        except FontError:
+            return False
+        return True
+
+    def font_key(self, name: str) -> TTFont:
+        """The registered font object: a new file version is a new object."""
+        return self.register(name)
+
+    def _swap(self, key: str) -> tuple[str, str] | None:
+        """(the characters, the font drawing them) a built-in font draws from another."""
+        font = self.file(key)
+        return _DRAWN_BY.get(font.name) if font.builtin else None
+
+    def scale(self, key: str) -> float:
+        """The size a font is drawn at, as a fraction of its text's size (the plain zero's)."""
+        font = self.file(key)
+        return PLAIN_ZERO_SCALE if font.builtin and font.name in _PLAIN_ZERO_FILES else 1.0
+
+    def runs(self, key: str, text: str) -> list[tuple[str, str]]:
+        """``text`` as (piece, font name) runs in the fonts that draw it: ``key``'s, except
+        the characters it takes from another font (the plain zero of ``sans``). Measuring
+        (``text_width_mm``) and drawing (generator/faces/text.py, rich_layout.py) both split
+        a text this way, so a line is as wide on the page as when it was broken."""
+        swap = self._swap(key) if text else None
+        if swap is None or not any(ch in swap[0] for ch in text):
+            return [(text, key)] if text else []
+        chars, other = swap
+        out: list[tuple[str, str]] = []
+        for ch in text:
+            font = other if ch in chars else key
+            if out and out[-1][1] == font:
+                out[-1] = (out[-1][0] + ch, font)
+            else:
+                out.append((ch, font))
+        return out
+
+    def text_width_mm(self, key: str, text: str, size_pt: float) -> float:
+        """``text``'s width in mm, measured by the font objects that draw it (``runs``:
+        ``key``'s, and the plain zero's; never looked up by name in ReportLab's registry).
+        In a face, each character measured is a unit of its work (fitting a text measures
+        its lines again at each size tried): remembered or not, the same count, so a face
+        costs the same whatever this process measured before."""
+        charge_if_metered(len(text) + 1)
+        ttf = self.register(key)
+        name = ttf.fontName
+        found = _WIDTHS.get((name, text, size_pt))
+        if found is None:
+            found = sum(self.register(font).stringWidth(piece, size_pt * self.scale(font))
+                        for piece, font in self.runs(key, text)) * PT_TO_MM
+            if len(_WIDTHS) >= MAX_WIDTHS:
+                _WIDTHS.clear()
+            _WIDTHS[(name, text, size_pt)] = found
+        return found
+
+    def vertical_metrics(self, key: str) -> tuple[float, float]:
+        """(ascent, descent) as fractions of the font size; descent is negative."""
+        face = self.register(key).face
+        return face.ascent / 1000.0, face.descent / 1000.0
+
+    def cap_height(self, key: str) -> float:
+        """The capitals' height as a fraction of the font size."""
+        return float(self.register(key).face.capHeight) / 1000.0
+
+    def missing_glyphs(self, key: str, text: str) -> str:
+        """Characters of ``text`` the font cannot draw (they would print as empty boxes)."""
+        cmap = self.register(key).face.charToGlyph
+        return "".join(sorted({ch for ch in text if ord(ch) not in cmap and not ch.isspace()}))
+
+    def glyph_refusal(self, key: str, text: str) -> str | None:
+        """Why ``text`` may not be drawn in font ``key``, or None. A character the font has
+        no glyph for prints as an empty box, which a designer must never print by accident:
+        build and PNG export refuse it (naming the characters; the template line and the
+        piece are added by the caller); pre-flight draws it and reports it instead."""
+        missing = self.missing_glyphs(key, text)
+        if not missing or reporting():
+            return None
+        return (f"font {self.describe(key)} has no glyph for {said(missing)}: it would print "
+                "empty boxes; use a font that has these characters, or other words ('pnp "
+                "verify' lists every piece and line)")
+
+    def describe(self, name: str) -> str:
+        """``name`` for messages: a project font with its file, ``Title (fonts/Title.ttf)``."""
+        try:
+            font = self.file(name)
+        except FontError:
+            return name
+        return name if font.builtin else f"{name} ({font.shown()})"
+
+    def variant(self, key: str, bold: bool, italic: bool) -> str:
+        """The font to draw a bold and/or italic run of text whose box uses ``key``.
+
+        Variants are found by name, the same way for built-in keys and project files:
+        ``sans`` -> ``sans-bold`` / ``sans-italic``; ``Foo-Regular`` (or ``Foo``) ->
+        ``Foo-Bold``, ``Foo-Italic`` (or ``-Oblique``), ``Foo-BoldItalic``. A key that is
+        already bold stays bold when italic is asked (styles add up). When the exact style
+        is missing, bold wins over italic (it is the more visible emphasis: ``sans`` has no
+        bold italic, so bold italic is ``sans-bold``), then italic alone; with neither,
+        ``key`` itself is returned (no synthetic slanting or emboldening: they print badly).
+        A name that is not a font is returned as is (the caller reports it)."""
+        try:
+            base = self.file(key)
+        except FontError:
+            return key
+        family, was_bold, was_italic = _split(base.name)
+        want = (was_bold or bold, was_italic or italic)
+        if want == (was_bold, was_italic):
+            return key
+        for style in dict.fromkeys((want, (want[0], False), (False, want[1]))):
+            if style == (False, False):
+                continue
+            for suffix in _STYLES[style]:
+                if self.known(family + suffix):
+                    return self.file(family + suffix).name
+        return key
+
+
+def book() -> Book:
+    """The build's font book (its project's fonts): made at the build's first use of a
+    font, which is its loading (a theme's fonts are checked when it loads)."""
+    held = project_fonts.in_use()
+    found = held.book
+    if found is None:
+        found = held.book = Book(held)
+    return found
 
 
 def scale(key: str) -> float:
     """The size a font is drawn at, as a fraction of its text's size (the plain zero's)."""
-    font = resolve(key)
-    return PLAIN_ZERO_SCALE if font.builtin and font.name in _PLAIN_ZERO_FILES else 1.0
+    return book().scale(key)
 
 
 def runs(key: str, text: str) -> list[tuple[str, str]]:
-    """``text`` as (piece, font name) runs in the fonts that draw it: ``key``'s, except
-    the characters it takes from another font (the plain zero of ``sans``). Measuring
-    (``text_width_mm``) and drawing (generator/faces/text.py, rich_layout.py) both split a text
-    this way, so a line is as wide on the page as when it was broken."""
-    swap = _swap(key) if text else None
-    if swap is None or not any(ch in swap[0] for ch in text):
-        return [(text, key)] if text else []
-    chars, other = swap
-    out: list[tuple[str, str]] = []
-    for ch in text:
-        font = other if ch in chars else key
-        if out and out[-1][1] == font:
-            out[-1] = (out[-1][0] + ch, font)
-        else:
-            out.append((ch, font))
-    return out
+    """``Book.runs`` of the build's book."""
+    return book().runs(key, text)
 
 
 def names() -> list[str]:
@@ -151,26 +308,7 @@ def names() -> list[str]:
 def resolve(name: object) -> FontFile:
     """The font file ``name`` stands for: the project's own first, then the built-in key.
     FontError says why not (listing the names there are)."""
-    if not isinstance(name, str):
-        raise FontError(_unknown(name))
-    held = project_fonts.in_use()
-    key = name.lower()
-    found = held.files.get(key)
-    if found is not None:
-        return found
-    listing = held.listing
-    own = listing.fonts.get(key) if listing.fonts else None
-    if own is not None:  # read by content, once per build
-        found = replace(own, version=context.version(own.path))
-    elif key in listing.refused:
-        raise FontError(listing.refused[key])
-    else:
-        found = _builtins().get(key)
-        if found is None:
-            raise FontError(_unknown(name))
-    if len(held.files) < 1000:
-        held.files[key] = found
-    return found
+    return book().file(name)
 
 
 def _unknown(name: object) -> str:
@@ -186,31 +324,18 @@ def _unknown(name: object) -> str:
 
 
 def check(name: object) -> str:
-    """``name`` as written (valid), after its file has been read and registered: a bad file
-    fails here, where a template or theme names it, not later in a renderer."""
-    register(name)
-    assert isinstance(name, str)
-    return name
+    """``Book.check`` of the build's book."""
+    return book().check(name)
 
 
 def known(name: object) -> bool:
     """Whether ``name`` is a font of the project in use (its file is not read)."""
-    try:
-        resolve(name)
-    except FontError:
-        return False
-    return True
+    return book().known(name)
 
 
 def register(name: object) -> TTFont:
     """Register a font with ReportLab (once per file version) and return its TTFont."""
-    held = project_fonts.in_use().fonts  # per build and project: the hot path
-    found = held.get(name) if isinstance(name, str) else None
-    if found is None:
-        found = _registered(resolve(name))
-        if isinstance(name, str) and len(held) < 1000:
-            held[name] = found
-    return found
+    return book().register(name)
 
 
 def _registered(font: FontFile) -> TTFont:
@@ -340,11 +465,7 @@ def licence_note(name: str) -> str | None:
 
 def describe(name: str) -> str:
     """``name`` for messages: a project font with its file, ``Title (fonts/Title.ttf)``."""
-    try:
-        font = resolve(name)
-    except FontError:
-        return name
-    return name if font.builtin else f"{name} ({font.shown()})"
+    return book().describe(name)
 
 
 def path(name: str) -> FontFile:
@@ -366,34 +487,18 @@ memo.register(_WIDTHS.clear, f"{__name__}._WIDTHS")
 
 
 def text_width_mm(key: str, text: str, size_pt: float) -> float:
-    """``text``'s width in mm, measured by the font objects that draw it (``runs``: ``key``'s,
-    and the plain zero's; never looked up by name in ReportLab's registry). In a face, each
-    character measured is a unit of its work (fitting a text measures its lines again at each
-    size tried): remembered or not, the same count, so a face costs the same whatever this
-    process measured before."""
-    charge_if_metered(len(text) + 1)
-    ttf = register(key)
-    name = ttf.fontName
-    found = _WIDTHS.get((name, text, size_pt))
-    if found is None:
-        found = sum(register(font).stringWidth(piece, size_pt * scale(font))
-                    for piece, font in runs(key, text)) * PT_TO_MM
-        if len(_WIDTHS) >= MAX_WIDTHS:
-            _WIDTHS.clear()
-        _WIDTHS[(name, text, size_pt)] = found
-    return found
+    """``Book.text_width_mm`` of the build's book."""
+    return book().text_width_mm(key, text, size_pt)
 
 
 def vertical_metrics(key: str) -> tuple[float, float]:
     """(ascent, descent) as fractions of the font size; descent is negative."""
-    face = register(key).face
-    return face.ascent / 1000.0, face.descent / 1000.0
+    return book().vertical_metrics(key)
 
 
 def missing_glyphs(key: str, text: str) -> str:
     """Characters of ``text`` the font cannot draw (they would print as empty boxes)."""
-    cmap = register(key).face.charToGlyph
-    return "".join(sorted({ch for ch in text if ord(ch) not in cmap and not ch.isspace()}))
+    return book().missing_glyphs(key, text)
 
 
 # -- missing glyphs: refused by build, reported by pre-flight ---------------------------------
@@ -418,16 +523,8 @@ def reporting() -> bool:
 
 
 def glyph_refusal(key: str, text: str) -> str | None:
-    """Why ``text`` may not be drawn in font ``key``, or None. A character the font has no
-    glyph for prints as an empty box, which a designer must never print by accident: build
-    and PNG export refuse it (naming the characters; the template line and the piece are
-    added by the caller); pre-flight draws it and reports it instead."""
-    missing = missing_glyphs(key, text)
-    if not missing or context.current().glyphs_reported:
-        return None
-    return (f"font {describe(key)} has no glyph for {said(missing)}: it would print empty "
-            "boxes; use a font that has these characters, or other words ('pnp verify' lists "
-            "every piece and line)")
+    """``Book.glyph_refusal`` of the build's book."""
+    return book().glyph_refusal(key, text)
 
 
 # -- bold and italic variants -------------------------------------------------------------------
@@ -452,28 +549,5 @@ def _split(name: str) -> tuple[str, bool, bool]:
 
 
 def variant(key: str, bold: bool, italic: bool) -> str:
-    """The font to draw a bold and/or italic run of text whose box uses ``key``.
-
-    Variants are found by name, the same way for built-in keys and project files:
-    ``sans`` -> ``sans-bold`` / ``sans-italic``; ``Foo-Regular`` (or ``Foo``) -> ``Foo-Bold``,
-    ``Foo-Italic`` (or ``-Oblique``), ``Foo-BoldItalic``. A key that is already bold stays
-    bold when italic is asked (styles add up). When the exact style is missing, bold wins over
-    italic (it is the more visible emphasis: ``sans`` has no bold italic, so bold italic is
-    ``sans-bold``), then italic alone; with neither, ``key`` itself is returned (no synthetic
-    slanting or emboldening: they print badly). A name that is not a font is returned as is
-    (the caller reports it)."""
-    try:
-        base = resolve(key)
-    except FontError:
-        return key
-    family, was_bold, was_italic = _split(base.name)
-    want = (was_bold or bold, was_italic or italic)
-    if want == (was_bold, was_italic):
-        return key
-    for style in dict.fromkeys((want, (want[0], False), (False, want[1]))):
-        if style == (False, False):
-            continue
-        for suffix in _STYLES[style]:
-            if known(family + suffix):
-                return resolve(family + suffix).name
-    return key
+    """``Book.variant`` of the build's book."""
+    return book().variant(key, bold, italic)

@@ -18,8 +18,12 @@ its argument as it is.
 
 The active language is a ``Session`` (one game, one language) kept in the build's context
 (generator/core/context.py), opened with ``session(game, lang)`` by the build, verify and export
-stages; code below them (templates, layout, rules modules' ``examples``) reads it. Worker
-processes render no faces (PNG workers only rasterise finished faces), so they need none.
+stages; layout and rules modules' ``examples`` read it. The faces never do: they are handed
+the session's read side, a ``Translator`` (generator/core/drawing.py), and what their drawing
+would tell the session (texts translated, missing, printed values to check) comes back in
+the face's ``Told``, which the orchestration tells the session once per face
+(``Session.record``). Worker processes render no faces (PNG workers only rasterise finished
+faces), so they need none.
 """
 from __future__ import annotations
 
@@ -27,11 +31,13 @@ import re
 import sys
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from generator.core import context
+from generator.core.drawing import Told, valid_events
 from generator.core.errors import location
 from generator.core.findings import DESIGN, Finding
 from generator.core.words import said
@@ -39,12 +45,10 @@ from generator.data import i18n_files as files
 from generator.data.i18n_files import SOURCE, collapse, fill, languages
 from generator.data.origin import Where, game_value, written
 
-__all__ = ["SOURCE", "Missing", "Session", "checked", "collect", "current", "data_text",
-           "findings", "here", "label_field", "lang", "languages", "localised", "message",
-           "number", "ordered",
-           "session", "t",
-           "text_field", "translate", "translation_since", "translation_site",
-           "translations_mark"]
+__all__ = ["SOURCE", "Missing", "Session", "Translator", "collect", "current", "data_text",
+           "findings", "label_field", "lang", "languages", "localised", "message",
+           "number", "ordered", "session", "t", "translate", "translation_site",
+           "translator", "valid_events"]
 
 _LETTER = re.compile(r"[^\W\d_]")
 _WORD = re.compile(r"[^\W\d_]{3,}")
@@ -104,12 +108,13 @@ class Session:
     # (generator/core/context.py): the face cache keys a game's faces on them.
     read: dict[str, str | None] = field(default_factory=dict)
     # Where each translation t() printed is written (catalogue file, line), while a text
-    # element is evaluated (``translations_mark``, ``translation_since``).
+    # outside faces is evaluated (a face keeps its own: generator/core/drawing.py:Told).
     used: list[tuple[str, int | None]] = field(default_factory=list)
 
     # The English (collapsed) of the cells left blank in a translated column (``name@fr``
     # empty beside ``name``), each reported at its blank cell when the session opens.
     blanks: set[str] = field(default_factory=set)
+    reader: Translator | None = None  # the read side handed to the faces (``translator``)
 
     @property
     def translating(self) -> bool:
@@ -125,15 +130,9 @@ class Session:
         """The translation of English ``text`` (game catalogue first, then shared)."""
         if text in self.memo:
             return self.memo[text]
-        key = collapse(text)
-        found = text if key in self.given else None
-        for number, catalogue in enumerate(self.catalogues if found is None else ()):
-            hit = catalogue.strings.get(key)
-            if hit is not None:
-                found = hit[0]
-                if number == 0 and len(self.hits) < 50_000:
-                    self.hits.add(key)
-                break
+        found, hit = _find(self, text)
+        if hit is not None and len(self.hits) < 50_000:
+            self.hits.add(hit)
         if len(self.memo) < 50_000:
             self.memo[text] = found
         return found
@@ -152,14 +151,7 @@ class Session:
                    field: str = "") -> str:
         """``text`` translated, or ``text`` itself recorded as missing at file:line (and
         ``field``, a spreadsheet's cell)."""
-        if not self.translating or not _LETTER.search(text):
-            return text
-        found = self.lookup(text)
-        self.note(found if found is not None else text)
-        if found is None:
-            self.miss(file, line, text, how, field)
-            return text
-        return found
+        return _translated(self, text, file, line, how, field)
 
     def miss(self, file: str, line: int | None, text: str, how: str, field: str = "") -> None:
         if self.events is not None:
@@ -215,6 +207,22 @@ class Session:
             if outer is not None:
                 outer.extend(found)
 
+    def record(self, told: Told) -> None:
+        """What one face's drawing told (generator/faces/template.py's ``draw_face``): its
+        events, in order, and the catalogue texts it found. The faces never write here
+        themselves; the orchestration tells the session once per face."""
+        self.replay(told.events)
+        for key in told.hits:
+            if len(self.hits) >= 50_000:
+                break
+            self.hits.add(key)
+
+    def translator(self) -> Translator:
+        """This session's read side, made once: what the faces are handed."""
+        if self.reader is None:
+            self.reader = Translator(self)
+        return self.reader
+
     def replay(self, events: list[list[Any]]) -> None:
         """What ``recording`` listed, told again in order (``valid_events`` first). Whether a
         printed value is flagged depends on the words translated before it, so checks are
@@ -250,6 +258,108 @@ class Session:
             text = english[key]
             self.miss(str(files.messages_folder() / f"{self.lang}.yaml"), None, key, "message")
         return fill(text, values)
+
+
+def _find(s: Session, text: str) -> tuple[str | None, str | None]:
+    """The translation of English ``text`` in ``s``'s catalogues (a translated column's text
+    is its own), and the collapsed English when the game's own catalogue has it (a hit)."""
+    key = collapse(text)
+    if key in s.given:
+        return text, None
+    for number, catalogue in enumerate(s.catalogues):
+        hit = catalogue.strings.get(key)
+        if hit is not None:
+            return hit[0], key if number == 0 else None
+    return None, None
+
+
+class Translator:
+    """The read side of a session (generator/core/drawing.py's ``Translator``), handed to
+    the faces: it looks translations up and says what a text prints, and writes what the
+    session would be told into the ``Told`` given, never into the session."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.lang = session.lang
+        self.translating = session.translating
+        self._memo: dict[str, tuple[str | None, str | None]] = {}
+        self._strings: dict[str, Where] | None = None
+
+    def lookup(self, text: str, told: Told) -> str | None:
+        """``Session.lookup``'s answer; a hit of the game's catalogue noted in ``told``."""
+        found = self._memo.get(text)
+        if found is None:
+            found = _find(self.session, text)
+            if len(self._memo) < 50_000:
+                self._memo[text] = found
+        if found[1] is not None:
+            told.hits.add(found[1])
+        return found[0]
+
+    def data_where(self, text: str) -> Where | None:
+        """``Session.data_where``, from a table of this reader's own."""
+        if self._strings is None:
+            self._strings = _data_strings(getattr(self.session.game, "docs", None) or {})
+        return self._strings.get(collapse(text))
+
+    def text(self, raw: Any, file: str, line: int | None, told: Told
+             ) -> tuple[Any, bool, tuple[str, int | None] | None]:
+        """A text element's source in the kit's language, whether its printed value is to be
+        checked, and where its translation is written (see ``_template``)."""
+        if not self.translating or not isinstance(raw, str):
+            return raw, False, None
+        source, check = _template(_Drawing(self, told), raw, file, line)
+        return source, check, self.session.source_of(raw)
+
+    @contextmanager
+    def drawing(self, told: Told) -> Iterator[None]:
+        """``t()`` in the block translates into ``told`` (a face being drawn)."""
+        token = _DRAWING.set(_Drawing(self, told) if self.translating else _ENGLISH)
+        try:
+            yield
+        finally:
+            _DRAWING.reset(token)
+
+
+class _Drawing:
+    """A face being drawn as ``t()`` and ``_template`` see it: the translator's look-ups,
+    and the face's ``Told`` where a session would be written."""
+
+    __slots__ = ("reader", "told")
+
+    def __init__(self, reader: Translator, told: Told) -> None:
+        self.reader = reader
+        self.told = told
+
+    translating = True
+
+    def lookup(self, text: str) -> str | None:
+        return self.reader.lookup(text, self.told)
+
+    def note(self, text: str) -> None:
+        self.told.note(text)
+
+    def miss(self, file: str, line: int | None, text: str, how: str, field: str = "") -> None:
+        self.told.miss(file, line, text, how, field)
+
+
+_ENGLISH = object()  # drawing in the source language: t() gives its value back
+# The face being drawn here, while it is (``Translator.drawing``): its t() is the face's.
+_DRAWING: ContextVar[Any] = ContextVar("pnp_drawing", default=None)
+
+
+def _translated(r: Session | _Drawing, text: str, file: str, line: int | None, how: str,
+                field: str = "") -> str:
+    """``text`` translated, or ``text`` itself told as missing at file:line (and ``field``,
+    a spreadsheet's cell), to a session or a face's ``Told``."""
+    if not r.translating or not _LETTER.search(text):
+        return text
+    found = r.lookup(text)
+    r.note(found if found is not None else text)
+    if found is None:
+        r.miss(file, line, text, how, field)
+        return text
+    return found
 
 
 def current() -> Session:
@@ -366,32 +476,43 @@ def _split(where: str) -> tuple[str, int | None]:
 
 
 def t(value: Any) -> Any:
-    """``t(value)`` in a template: a value of the data translated (see the module doc)."""
+    """``t(value)`` in a template: a value of the data translated (see the module doc). In a
+    face being drawn, what it would tell the session goes into the face's ``Told``."""
+    drawing = _DRAWING.get()
+    if drawing is not None:
+        if drawing is _ENGLISH or not isinstance(value, str):
+            return value
+        return _t(drawing, drawing.reader.session, value, drawing.told.site,
+                  drawing.told.used, drawing.reader.data_where)
     s = current()
     if not s.translating or not isinstance(value, str):
         return value
-    found = s.lookup(value)
-    if found is not None and len(s.used) < 100:
-        site = s.source_of(value)
-        if site is not None:
-            s.used.append(site)
+    return _t(s, s, value, s.site, s.used, s.data_where)
+
+
+def _t(r: Session | _Drawing, s: Session, value: str,
+       site: tuple[Any, tuple[Hashable, ...]] | None, used: list[tuple[str, int | None]],
+       data_where: Callable[[str], Where | None]) -> Any:
+    """``t``'s rule, told to ``r`` (a session, or a face being drawn) with ``s``'s
+    catalogues; ``site`` is the template value being evaluated, ``used`` where each
+    translation printed is written."""
+    found = r.lookup(value)
+    if found is not None and len(used) < 100:
+        where = s.source_of(value)
+        if where is not None:
+            used.append(where)
     if found is None and collapse(value) in s.blanks:
         return value  # a blank translated cell's English: reported at the cell
-    data = s.data_where(value) if found is None else None
+    data = data_where(value) if found is None else None
     if data is not None:  # reported where the data holds it: where a translator looks
         file, line, cell = data
-        return s.translated(value, file, line, "t()", cell)
-    doc, path = s.site if s.site is not None else (None, ())
+        return _translated(r, value, file, line, "t()", cell)
+    doc, path = site if site is not None else (None, ())
     file = str(getattr(doc, "file", "")) or "(template)"
     line = doc.line_of(path) if doc is not None else None
-    return s.translated(value, file, line, "t()")
+    return _translated(r, value, file, line, "t()")
 
 
-def here(doc: Any, path: tuple[Hashable, ...]) -> None:
-    """The template value being evaluated (where a ``t()`` miss is reported)."""
-    active = context.current().session
-    if active is not None and active.lang != SOURCE:
-        active.site = (doc, path)
 
 
 def prose(raw: str) -> bool:
@@ -400,15 +521,6 @@ def prose(raw: str) -> bool:
     if _LETTER.search(_ICON.sub(" ", _CODE.sub(" ", raw))):
         return True
     return any(_LETTER.search(m.group(2)) for m in _PRINTED_LITERAL.finditer(raw))
-
-
-def text_field(raw: Any, doc: Any, path: tuple[Hashable, ...]) -> tuple[Any, bool]:
-    """The source a text element evaluates in the active language, and whether its printed
-    value should be checked for English from the data (``checked``) afterwards."""
-    s = current()
-    if not s.translating or not isinstance(raw, str):
-        return raw, False
-    return _template(s, raw, str(doc.file), doc.line_of(path))
 
 
 def label_field(raw: Any, where: tuple[str, int | None, str]) -> Any:
@@ -423,7 +535,12 @@ def label_field(raw: Any, where: tuple[str, int | None, str]) -> Any:
     return _template(s, raw, file, line, "" if line else cell)[0]
 
 
-def _template(s: Session, raw: str, file: str, line: int | None, cell: str = ""
+def translator() -> Translator:
+    """The active session's read side, for the faces (``Session.translator``)."""
+    return current().translator()
+
+
+def _template(s: Session | _Drawing, raw: str, file: str, line: int | None, cell: str = ""
               ) -> tuple[str, bool]:
     """A template text's translation and True (its printed value is checked), or ``raw``
     itself: recorded as missing, and False, when it prints prose of its own."""
@@ -439,53 +556,11 @@ def _template(s: Session, raw: str, file: str, line: int | None, cell: str = ""
 
 
 def translation_site(raw: Any) -> tuple[str, int | None] | None:
-    """Where the translation a text element prints in place of ``raw`` is written (the
-    catalogue file and line), so a translation that fails to draw is reported there, not at
-    the template's line; None in an English kit or when ``raw`` has none."""
+    """Where the translation printed in place of ``raw`` is written (the catalogue file and
+    line), so a translation that fails is reported there, not at the template's line; None
+    in an English kit or when ``raw`` has none."""
     s = current()
     return s.source_of(raw) if s.translating and isinstance(raw, str) else None
-
-
-def translations_mark() -> int:
-    """Start listing the translations t() prints (for ``translation_since``): the list is
-    emptied (what t() printed in a ``vars`` value before is no text's)."""
-    current().used.clear()
-    return 0
-
-
-def translation_since(mark: int) -> tuple[str, int | None] | None:
-    """Where the translation t() printed since ``mark`` is written, when it printed exactly
-    one (a text too long in French is that translation's fault); the list is cut back."""
-    used = current().used
-    since = used[mark:]
-    del used[mark:]
-    return since[0] if len(since) == 1 else None
-
-
-def checked(value: Any, doc: Any, path: tuple[Hashable, ...]) -> None:
-    """A text element printed words that never went through a translation step (``{{ name
-    }}`` of a data value without ``t()``): recorded as missing, once per template line."""
-    s = current()
-    if not isinstance(value, str) or not s.translating:
-        return
-    s.check_words(str(doc.file), doc.line_of(path), value)
-
-
-def valid_events(events: Any) -> bool:
-    """Whether ``events`` (read back from a cache file) is a list ``Session.replay`` takes."""
-    if type(events) is not list or len(events) > 1_000_000:
-        return False
-    shapes = {"note": (str,), "miss": (str, (int, type(None)), str, str, str),
-              "checked": (str, (int, type(None)), str)}
-    for event in events:
-        if type(event) is not list or not event or event[0] not in shapes:
-            return False
-        types = shapes[event[0]]
-        if len(event) != 1 + len(types) or not all(
-                type(value) is not bool and isinstance(value, kind)
-                for value, kind in zip(event[1:], types, strict=True)):
-            return False
-    return True
 
 
 def _data_strings(docs: Any) -> dict[str, Where]:

@@ -5,9 +5,10 @@ model.py's ``Known``: the theme's icons and fonts, the icons a game's data names
 templates its components name and their fixed includes), and the faces read that. A name a
 face *computes* is known only while it is drawn: ``icon: {name: "{{ item.suit }}"}``,
 ``include: "{{ s.diagram }}"``, ``image: {path: "art/{{ item.id }}.png"}``, an inline
-``:icon:`` in a text. The faces look such a name up through ``find`` and through nothing
-else of the data layer that finds or loads files (an import-linter contract in
-pyproject.toml holds generator.faces to it).
+``:icon:`` in a text. The faces are handed a ``Finder`` (generator/core/drawing.py's
+``Resolver``) that looks such a name up through ``find``; they import nothing of the data
+layer (an import-linter contract in pyproject.toml). ``face_inputs`` makes what a face is
+handed: the build's font book, its translator and this finder.
 
 ``find`` resolves and checks exactly as loading does (generator/data/resolve.py confines
 every name; icons, templates and pictures are parsed once per version of their content),
@@ -17,32 +18,20 @@ its file, line and field.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, overload
 
 from generator.core import context
+from generator.core.drawing import FaceInputs, Picture, Unusable
 from generator.core.errors import DataError
 from generator.core.model import FaceTemplate
 from generator.core.vector import IconDef
 from generator.core.words import said
-from generator.data import resolve
+from generator.data import fonts, i18n, resolve
 from generator.data.icons import load_icon
 from generator.data.templates import load_template
 
-
-class Unusable(ValueError):
-    """A computed name that does not stand for a usable icon, template or picture."""
-
-
-@dataclass(frozen=True)
-class Picture:
-    """An image a template names, found and checked: a raster file and its size in pixels,
-    or an SVG file and its drawing (drawn as vectors)."""
-
-    file: Path
-    pixels: tuple[int, int] | None = None
-    drawing: IconDef | None = None
+__all__ = ["Finder", "Picture", "Unusable", "face_inputs", "find"]
 
 
 @overload
@@ -80,3 +69,26 @@ def _picture(path: object) -> Picture:
     except (resolve.Refused, SvgRefused) as exc:
         raise Unusable(str(exc)) from None
     return Picture(file, pixels=(width, height))
+
+
+class Finder:
+    """The faces' door for a computed name (generator/core/drawing.py's ``Resolver``):
+    ``find``, as an object handed in."""
+
+    def icon(self, name: object) -> IconDef:
+        return find("icon", name)
+
+    def face(self, name: object, beside: Path | None = None) -> FaceTemplate:
+        return find("face", name, beside)
+
+    def image(self, path: object) -> Picture:
+        return find("image", path)
+
+
+FINDER = Finder()
+
+
+def face_inputs() -> FaceInputs:
+    """What the faces of the build running here are drawn with: its font book (every font
+    name resolved when it loaded), its language session's translator, and the finder."""
+    return FaceInputs(fonts.book(), i18n.translator(), FINDER)

@@ -75,8 +75,8 @@ class InUse:
 
     root: Path | None
     listing: Listing
-    files: dict[str, FontFile] = field(default_factory=dict)  # lower-case name -> file
     fonts: dict[str, Any] = field(default_factory=dict)  # name as written -> TTFont
+    book: Any = None  # generator/data/fonts.py's Book: every name resolved, made once
     # The code points the project fonts read so far map (generator/data/fonts.py's budget),
     # and the versions counted (one file under two names is counted once).
     code_points: int = 0

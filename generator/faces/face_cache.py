@@ -11,7 +11,8 @@ by its *content*, never by a file's size or time:
   resolved), rules module, players and theme name, the theme's values, the face size and the
   build options that draw (not where the kit goes, not ``--force``);
 - the language session's files (messages and catalogues, generator/data/i18n.py) and the
-  project's fonts (generator/data/project_fonts.py), by content;
+  project's fonts (generator/data/project_fonts.py), by content (handed in by the
+  orchestration: this package imports nothing of the data layer);
 - the code that draws: the source of the modules drawing reaches (generator/orchestration/
   drawing.py and every module it imports, and the built-in engine it loads by name), by
   content, keyed as the rules results are (generator/core/cache.py's ``code_digest``), and
@@ -32,8 +33,9 @@ other files), a file rewritten with the same size and time is seen, and an edit 
 its old entry again.
 
 A kit in another language records, while it draws, which texts have no translation
-(generator/data/i18n.py): an entry keeps what the drawing told the language session, in order,
-and a hit tells it again (whether a printed value counts as untranslated depends on the
+(generator/data/i18n.py): an entry keeps what the drawing told the language session (the
+faces' ``Told`` events, told to it once per face by the orchestration), in order, and a hit
+tells it again (whether a printed value counts as untranslated depends on the
 words translated before it, so that check is made again, not copied). Pre-flight's drawing
 is not cached (it reports missing glyphs instead of refusing them). A face that fails to
 draw is never cached: its error is raised as before.
@@ -49,14 +51,14 @@ import contextlib
 import hashlib
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from generator.core import cache, context, memo, paths
 from generator.core.context import Spender
+from generator.core.drawing import Record, valid_events
 from generator.core.primitives import Face
-from generator.data import fonts, i18n, project_fonts
 from generator.expressions import spend
 from generator.faces import face_codec
 
@@ -108,24 +110,24 @@ def library_versions() -> list[str]:
     return [f"{name}-{found.get(name, '?')}" for name in LIBRARIES]
 
 
-def usable() -> bool:
-    """Whether faces drawn now may be cached: a build (not pre-flight), cache on."""
-    return cache.enabled() and cache.cache_dir() is not None and not fonts.reporting()
+def usable(reporting: bool) -> bool:
+    """Whether faces drawn now may be cached: a build (not pre-flight, ``reporting`` missing
+    glyphs), cache on."""
+    return cache.enabled() and cache.cache_dir() is not None and not reporting
 
 
-def game_key(game: Any, theme_context: Any, options: Any, code: tuple[str, ...]
-             ) -> str | None:
+def game_key(game: Any, theme_context: Any, options: Any, code: tuple[str, ...],
+             read: Sequence[Any]) -> str | None:
     """The part of every component's key that the whole game shares, or None when the game
     cannot be cached (a value the key cannot hold). ``code``: the modules drawing the faces
     (generator/orchestration/drawing.py, the engine it loads by name), keyed with what
-    they import (``code_digest``)."""
+    they import (``code_digest``). ``read``: what else the build's faces read, by content
+    (its language session's files, the project's fonts)."""
     try:
         source = Path(game.source).resolve()
-        session = sorted(i18n.current().read.items())
         return cache.fingerprint([code_digest(code), options, str(source), game.id, game.title,
                                   game.credit, game.rules, list(game.players), game.theme,
-                                  game.data, theme_context, session,
-                                  project_fonts.fingerprint()])
+                                  game.data, theme_context, *read])
     except (cache.Uncacheable, OSError, RecursionError):
         return None
 
@@ -145,11 +147,12 @@ def faces_key(first: str, inputs: dict[str, str | None]) -> str:
 Rendered = tuple[list[Face], list[Face] | None]
 
 
-def drawn(shared: str | None, comp: Any, size: Any, draw: Callable[[], Rendered]
-          ) -> Rendered:
+def drawn(shared: str | None, comp: Any, size: Any, draw: Callable[[], Rendered],
+          session: Record, reporting: bool) -> Rendered:
     """``draw()``'s fronts and backs for a component, from the cache when an earlier run
-    drew them from the same inputs; stored after drawing otherwise."""
-    if shared is None or not usable():
+    drew them from the same inputs; stored after drawing otherwise. ``session``: the
+    build's translation record, which the drawing tells (and a hit tells again)."""
+    if shared is None or not usable(reporting):
         return draw()
     folder = cache.cache_dir()
     assert folder is not None
@@ -157,7 +160,6 @@ def drawn(shared: str | None, comp: Any, size: Any, draw: Callable[[], Rendered]
         first = cache.entry_key(KIND, component_key(shared, comp, size))
     except (cache.Uncacheable, RecursionError):
         return draw()
-    session = i18n.current()
     found = _lookup(folder, first)
     if found is not None:
         rendered, told, spent = found
@@ -245,7 +247,7 @@ def _paths(value: Any) -> bool:
 
 def _decode(value: Any) -> tuple[Rendered, list[list[Any]], Spent] | None:
     if type(value) is not dict or set(value) != {"faces", "fronts", "backs", "i18n", "work"} \
-            or not i18n.valid_events(value["i18n"]):
+            or not valid_events(value["i18n"]):
         return None
     spent = _spent(value["work"])
     if spent is None:

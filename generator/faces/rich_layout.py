@@ -1,13 +1,13 @@
 """Text boxes with markup (bold, italic, colour, inline icons) and hyphenation.
 
 The markup (generator/faces/markup.py) gives runs; each run's words are measured in their
-own font (``fonts.variant`` finds the bold or italic file), and an inline icon is a piece of
-a word as wide as its drawing at the line's size. Lines are broken greedily, as in
+own font (the ``FontBook``'s ``variant`` finds the bold or italic file), and an inline icon
+is a piece of a word as wide as its drawing at the line's size. Lines are broken greedily, as in
 generator/faces/text.py, and the size shrinks in the same steps until the text fits.
 
 Inline icons: ``ICON_EM`` of the font size tall, their width from the icon's view box (the
 icon comes from the ``icon`` function the caller gives: generator/faces/template.py reads
-what loading resolved first, then looks the name up through generator/data/lookup.py),
+what loading resolved first, then asks the ``Resolver`` it was handed),
 centred on the middle of the capitals (so they sit on the baseline like a capital letter and
 reach a little below it), with ``ICON_GAP`` of the size on each side. They are painted in
 their run's colour, their accent in the text element's ``accent`` (white by default).
@@ -35,11 +35,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
 
+from generator.core.drawing import FontBook, Unusable
 from generator.core.primitives import Colour, Icon, Text
 from generator.core.vector import IconDef
-from generator.data import fonts, lookup
 
 from . import hyphenate, markup
 from . import text as plain_text
@@ -51,8 +50,12 @@ KEEP_WHOLE = 0.85
 EPS = 1e-9
 
 
-IconFinder = Callable[[str], IconDef]  # an icon by name, or lookup.Unusable saying why not
-find_icon: IconFinder = partial(lookup.find, "icon")
+IconFinder = Callable[[str], IconDef]  # an icon by name, or Unusable saying why not
+
+
+def no_icons(name: str) -> IconDef:
+    """The icon finder of a text drawn with none: every inline icon is unusable."""
+    raise Unusable(f"no icon {name!r} here (this text is drawn without icons)")
 
 
 class MarkupError(ValueError):
@@ -99,51 +102,55 @@ class Line:
     marker: Word | None = None
 
 
-def layout_markup(box: TextBox, hyphenation: bool = True, lang: object = None,
-                  accent: Colour = "#ffffff", icon: IconFinder = find_icon) -> Text:
-    """Lay out a template's text element: markup read, glyphs checked, lines fitted."""
+def layout_markup(box: TextBox, fonts: FontBook, hyphenation: bool = True,
+                  lang: object = None, accent: Colour = "#ffffff",
+                  icon: IconFinder = no_icons) -> Text:
+    """Lay out a template's text element: markup read, glyphs checked, lines fitted, each
+    word measured by ``fonts``."""
     runs = markup.parse(box.text)
     dictionary = hyphenate.language(lang) if hyphenation else None
     if all(not (r.icon or r.bold or r.italic or r.colour) for r in runs) and not (
             box.align == "left" and has_list(markup.plain(runs))):
         words = markup.plain(runs)
-        _refuse(box.font, words)
-        return _plain(replace(box, text=words), dictionary)
-    paragraphs = _items(_words(runs, box, icon), box)
-    lines, size = fit(paragraphs, box, dictionary, markup.plain(runs))
-    return place(box, lines, size, accent)
+        _refuse(box.font, words, fonts)
+        return _plain(replace(box, text=words), dictionary, fonts)
+    paragraphs = _items(_words(runs, box, icon, fonts), box, fonts)
+    lines, size = fit(paragraphs, box, dictionary, markup.plain(runs), fonts)
+    return place(box, lines, size, accent, fonts)
 
 
-def _refuse(font: str, text: str) -> None:
+def _refuse(font: str, text: str, fonts: FontBook) -> None:
     refusal = fonts.glyph_refusal(font, text)
     if refusal:
         raise MarkupError(refusal)
 
 
-def _plain(box: TextBox, dictionary: str | None) -> Text:
+def _plain(box: TextBox, dictionary: str | None, fonts: FontBook) -> Text:
     """One font, one colour: the plain layout, or hyphenated lines when the rule says so."""
     whole: tuple[list[str], float] | None = None
     try:
-        whole = plain_text.fit(box)
+        whole = plain_text.fit(box, fonts)
     except TextDoesNotFit as exc:
         failure = exc
     if whole is not None and (dictionary is None or whole[1] >= box.size - EPS):
-        return plain_text.place(box, *whole)
+        return plain_text.place(box, *whole, fonts)
     if dictionary is not None:
         piece = Piece("", box.font, box.fill)
         paragraphs = [Paragraph(tuple((replace(piece, text=w),)
                                       for w in plain_text.words(paragraph)))
                       for paragraph in box.text.split("\n")]
-        broken = _hyphenated(paragraphs, box, dictionary, whole[1] if whole else None)
+        broken = _hyphenated(paragraphs, box, dictionary, whole[1] if whole else None, fonts)
         if broken is not None:
             lines, size = broken
-            return plain_text.place(box, [_plain_line(line.words) for line in lines], size)
+            return plain_text.place(box, [_plain_line(line.words) for line in lines], size,
+                                    fonts)
     if whole is None:
         raise failure
-    return plain_text.place(box, *whole)
+    return plain_text.place(box, *whole, fonts)
 
 
-def _words(runs: Sequence[markup.Run], box: TextBox, find: IconFinder) -> list[list[Word]]:
+def _words(runs: Sequence[markup.Run], box: TextBox, find: IconFinder, fonts: FontBook
+           ) -> list[list[Word]]:
     """Runs as paragraphs of words (split at white space) of pieces; glyphs checked."""
     paragraphs: list[list[Word]] = [[]]
     word: list[Piece] = []
@@ -159,12 +166,12 @@ def _words(runs: Sequence[markup.Run], box: TextBox, find: IconFinder) -> list[l
         if run.icon:
             try:
                 icon = find(run.icon)
-            except lookup.Unusable as exc:
+            except Unusable as exc:
                 raise MarkupError(f"inline icon :{run.icon}: - {exc}; write "
                                   f"\\:{run.icon}: to print it as text") from None
             word.append(Piece("", font, fill, run.icon, icon.view_w / icon.view_h))
             continue
-        _refuse(font, run.text)
+        _refuse(font, run.text, fonts)
         chunk = ""
         for ch in run.text:
             if ch.isspace() and ch not in plain_text.NO_BREAK:  # a no-break space joins
@@ -196,7 +203,7 @@ def _marker(words: Sequence[str]) -> int:
     return len(found.group(1))
 
 
-def _items(paragraphs: list[list[Word]], box: TextBox) -> list[Paragraph]:
+def _items(paragraphs: list[list[Word]], box: TextBox, fonts: FontBook) -> list[Paragraph]:
     """The paragraphs, each list item's marker taken apart, in a left-aligned box."""
     out: list[Paragraph] = []
     for words in paragraphs:
@@ -214,14 +221,14 @@ def _items(paragraphs: list[list[Word]], box: TextBox) -> list[Paragraph]:
     return out
 
 
-def _gutters(paragraphs: Sequence[Paragraph], size: float) -> list[float]:
+def _gutters(paragraphs: Sequence[Paragraph], size: float, fonts: FontBook) -> list[float]:
     """Each paragraph's indent at ``size``: 0, or for a list item its list's gutter (its
     widest marker and a space in that marker's font)."""
     widest: dict[int, float] = {}
     for paragraph in paragraphs:
         if paragraph.marker:
-            space = _width([replace(paragraph.marker[-1], text=" ")], size)
-            width = _width(paragraph.marker, size) + space
+            space = _width([replace(paragraph.marker[-1], text=" ")], size, fonts)
+            width = _width(paragraph.marker, size, fonts) + space
             widest[paragraph.group] = max(width, widest.get(paragraph.group, 0.0))
     return [widest[p.group] if p.marker else 0.0 for p in paragraphs]
 
@@ -251,13 +258,13 @@ def _icon_width(aspect: float, size: float) -> float:
     return size * PT * (ICON_EM * aspect + 2 * ICON_GAP)
 
 
-def _width(pieces: Sequence[Piece], size: float) -> float:
+def _width(pieces: Sequence[Piece], size: float, fonts: FontBook) -> float:
     return sum(_icon_width(p.aspect, size) if p.icon else fonts.text_width_mm(p.font, p.text, size)
                for p in pieces)
 
 
-def _measure(line: Sequence[Word], size: float) -> float:
-    return _width(_segments(line), size)
+def _measure(line: Sequence[Word], size: float, fonts: FontBook) -> float:
+    return _width(_segments(line), size, fonts)
 
 
 def _cut(word: Word, at: int, hyphen: bool) -> tuple[Word, Word]:
@@ -280,7 +287,7 @@ def _cut(word: Word, at: int, hyphen: bool) -> tuple[Word, Word]:
 
 
 def _split(current: Sequence[Word], word: Word, size: float, width: float,
-           dictionary: str) -> tuple[Word, Word] | None:
+           dictionary: str, fonts: FontBook) -> tuple[Word, Word] | None:
     """The longest head of ``word`` (broken where hyphenate.py allows) that still fits on
     the line after ``current``, and the rest; None when no break fits."""
     if any(p.icon for p in word):
@@ -289,19 +296,19 @@ def _split(current: Sequence[Word], word: Word, size: float, width: float,
         head, tail = _cut(word, at, hyphen)
         if hyphen and fonts.missing_glyphs(head[-1].font, "-"):
             continue
-        if _measure([*current, head], size) <= width:
+        if _measure([*current, head], size, fonts) <= width:
             return head, tail
     return None
 
 
 def wrap(paragraphs: Sequence[Paragraph], size: float, width: float,
-         dictionary: str | None, max_lines: int = 10**6) -> list[Line] | None:
+         dictionary: str | None, fonts: FontBook, max_lines: int = 10**6) -> list[Line] | None:
     """Greedy wrap, as generator/faces/text.py's; a word wider than the line is broken when
     a ``dictionary`` is given, else the text does not fit at this size (None), nor when it
     takes more than ``max_lines`` (a long text tried at a large size gives up early). A list
     item's lines are as wide as the box less its gutter, each indented by it."""
     lines: list[Line] = []
-    for paragraph, indent in zip(paragraphs, _gutters(paragraphs, size), strict=True):
+    for paragraph, indent in zip(paragraphs, _gutters(paragraphs, size, fonts), strict=True):
         room = width - indent
         first = len(lines)
         current: list[Word] = []
@@ -311,22 +318,22 @@ def wrap(paragraphs: Sequence[Paragraph], size: float, width: float,
             if len(lines) >= max_lines:
                 return None
             word = queue[index]
-            if _measure([*current, word], size) <= room:
+            if _measure([*current, word], size, fonts) <= room:
                 current.append(word)
                 index += 1
                 continue
-            if current and _measure([word], size) <= room:
+            if current and _measure([word], size, fonts) <= room:
                 lines.append(Line(current, indent))
                 current = [word]
                 index += 1
                 continue
             if dictionary is None:
                 return None
-            split = _split(current, word, size, room, dictionary)
+            split = _split(current, word, size, room, dictionary, fonts)
             if split is None and current:
                 lines.append(Line(current, indent))
                 current = []
-                split = _split(current, word, size, room, dictionary)
+                split = _split(current, word, size, room, dictionary, fonts)
             if split is None:
                 return None
             lines.append(Line([*current, split[0]], indent))
@@ -342,7 +349,7 @@ def _fits(lines: Sequence[Line], box: TextBox, size: float) -> bool:
 
 
 def _search(paragraphs: Sequence[Paragraph], box: TextBox, dictionary: str | None,
-            whole: float | None = None) -> tuple[list[Line], float] | None:
+            fonts: FontBook, whole: float | None = None) -> tuple[list[Line], float] | None:
     """The lines at the largest size that fits; with a ``dictionary``, only sizes at which
     breaking words beats the size ``whole`` words fit at (see the module's rule)."""
     size = box.size
@@ -350,7 +357,7 @@ def _search(paragraphs: Sequence[Paragraph], box: TextBox, dictionary: str | Non
         if whole is not None and whole >= KEEP_WHOLE * size - EPS:
             return None
         most = int((box.h + 1e-6) / (size * PT * box.line_height))
-        lines = wrap(paragraphs, size, box.w + 1e-6, dictionary, most)
+        lines = wrap(paragraphs, size, box.w + 1e-6, dictionary, fonts, most)
         if lines is not None and _fits(lines, box, size):
             return lines, size
         size = round(size - SIZE_STEP, 4)
@@ -358,23 +365,23 @@ def _search(paragraphs: Sequence[Paragraph], box: TextBox, dictionary: str | Non
 
 
 def _hyphenated(paragraphs: Sequence[Paragraph], box: TextBox, dictionary: str,
-                whole: float | None) -> tuple[list[Line], float] | None:
+                whole: float | None, fonts: FontBook) -> tuple[list[Line], float] | None:
     """Broken words, when some word is wider than its line at the full size (only such a
     word is ever broken) and the rule prefers them to what ``whole`` words give."""
-    gutters = _gutters(paragraphs, box.size)
-    if not any(_measure([word], box.size) > box.w - indent + 1e-6
+    gutters = _gutters(paragraphs, box.size, fonts)
+    if not any(_measure([word], box.size, fonts) > box.w - indent + 1e-6
                for paragraph, indent in zip(paragraphs, gutters, strict=True)
                for word in paragraph.words):
         return None
-    return _search(paragraphs, box, dictionary, whole)
+    return _search(paragraphs, box, dictionary, fonts, whole)
 
 
 def fit(paragraphs: Sequence[Paragraph], box: TextBox, dictionary: str | None,
-        words: str) -> tuple[list[Line], float]:
+        words: str, fonts: FontBook) -> tuple[list[Line], float]:
     """Whole words at the largest size, or broken ones when the rule prefers them."""
-    whole = _search(paragraphs, box, None)
+    whole = _search(paragraphs, box, None, fonts)
     if dictionary is not None and (whole is None or whole[1] < box.size - EPS):
-        broken = _hyphenated(paragraphs, box, dictionary, whole[1] if whole else None)
+        broken = _hyphenated(paragraphs, box, dictionary, whole[1] if whole else None, fonts)
         if broken is not None:
             return broken
     if whole is None:
@@ -395,7 +402,8 @@ def _plain_line(line: Sequence[Word]) -> str:
 
 # -- placing -------------------------------------------------------------------------------
 
-def place(box: TextBox, lines: Sequence[Line], size: float, accent: Colour) -> Text:
+def place(box: TextBox, lines: Sequence[Line], size: float, accent: Colour, fonts: FontBook
+          ) -> Text:
     """Place each line's pieces as text spans and inline icons (see generator/faces/text.py
     for the vertical rule: the ascent-to-descent band centred in each line box)."""
     ascent, descent = fonts.vertical_metrics(box.font)
@@ -405,12 +413,12 @@ def place(box: TextBox, lines: Sequence[Line], size: float, accent: Colour) -> T
     offset = {"top": 0.0, "middle": (box.h - block_h) / 2, "bottom": box.h - block_h}
     top = box.y + offset[box.valign]
     first_baseline = top + (line_h - (ascent - descent) * em) / 2 + ascent * em
-    cap = fonts.register(box.font).face.capHeight / 1000.0 * em
+    cap = fonts.cap_height(box.font) * em
     ox, oy = box.x + box.w / 2, box.y + box.h / 2
     placed, spans, icons = [], [], []
     for index, line in enumerate(lines):
         segments = _segments(line.words)
-        width = _width(segments, size)
+        width = _width(segments, size, fonts)
         x = {"left": box.x + line.indent, "center": box.x + (box.w - width) / 2,
              "right": box.x + box.w - width}[box.align]
         baseline = round(first_baseline + index * line_h, 4)
@@ -419,11 +427,11 @@ def place(box: TextBox, lines: Sequence[Line], size: float, accent: Colour) -> T
             # at one x; then a space (drawn: text read from the page has it) to the words
             last = line.marker[-1]
             marker = (*line.marker[:-1], replace(last, text=last.text + " "))
-            start = mx = box.x + line.indent - _width(_segments([marker]), size)
+            start = mx = box.x + line.indent - _width(_segments([marker]), size, fonts)
             for piece in _segments([marker]):
                 spans += plain_text.drawn(mx, baseline, piece.text, piece.font, piece.fill,
-                                          size)
-                mx += _width([piece], size)
+                                          size, fonts)
+                mx += _width([piece], size, fonts)
             placed.append((round(start, 4), baseline, f"{_plain_line([line.marker])} {words}"))
         else:
             placed.append((round(x, 4), baseline, words))
@@ -434,8 +442,9 @@ def place(box: TextBox, lines: Sequence[Line], size: float, accent: Colour) -> T
                             h * piece.aspect, h, piece.fill, accent)
                 icons.append(_turned(icon, box.rotate, ox, oy))
             else:
-                spans += plain_text.drawn(x, baseline, piece.text, piece.font, piece.fill, size)
-            x += _width([piece], size)
+                spans += plain_text.drawn(x, baseline, piece.text, piece.font, piece.fill, size,
+                                          fonts)
+            x += _width([piece], size, fonts)
     return Text(tuple(placed), box.font, size, box.fill, box.rotate, ox, oy,
                 tuple(spans), tuple(icons))
 

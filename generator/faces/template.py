@@ -11,9 +11,12 @@ Evaluating a template for one item gives a ``Face``: plain primitives in millime
 
 What a face draws with is read from the model first (``Known``, generator/core/model.py:
 what loading resolved: the theme's icons and fonts, the icons a game's data names, the
-templates its components name and their fixed includes). A name computed while drawing
-(``{{ item.suit }}``) is looked up through generator/data/lookup.py's ``find``, the one door
-back to loading.
+templates its components name and their fixed includes), and from the ``FaceInputs`` the
+caller hands ``draw_face`` (generator/core/drawing.py): the build's ``FontBook`` (fonts by
+name, their metrics), its ``Translator`` (a text in the kit's language; what the drawing
+would tell the translation record comes back in the result, ``Drawn.told``) and its
+``Resolver``, the one door for a name computed while drawing (``{{ item.suit }}``). Nothing
+here imports the data layer or reads the build's context (an import-linter contract).
 """
 from __future__ import annotations
 
@@ -24,6 +27,15 @@ from generator.core import memo
 from generator.core import primitives as p
 from generator.core.colours import NotAColour, parse_colour
 from generator.core.context import Spender
+from generator.core.drawing import (
+    Drawn,
+    FaceInputs,
+    FontBook,
+    FontError,
+    Resolver,
+    Told,
+    Unusable,
+)
 from generator.core.elements import (
     CONTROL_WORK,
     ELEMENTS,
@@ -38,7 +50,6 @@ from generator.core.model import MAX_INCLUDE_DEPTH, NOTHING_KNOWN, FaceTemplate,
 from generator.core.vector import EDGE_ROW_WORK, POINT_WORK, IconDef, parse_path
 from generator.core.words import said
 from generator.core.yamlfile import YamlDoc, format_path
-from generator.data import fonts, i18n, lookup
 from generator.expressions import (
     MAX_FACE_PRIMITIVES,
     MAX_FACE_WORK,
@@ -55,7 +66,7 @@ from generator.expressions import (
 )
 
 from . import markup
-from .rich_layout import IconFinder, MarkupError, find_icon, layout_markup
+from .rich_layout import IconFinder, MarkupError, layout_markup
 from .text import TextBox, TextDoesNotFit
 
 FACE_BLEED = 3.175  # art extends this far past the trim; layouts clip to what they need
@@ -75,11 +86,12 @@ INFO_BY_DEFAULT = tuple(kind.name for kind in KINDS if kind.info)
 _FIELD_NAMES = {kind: frozenset(spec) for kind, spec in PRIMITIVE_FIELDS.items()}
 
 
-def dependencies(template: FaceTemplate, known: Known = NOTHING_KNOWN, _depth: int = 0
-                 ) -> frozenset[str]:
+def dependencies(template: FaceTemplate, known: Known = NOTHING_KNOWN,
+                 resolver: Resolver | None = None, _depth: int = 0) -> frozenset[str]:
     """Every top-level name the template reads: a back that never reads ``item`` is the
     same for every card and is evaluated once. Its includes are read from ``known`` (what
-    loading resolved) or looked up, as drawing does."""
+    loading resolved) or looked up through ``resolver``, as drawing does (without one, an
+    include loading did not resolve may read anything)."""
     found: set[str] = set()
 
     def walk(node: Any) -> None:
@@ -92,7 +104,8 @@ def dependencies(template: FaceTemplate, known: Known = NOTHING_KNOWN, _depth: i
             for child in node.values():
                 walk(child)
         if isinstance(node, dict) and "include" in node:
-            found.update(_included_dependencies(template, node["include"], known, depth))
+            found.update(_included_dependencies(template, node["include"], known, resolver,
+                                                depth))
 
     depth = _depth
     walk(template.doc.data)
@@ -100,26 +113,41 @@ def dependencies(template: FaceTemplate, known: Known = NOTHING_KNOWN, _depth: i
     return frozenset(found - declared)
 
 
-def _included_dependencies(includer: FaceTemplate, name: Any, known: Known, depth: int
-                           ) -> set[str]:
+def _included_dependencies(includer: FaceTemplate, name: Any, known: Known,
+                           resolver: Resolver | None, depth: int) -> set[str]:
     """What an included template reads (the one drawing includes: beside its includer
     first); a name computed by an expression, or one that cannot be loaded, may read
     anything (the face then counts as depending on its item)."""
     if isinstance(name, str) and "{" not in name and depth < MAX_INCLUDE_DEPTH:
         try:
-            included = _Run(includer.doc, known=known).template(name)
-        except lookup.Unusable:
+            included = _included(includer.doc, name, known, resolver)
+        except Unusable:
             pass  # reported where the face is drawn
         else:
-            return set(dependencies(included, known, depth + 1))
+            return set(dependencies(included, known, resolver, depth + 1))
     return {"item", "index"}
 
 
-def render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, Any],
-                label: str = "", known: Known = NOTHING_KNOWN) -> Face:
+def _included(doc: YamlDoc, name: str, known: Known, resolver: Resolver | None
+              ) -> FaceTemplate:
+    """A template included by ``doc``: beside it first, as loading resolved it, else looked
+    up through ``resolver`` (Unusable when there is none)."""
+    folder = doc.file.parent
+    found = known.templates.get((name, str(folder)))
+    if found is not None:
+        return found.use()
+    if resolver is None:
+        raise Unusable(f"template {said(name)} was not resolved when the game loaded")
+    return resolver.face(name, folder)
+
+
+def draw_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, Any],
+              inputs: FaceInputs, label: str = "", known: Known = NOTHING_KNOWN) -> Drawn:
     """Evaluate a template for one item. ``ctx`` holds item, theme, palette, fonts, game...;
     ``known``, what loading resolved (the game's and the theme's), is read before anything
-    is looked up.
+    is looked up; ``inputs`` are the build's fonts, translator and resolver. The result is
+    the face and what its drawing tells the kit's translation record (the caller tells it:
+    generator/data/i18n.py's ``Session.record``).
 
     A template is user input: one face gets ``MAX_FACE_WORK`` units of work, ``MAX_LOOP``
     repetitions of ``each`` and ``MAX_FACE_PRIMITIVES`` primitives (generator/expressions/);
@@ -127,8 +155,11 @@ def render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, An
     spends is counted in the build's budget as that line's (an include's, as the line
     including it), so a build that runs out names the heaviest.
     Drawing past the memory there is is a DataError naming the template and the piece."""
+    told = Told()
     try:
-        return _render_face(template, w, h, ctx, label, known)
+        with inputs.translator.drawing(told):
+            face = _render_face(template, w, h, ctx, label, known, inputs, told)
+        return Drawn(face, told)
     except MemoryError:
         pass  # reported below, once the failed drawing (and all it held) is let go
     raise DataError(template.file, None, "", f"drawing {said(label or 'a face')} ran out of "
@@ -137,12 +168,12 @@ def render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, An
 
 
 def _render_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, Any],
-                 label: str, known: Known) -> Face:
+                 label: str, known: Known, inputs: FaceInputs, told: Told) -> Face:
     scope = Scope(ctx)
     scope.set("W", w)
     scope.set("H", h)
     scope.set("bleed", FACE_BLEED)
-    run = _Run(template.doc, known=known)
+    run = _Run(template.doc, inputs, told, known=known)
     out: list[p.Primitive] = []
     try:
         with work_budget():
@@ -173,48 +204,55 @@ Face = p.Face
 
 
 def _laid_out(box: TextBox, hyphenation: bool, lang: str, accent: str | None,
-              icon: IconFinder = find_icon) -> p.Text:
+              inputs: FaceInputs, icon: IconFinder | None = None) -> p.Text:
     """``layout_markup``, remembered for plain text: half a kit's text elements repeat one
     laid out before (the same label on every card), and fitting words is a text's cost.
 
     Only where the layout is a function of the key alone: no markup (inline icons are
     files), every glyph in the font (pre-flight lays such text out where a build refuses
-    it), and the font's registered TTFont in the key (a new file version is a new object).
+    it), and the font book with the font's registered TTFont in the key (a new file version
+    is a new object).
     Refusals are never remembered (generator/core/memo.py: watch forgets them before a rebuild).
     A remembered layout costs the face the work laying it out did (the characters measured):
     a face costs the same whatever was laid out before it in this process."""
     text = box.text
-    if markup.has_markup(text):
-        return layout_markup(box, hyphenation, lang, accent, icon)
+    book = inputs.fonts
+    if markup.has_markup(text):  # inline icons: as given, else by the resolver handed in
+        return layout_markup(box, book, hyphenation, lang, accent,
+                             icon or inputs.resolver.icon)
     try:
-        font = fonts.register(box.font)
-        missing = fonts.missing_glyphs(box.font, text)
-    except fonts.FontError:
+        font = book.font_key(box.font)
+        missing = book.missing_glyphs(box.font, text)
+    except FontError:
         missing = "?"
     if missing:
-        return layout_markup(box, hyphenation, lang, accent)
+        return layout_markup(box, book, hyphenation, lang, accent)
     with work_budget() as meter:  # the face's (one of its own outside a face)
         before = meter.work
-        laid_out, cost = _plain_layout(box, hyphenation, lang, accent, font)
+        laid_out, cost = _plain_layout(box, hyphenation, lang, accent, book, font)
         charge(cost - (meter.work - before))  # a remembered layout: what laying it out cost
     return laid_out
 
 
 @memo.memo(maxsize=4096)
 def _plain_layout(box: TextBox, hyphenation: bool, lang: str, accent: str | None,
-                  _font: object) -> tuple[p.Text, int]:
+                  book: FontBook, _font: object) -> tuple[p.Text, int]:
     """The layout and the work it cost (measuring its characters)."""
     with work_budget() as meter:
         before = meter.work
-        laid_out = layout_markup(box, hyphenation, lang, accent)
+        laid_out = layout_markup(box, book, hyphenation, lang, accent)
         return laid_out, meter.work - before
 
 
 class _Run:
     """One evaluation of a template; knows the file so every error names its line."""
 
-    def __init__(self, doc: YamlDoc, depth: int = 0, known: Known = NOTHING_KNOWN) -> None:
+    def __init__(self, doc: YamlDoc, inputs: FaceInputs, told: Told, depth: int = 0,
+                 known: Known = NOTHING_KNOWN) -> None:
         self.doc = doc
+        self.inputs = inputs  # the build's fonts, translator and resolver
+        self.told = told  # what the face tells the translation record (shared with includes)
+        self.translating = inputs.translator.translating
         self.depth = depth  # how many includes deep this template is drawn
         self.known = known  # what loading resolved: read before anything is looked up
         self.origins: list[p.Origin] = []  # parallel to the primitives produced
@@ -226,13 +264,11 @@ class _Run:
     def icon(self, name: str) -> IconDef:
         """The icon ``name``: loaded with the game or theme, else looked up (Unusable)."""
         found = self.known.icons.get(name)
-        return found.use() if found is not None else lookup.find("icon", name)
+        return found.use() if found is not None else self.inputs.resolver.icon(name)
 
     def template(self, name: str) -> FaceTemplate:
         """A template included here: beside this one first (Unusable when there is none)."""
-        folder = self.doc.file.parent
-        found = self.known.templates.get((name, str(folder)))
-        return found.use() if found is not None else lookup.find("face", name, folder)
+        return _included(self.doc, name, self.known, self.inputs.resolver)
 
     def fail(self, path: tuple[Hashable, ...], expected: str) -> DataError:
         return DataError(self.doc.file, self.doc.line_of(path), format_path(path), expected)
@@ -255,7 +291,8 @@ class _Run:
                                                 f"{format_path(path)})")
 
     def value(self, path: tuple[Hashable, ...], raw: Any, scope: Scope) -> Any:
-        i18n.here(self.doc, path)  # where a t() with no translation is reported
+        if self.translating:
+            self.told.site = (self.doc, path)  # where a t() with no translation is reported
         try:
             return evaluate(raw, scope)
         except ExpressionError as exc:
@@ -263,21 +300,29 @@ class _Run:
 
     def text(self, path: tuple[Hashable, ...], raw: Any, scope: Scope) -> Any:
         """A text element's text: in a kit of another language, its translation from the
-        game's catalogue (generator/data/i18n.py), or the English, recorded as missing."""
-        source, check = i18n.text_field(raw, self.doc, path)
-        self.site = i18n.translation_site(raw) if source is not raw else None
-        i18n.here(self.doc, path)
-        mark = i18n.translations_mark()
+        game's catalogue (the ``Translator``), or the English, told as missing."""
+        if not self.translating:
+            try:
+                return evaluate(raw, scope)
+            except ExpressionError as exc:
+                raise self.fail(path, str(exc)) from None
+        told = self.told
+        file, line = str(self.doc.file), self.doc.line_of(path)
+        source, check, site = self.inputs.translator.text(raw, file, line, told)
+        self.site = site if source is not raw else None
+        told.site = (self.doc, path)
+        told.used.clear()  # what t() printed in a ``vars`` value before is no text's
         try:
             value = evaluate(source, scope)
         except ExpressionError as exc:
             raise self.fail_text(path, str(exc)) from None
         finally:
-            printed = i18n.translation_since(mark)  # t() of a data value: a rules text
-        if self.site is None:
-            self.site = printed
-        if check:
-            i18n.checked(value, self.doc, path)
+            used = told.used[:]  # t() of a data value: a rules text
+            told.used.clear()
+        if self.site is None and len(used) == 1:
+            self.site = used[0]
+        if check and isinstance(value, str):
+            told.check_words(file, line, value)
         return value
 
     def elements(self, path: tuple[Hashable, ...], raw: Any, scope: Scope,
@@ -369,10 +414,10 @@ class _Run:
             values[key] = self.value(path + ("with", key), value, scope)
         try:
             included = self.template(name)  # beside the includer
-        except lookup.Unusable as exc:
+        except Unusable as exc:
             raise self.fail(path + ("include",), str(exc)) from None
         inner = scope.child(values)
-        run = _Run(included.doc, self.depth + 1, self.known)
+        run = _Run(included.doc, self.inputs, self.told, self.depth + 1, self.known)
         run.origins = self.origins  # the included primitives land in the same face
         run.weighed = self.weighed
         for key, value in included.doc.data.get("vars", {}).items():
@@ -427,8 +472,8 @@ class _Run:
             if value in self.known.fonts:  # the theme's: checked when it was loaded
                 return value
             try:
-                return fonts.check(value)
-            except fonts.FontError as exc:
+                return self.inputs.fonts.check(value)
+            except FontError as exc:
                 raise self.fail(path, str(exc)) from None
         if typ == "angle":
             if value not in (0, 90, 180, 270):
@@ -521,7 +566,8 @@ class _Run:
             box = TextBox(a["x"], a["y"], a["w"], a["h"], a["text"], a["font"], size, min_size,
                           a["fill"], a["align"], a["valign"], a["line_height"], a["rotate"])
             try:  # markup, inline icons, hyphenation; missing glyphs refused per font there
-                laid_out = _laid_out(box, a["hyphenate"], i18n.lang(), a["accent"], self.icon)
+                laid_out = _laid_out(box, a["hyphenate"], self.inputs.translator.lang,
+                                     a["accent"], self.inputs, self.icon)
             except (TextDoesNotFit, MarkupError) as exc:
                 error = self.fail_text(path + ("text",), str(exc))
                 error.printed = a["text"]  # the build names the data it came from
@@ -534,7 +580,7 @@ class _Run:
         if kind == "icon":
             try:
                 icon = self.icon(a["name"])
-            except lookup.Unusable as exc:
+            except Unusable as exc:
                 raise self.fail(path + ("name",), str(exc)) from None
             self.draw_art(path + ("name",), icon, a["w"], a["h"])
             return p.Icon(a["name"], a["x"], a["y"], a["w"], a["h"], a["fill"], a["accent"],
@@ -545,9 +591,9 @@ class _Run:
             if refused is not None:
                 raise self.fail(path + (refused[0],), refused[1])
             return spec.primitive(a)
-        try:  # an image: confined and checked (once per file version) by the data layer
-            picture = lookup.find("image", a["path"])
-        except lookup.Unusable as exc:
+        try:  # an image: confined and checked (once per file version) by the resolver
+            picture = self.inputs.resolver.image(a["path"])
+        except Unusable as exc:
             raise self.fail(path + ("path",), str(exc)) from None
         area = (a["x"], a["y"], a["w"], a["h"])
         focus = a["focus"] or (0.5, 0.5)

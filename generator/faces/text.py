@@ -1,17 +1,18 @@
 """Text boxes: wrap words and shrink the size until the text fits its box.
 
 Line breaks are computed once here with ReportLab's metrics of the real TTF, so the PDF and
-the PNG renderer draw the same lines.
+the PNG renderer draw the same lines. The metrics come from the ``FontBook`` the caller hands
+in (generator/core/drawing.py): this module looks nothing up.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
-from generator.core.primitives import Colour, Text
-from generator.data import fonts
+from generator.core.drawing import FontBook
+from generator.core.primitives import PT_TO_MM, Colour, Text
 
-PT = fonts.PT_TO_MM
+PT = PT_TO_MM
 SIZE_STEP = 0.25
 # Lines break at white space except the no-break spaces (U+00A0, U+202F) French puts
 # before : ; ! ? and inside « »: a line never starts with the colon of "Poids : 1".
@@ -45,7 +46,8 @@ class TextBox:
     rotate: int = 0
 
 
-def wrap(text: str, font: str, size: float, width: float) -> list[str] | None:
+def wrap(text: str, font: str, size: float, width: float, fonts: FontBook
+         ) -> list[str] | None:
     """Greedy word wrap; None when a single word is wider than the box."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
@@ -69,11 +71,11 @@ def wrap(text: str, font: str, size: float, width: float) -> list[str] | None:
     return lines
 
 
-def fit(box: TextBox) -> tuple[list[str], float]:
+def fit(box: TextBox, fonts: FontBook) -> tuple[list[str], float]:
     """The lines and the largest size (in SIZE_STEP steps) at which the text fits the box."""
     size = box.size
     while size >= box.min_size - 1e-9:
-        lines = wrap(box.text, box.font, size, box.w + 1e-6)
+        lines = wrap(box.text, box.font, size, box.w + 1e-6, fonts)
         if lines is not None and len(lines) * size * PT * box.line_height <= box.h + 1e-6:
             return lines, size
         size = round(size - SIZE_STEP, 4)
@@ -86,12 +88,12 @@ def _preview(text: str) -> str:
     return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
-def layout(box: TextBox) -> Text:
+def layout(box: TextBox, fonts: FontBook) -> Text:
     """Fit the box and place each line: a Text primitive ready for either renderer."""
-    return place(box, *fit(box))
+    return place(box, *fit(box, fonts), fonts)
 
 
-def place(box: TextBox, lines: list[str], size: float) -> Text:
+def place(box: TextBox, lines: list[str], size: float, fonts: FontBook) -> Text:
     """Lines already broken at ``size`` placed in the box (generator/faces/rich_layout.py
     places hyphenated lines of plain text this way too)."""
     ascent, descent = fonts.vertical_metrics(box.font)
@@ -109,9 +111,9 @@ def place(box: TextBox, lines: list[str], size: float) -> Text:
         placed.append((round(x, 4), round(first_baseline + index * line_h, 4), line))
     # A line with characters another font draws (the plain zero) is drawn as spans.
     spans: list[Span] = []
-    if any(swapped(box.font, line) for line in lines):
+    if any(swapped(box.font, line, fonts) for line in lines):
         for x, baseline, line in placed:
-            spans += drawn(x, baseline, line, box.font, box.fill, size)
+            spans += drawn(x, baseline, line, box.font, box.fill, size, fonts)
     return Text(tuple(placed), box.font, size, box.fill, box.rotate,
                 box.x + box.w / 2, box.y + box.h / 2, tuple(spans))
 
@@ -119,15 +121,15 @@ def place(box: TextBox, lines: list[str], size: float) -> Text:
 Span = tuple[float, float, str, str, Colour]
 
 
-def swapped(font: str, text: str) -> bool:
+def swapped(font: str, text: str, fonts: FontBook) -> bool:
     """Whether some character of ``text`` is drawn in another font than ``font``."""
     return any(drawn_by != font for _, drawn_by in fonts.runs(font, text))
 
 
 def drawn(x: float, baseline: float, text: str, font: str, fill: Colour,
-          size: float) -> list[Span]:
+          size: float, fonts: FontBook) -> list[Span]:
     """Text in ``font`` from ``x`` as the spans drawn: one per run of the fonts that draw it
-    (generator/data/fonts.py:runs), each where the widths before it end."""
+    (the book's ``runs``), each where the widths before it end."""
     out: list[Span] = []
     for piece, drawn_by in fonts.runs(font, text):
         if out:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from generator.core import primitives as p
 from generator.core.model import Size
+from generator.data.fonts import book
 from generator.data.i18n import message
 
 from ..faces.text import TextBox, layout
@@ -20,7 +21,7 @@ SPAN = 6  # the scales read -6 .. +6 mm
 def _label(x: float, y: float, w: float, text: str, size: float = 7.0,
            align: str = "center", rotate: int = 0) -> p.Primitive:
     return layout(TextBox(x, y, w, 4, text, "sans", size, 4, "#333333", align, "middle", 1.0,
-                          rotate))
+                          rotate), book())
 
 
 def _mirror_x(paper: Size, x: float, flip: str) -> float:
@@ -36,14 +37,14 @@ def calibration_pages(paper: Size, flip: str = "long") -> list[Page]:
     ys = [paper.h * 0.25, paper.h * 0.5, paper.h * 0.75]
     front: list[p.Primitive] = [
         layout(TextBox(15, 12, paper.w - 30, 30, message(f"calibration.front_{flip}"),
-                       "sans-bold", 11, 7, "#1b1b1b", "left", "top", 1.25))]
+                       "sans-bold", 11, 7, "#1b1b1b", "left", "top", 1.25), book())]
     for x in xs:
         front.append(p.Line(x, 45, x, paper.h - 30, "#000000", 0.25))
     for y in ys:
         front.append(p.Line(20, y, paper.w - 20, y, "#000000", 0.25))
     back: list[p.Primitive] = [
         layout(TextBox(15, 12, paper.w - 30, 30, message("calibration.back"),
-                       "sans-bold", 11, 7, "#1b1b1b", "left", "top", 1.25))]
+                       "sans-bold", 11, 7, "#1b1b1b", "left", "top", 1.25), book())]
     # Horizontal scales across the front's vertical lines (mirrored for the flip).
     for x in xs:
         bx = _mirror_x(paper, x, flip)

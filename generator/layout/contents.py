@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from generator.core import primitives as p
 from generator.core.model import StartCell
 from generator.core.sizes import PAPER_LABELS
+from generator.data.fonts import book
 from generator.data.i18n import message, message_keys, number
 
 from ..faces.text import PT, TextBox, layout, wrap
@@ -134,10 +135,10 @@ class _Flow:
     def text(self, text: str, font: str = TEXT_FONT, size: float = 9.5, colour: str = "#1b1b1b",
              indent: float = 0.0, after: float = 1.2) -> None:
         width = self.w - indent
-        lines = wrap(text, font, size, width) or [text]
+        lines = wrap(text, font, size, width, book()) or [text]
         height = len(lines) * size * PT * 1.22 + 0.2
         self.prims.append(layout(TextBox(self.x + indent, self.y, width, height, text, font, size,
-                                         size, colour, "left", "top", 1.22)))
+                                         size, colour, "left", "top", 1.22), book()))
         self.y += height + after
 
     def rule(self, colour: str = "#c9c9c9") -> None:

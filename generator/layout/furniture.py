@@ -7,6 +7,7 @@ import math
 
 from generator.core import primitives as p
 from generator.core.model import Size
+from generator.data.fonts import book
 from generator.data.i18n import message
 
 from ..faces.text import TextBox, TextDoesNotFit, layout
@@ -86,7 +87,7 @@ def footer(box: Box, rotate: int, text: str) -> list[p.Primitive]:
         try:
             return [layout(TextBox(x, y + 0.6, w, h - 0.6, SEPARATOR.join(parts), TEXT_FONT,
                                    7.0, MIN_FURNITURE_PT, "#555555", "center", "top", 1.0,
-                                   rotate))]
+                                   rotate), book())]
         except TextDoesNotFit:
             longest = max(range(len(parts) - 1), key=lambda i: len(parts[i]), default=None)
             if longest is not None and len(parts[longest]) > 16:
@@ -108,7 +109,7 @@ def ruler(box: Box, rotate: int) -> list[p.Primitive]:
         tick = 2.2 if k % 10 == 0 else 1.2
         prims.append(p.Line(x0 + k, base, x0 + k, base - tick, INK, 0.2))
     label = layout(TextBox(x0 + RULER_MM + 2, y, 90, h, message("ruler.label"), TEXT_FONT, 6.5,
-                           MIN_FURNITURE_PT, "#555555", "left", "middle", 1.0))
+                           MIN_FURNITURE_PT, "#555555", "left", "middle", 1.0), book())
     prims.append(label)
     if rotate:
         prims = [_turn(prim, rotate, x + w / 2, y + h / 2) for prim in prims]
@@ -138,7 +139,7 @@ def glue_strip(box: Box, text: str, ticks: list[tuple[float, float, float, float
     tx, ty, tw, th = _rotated((x + 0.5, y + 0.5, w - 1, h - 1), rotate)
     with contextlib.suppress(TextDoesNotFit):  # a label is a help, never worth a failure
         prims.append(layout(TextBox(tx, ty, tw, th, text, BOLD_FONT, 7.0, MIN_FURNITURE_PT,
-                                    "#555555", "center", "middle", 1.0, rotate)))
+                                    "#555555", "center", "middle", 1.0, rotate), book()))
     prims += lines(ticks, INK, 0.35)
     return prims
 
@@ -169,7 +170,7 @@ def not_verified(paper: Size, failing: int) -> list[p.Primitive]:
     for text, y, height, size, smallest, colour in texts:
         with contextlib.suppress(TextDoesNotFit):
             words.append(layout(TextBox(w * 0.08, y, w * 0.84, height, text, BOLD_FONT, size,
-                                        smallest, colour, "center", "middle", 1.0)))
+                                        smallest, colour, "center", "middle", 1.0), book()))
     if words:  # a pale band under the words: legible on dark art too
         top, bottom = h / 2 - h * 0.1, h / 2 + h * 0.07
         prims.append(p.Rect(w * 0.05, top, w * 0.9, bottom - top, DRAFT_BAND, None, 0.0))

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from generator.core.model import Size, StartCell
 from generator.core.primitives import Face, Text
 from generator.core.words import said
+from generator.data.fonts import book
 from generator.data.i18n import message
 from generator.faces.ink import SAFE_MM, text_box
 
@@ -58,7 +59,7 @@ class Board:
         space, and every word the board prints (its ink widened by the cutting tolerance, so a
         drifting cut leaves it whole)."""
         words = [box for prim in self.face.prims if isinstance(prim, Text)
-                 if (box := text_box(prim)) is not None]
+                 if (box := text_box(prim, book())) is not None]
         s = self.start
         keep_x = Keep(self.seams_x, self.gap, None if s is None else (s.x, s.x + s.w),
                       [(x0 - SAFE_MM, x1 + SAFE_MM) for x0, _, x1, _ in words])

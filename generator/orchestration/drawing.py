@@ -24,7 +24,7 @@ from generator.core.primitives import WEIGHED, Face, face_weight
 from generator.core.sizes import PAGE
 from generator.core.words import said
 from generator.core.yamlfile import format_path
-from generator.data import i18n, origin
+from generator.data import fonts, i18n, lookup, origin, project_fonts
 from generator.data.templates import load_template
 from generator.data.themes import Theme, load_theme
 from generator.expressions import (
@@ -35,7 +35,7 @@ from generator.expressions import (
     evaluate,
 )
 from generator.faces import face_cache
-from generator.faces.template import dependencies, render_face
+from generator.faces.template import dependencies, draw_face
 from generator.layout.assemble import Part
 from generator.layout.frame import Frame
 from generator.layout.kit import Board, Piece
@@ -150,7 +150,8 @@ def render_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions,
     the same inputs come from the face cache (generator/faces/face_cache.py)."""
     size = face_size(comp, opts)
     fronts, backs = face_cache.drawn(shared, comp, size,
-                                     lambda: _draw_faces(game, comp, theme, opts, size))
+                                     lambda: _draw_faces(game, comp, theme, opts, size),
+                                     i18n.current(), fonts.reporting())
     budget = context.current().budget
     if budget is not None:  # drawn or from the cache alike: what the build holds
         budget.primitives += _primitives(fronts, backs)
@@ -170,7 +171,7 @@ def _primitives(fronts: list[Face], backs: list[Face] | None) -> int:
 
 def faces_key(game: Game, theme: Theme, opts: BuildOptions) -> str | None:
     """The key part every component of this build shares, or None: nothing cached."""
-    if not face_cache.usable():
+    if not face_cache.usable(fonts.reporting()):
         return None
     options = {f.name: getattr(opts, f.name) for f in fields(opts)
                if f.name not in ("force", "out_dir", "cut_svg")}  # these draw nothing
@@ -182,7 +183,8 @@ def faces_key(game: Game, theme: Theme, opts: BuildOptions) -> str | None:
         options["engine"] = rules.code_key(own)
     elif game.rules:
         code.append(rules.module_name(game.rules))
-    return face_cache.game_key(game, theme.context(), options, tuple(code))
+    read = [sorted(i18n.current().read.items()), project_fonts.fingerprint()]  # by content
+    return face_cache.game_key(game, theme.context(), options, tuple(code), read)
 
 
 def game_template(game: Game, name: str) -> FaceTemplate:
@@ -197,6 +199,8 @@ def _draw_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions, s
     front_t = game_template(game, comp.face)
     back_t = game_template(game, comp.back) if comp.back else None
     known = game.known + theme.known  # what loading resolved: the faces read it first
+    inputs = lookup.face_inputs()  # the build's fonts, translator and resolver, handed in
+    session = i18n.current()  # told once per face what the face's drawing told (``record``)
     base: dict[str, Any] = {
         **theme.context(),
         "game": {"id": game.id, "title": kit_title(game), "credit": kit_credit(game)},
@@ -212,12 +216,14 @@ def _draw_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions, s
     }
     if comp.kind in ("rules", "aid"):
         base["examples"] = engine_examples(game)
-    if i18n.lang() != i18n.SOURCE and "component" in dependencies(front_t, known) | (
-            dependencies(back_t, known) if back_t else frozenset()):  # translated where printed
+    if i18n.lang() != i18n.SOURCE and "component" in dependencies(
+            front_t, known, inputs.resolver) | (dependencies(back_t, known, inputs.resolver)
+                                                if back_t else frozenset()):  # translated
         base["component"] = {**base["component"], "name": kit_name(game, comp)}
     fronts: list[Face] = []
     backs: list[Face] | None = [] if back_t else None
-    shared_back = back_t is not None and not {"item", "index"} & dependencies(back_t, known)
+    shared_back = back_t is not None and not {"item", "index"} & dependencies(
+        back_t, known, inputs.resolver)
     back: Face | None = None
     label_at = component_field(game, comp, "label")
     primitives = 0
@@ -225,11 +231,15 @@ def _draw_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions, s
         ctx = {**base, "item": i18n.localised(item.data), "index": index}
         label = item_label(comp, ctx, index, label_at)
         try:
-            front = render_face(front_t, size.w, size.h, ctx, label, known)
+            drawn_front = draw_face(front_t, size.w, size.h, ctx, inputs, label, known)
+            session.record(drawn_front.told)
+            front = drawn_front.face
             primitives += face_weight(front)
             if back_t is not None and (back is None or not shared_back):
-                back = render_face(back_t, size.w, size.h, ctx, f"{comp.id}-back"
-                                   if shared_back else label + "-back", known)
+                drawn_back = draw_face(back_t, size.w, size.h, ctx, inputs, f"{comp.id}-back"
+                                       if shared_back else label + "-back", known)
+                session.record(drawn_back.told)
+                back = drawn_back.face
                 primitives += face_weight(back)
         except DataError as exc:  # a text of the item's: name its cell beside the template
             raise origin.at_the_cell(exc, game, comp, index) from None

@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 from generator.core import primitives as p
-from generator.data import resolve
+from generator.data import i18n, resolve
 from generator.faces import face_cache, face_codec, template
 from generator.frontends.cli import main
 from generator.orchestration import output
@@ -144,12 +144,12 @@ def cache_peak(faces: list[p.Face], folder: Path) -> tuple[int, list[Path]]:
     (drawn before: drawing costs nothing here), once what it reads once per process (the
     code's digest of its key) has been read; and the faces entries it wrote."""
     face_cache.drawn("warm", fake_component(1), SimpleNamespace(w=1, h=1),
-                     lambda: (drawn_faces(1, 1), None))
+                     lambda: (drawn_faces(1, 1), None), i18n.current(), False)
     before = set(folder.glob("faces-*.json"))
     tracemalloc.start()
     try:
         face_cache.drawn("game", fake_component(len(faces)), SimpleNamespace(w=63, h=88),
-                         lambda: (faces, None))
+                         lambda: (faces, None), i18n.current(), False)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -183,7 +183,7 @@ def test_faces_kept_are_written_a_face_at_a_time_and_come_back(fresh_cache):
     size = face_codec.encoded_size(faces, 1 << 30)
     assert len(stored) == 1 and abs(stored[0].stat().st_size - size) < size / 50
     again, _ = face_cache.drawn("game", fake_component(40), SimpleNamespace(w=63, h=88),
-                                lambda: pytest.fail("drawn again"))
+                                lambda: pytest.fail("drawn again"), i18n.current(), False)
     assert again == faces
 
 

@@ -101,7 +101,7 @@ def face_issues(face: p.Face, kind: str, round_: bool, cell: Cell | None = None
             yield from check(prim, piece, _where(face, index), cell)
         if not info:
             continue
-        box = bounds(prim)
+        box = bounds(prim, fonts.book())
         if box is None:
             continue
         if kind in CUT_KINDS:
@@ -126,7 +126,7 @@ class _Covers:
         for index, prim in enumerate(face.prims):
             info = index < len(face.origins) and face.origins[index].info
             if not info and prim.hides():  # information over information is one drawing
-                box = bounds(prim)
+                box = bounds(prim, fonts.book())
                 if box is not None:
                     self.hiders.append((index, box))
 
