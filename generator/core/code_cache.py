@@ -5,7 +5,10 @@ Why: a cold build (``PNP_CACHE=0``, or the first after an edit) parses, checks a
 each of a kit's ~1,000 distinct expression strings (Jinja's lexer and parser, our syntax
 check, Jinja's code generator, then Python's ``compile``), in every process, although the
 strings rarely change. generator/expressions/compiler.py asks ``load`` for a string's entry
-before compiling it and ``store``s what it compiled; this module only keeps the bytes.
+before compiling it and ``store``s what it compiled; this module only keeps the bytes. The
+tables ReportLab reads from a font file are kept here too, by the file's content
+(generator/data/font_tables.py): derived from installed files as code is, and as costly to
+read again in every process.
 
 The key (the caller's, ``key``) is the sha256 of the string's full text and everything that
 decides the code made of it: the Python and Jinja versions, the environment's settings and
@@ -36,14 +39,13 @@ import re
 import stat
 import tempfile
 import time
-import types
 from pathlib import Path
 from typing import Any
 
 from . import memo, paths
 
 MAGIC = b"pnp-code 1\n"  # bump with the layout of an entry
-MAX_ENTRY = 1 << 20  # bytes: one string's code (a face template's is a few KB)
+MAX_ENTRY = 4 << 20  # bytes: a string's code is a few KB, a font's tables up to ~3 MB
 MAX_FILES = 20_000  # entries in the folder: about 20 kits' worth of strings
 MAX_BYTES = 64 << 20
 STALE_TEMP = 3600.0  # seconds: a temporary file older than this was left by a crash
@@ -88,8 +90,9 @@ def _checked(where: Path) -> bool:
     return True
 
 
-def load(key: str) -> tuple[dict[str, Any], types.CodeType] | None:
-    """(header, code) of the entry for ``key``, or None: no entry, or one failing a check."""
+def load(key: str) -> tuple[dict[str, Any], Any] | None:
+    """(header, value) of the entry for ``key``, or None: no entry, or one failing a check.
+    The caller checks the value's type (a code object, a font's tables)."""
     where = folder()
     if where is None or not _trusted(where):
         return None
@@ -110,20 +113,19 @@ def load(key: str) -> tuple[dict[str, Any], types.CodeType] | None:
         meta = json.loads(header)
         if head + b"\n" != MAGIC or type(meta) is not dict or meta.get("key") != key:
             return None
-        code = marshal.loads(body)
+        return meta, marshal.loads(body)
     except Exception:  # a damaged entry (any read or parse failure) is a miss
         return None
-    return (meta, code) if type(code) is types.CodeType else None
 
 
-def store(key: str, header: dict[str, Any], code: types.CodeType) -> bool:
+def store(key: str, header: dict[str, Any], value: Any) -> bool:
     """Write the entry for ``key`` (atomically: a temporary file renamed over it); False when
     it is too large or the folder cannot be written or trusted."""
     where = folder()
     if where is None:
         return False
     data = MAGIC + json.dumps({**header, "key": key}, separators=(",", ":")).encode() + b"\n" \
-        + marshal.dumps(code)
+        + marshal.dumps(value)
     if len(data) > MAX_ENTRY:
         return False
     temp = None

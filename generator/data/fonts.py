@@ -52,7 +52,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from generator.core import context, drawing, memo, paths
 from generator.core.primitives import PT_TO_MM
 from generator.core.words import said
-from generator.data import project_fonts, sfnt
+from generator.data import font_tables, project_fonts, sfnt
 from generator.data.project_fonts import FontFile
 from generator.expressions import charge_if_metered
 
@@ -366,7 +366,7 @@ def _counted(font: FontFile) -> tuple[TTFont, sfnt.Facts]:
 
 @memo.memo(code=True)  # a pinned package's file, parsed once per process
 def _builtin_ttf(font: FontFile) -> TTFont:
-    return _register(TTFont(f"pnp-{font.name}", str(font.path)))
+    return _register(font_tables.ttfont(f"pnp-{font.name}", font.path))
 
 
 def _register(ttf: TTFont, tag: str = "") -> TTFont:
@@ -432,7 +432,7 @@ def _project(font: FontFile) -> tuple[TTFont, sfnt.Facts]:
     data = _read(font)
     digest = hashlib.sha256(data).hexdigest()  # whole: a prefix could be made to collide
     try:
-        ttf = TTFont(f"pnp-font-{digest}", io.BytesIO(data))  # one file, one font, any name
+        ttf = font_tables.ttfont(f"pnp-font-{digest}", data=data)  # one file, one font
         sfnt.check_glyph_ids(ttf.face.charToGlyph, facts)
         ImageFont.truetype(io.BytesIO(data), 12)
     except sfnt.SfntError as exc:

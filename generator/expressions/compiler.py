@@ -210,13 +210,13 @@ def _loads(tree: nodes.Node) -> frozenset[str]:
     return frozenset(names)
 
 
-def _cached(found: tuple[dict[str, Any], types.CodeType]) -> Code | None:
+def _cached(found: tuple[dict[str, Any], Any]) -> Code | None:
     """An entry read from the code cache as a Code, or None when its header is not one we
     write (the file is checked by code_cache; its header is checked here)."""
     header, code = found
     whole, size, loads = header.get("whole"), header.get("size"), header.get("loads")
-    if type(whole) is not bool or type(size) is not int or size < 1 \
-            or type(loads) is not list or not all(type(name) is str for name in loads):
+    if type(code) is not types.CodeType or type(whole) is not bool or type(size) is not int \
+            or size < 1 or type(loads) is not list or not all(type(n) is str for n in loads):
         return None
     return Code(code, whole, size, frozenset(loads))
 
