@@ -91,6 +91,7 @@ COMPUTED = {"moving-target": [("face", "moving-target-example")],
             "monster-day": [("face", "decktet-village-example")]}
 
 
+@pytest.mark.slow  # builds whole kits, each face drawn (its own build: the count is in it)
 @pytest.mark.parametrize(("game", "lang"), [("moving-target", "en"), ("monster-day", "en"),
                                             ("moving-target", "fr")])
 def test_drawing_a_kit_fetches_nothing(game, lang, counted, tmp_path):
@@ -109,6 +110,7 @@ def test_drawing_a_kit_fetches_nothing(game, lang, counted, tmp_path):
         assert missing  # ...and the record still heard what the faces did not translate
 
 
+@pytest.mark.slow  # builds a whole kit
 def test_the_count_sees_a_face_that_fetches(counted, tmp_path, monkeypatch):
     """The count is not blind: a face that resolves a font and writes into the record
     while it draws (as faces did before they were handed their inputs) is counted."""
