@@ -100,8 +100,9 @@ calibration: $(STAMP)
 	$(PY) -m generator calibration --paper $(PAPER) --flip $(FLIP) --lang $(KIT_LANG)
 
 # The studio's figure drives a browser: selenium comes with the test tools (requirements-dev.lock).
+# AGAINST=<checkout>: issue 37's CPU rows also run from an older checkout, paired (bench/item4.py).
 bench: $(DEV_STAMP)
-	$(PY) bench/run.py
+	$(PY) bench/run.py $(if $(AGAINST),--against $(AGAINST))
 
 # Optional: protograf 0.5.2 in its own venv, for the whole-process comparison in `make bench`
 # (not a dependency of the kits: it pulls PyMuPDF and more). bench/whole_process.py finds it.

@@ -1,7 +1,13 @@
 """`make bench`: every benchmark in one run, as ratios against plain ReportLab / Pillow and as
-games per second. Not a test: numbers to read and to quote in notes, not to assert on."""
+games per second. Not a test: numbers to read and to quote in notes, not to assert on.
+
+    python bench/run.py [--against CHECKOUT]   (make bench AGAINST=CHECKOUT)
+
+``--against``: an older checkout whose builds issue 37's rows (bench/item4.py) run beside
+ours, paired in the same rounds."""
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from pathlib import Path
@@ -11,7 +17,10 @@ sys.path[:0] = [str(HERE), str(HERE.parent)]
 os.chdir(HERE.parent)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--against", default=None, help="an older checkout for bench/item4.py")
+    args = ap.parse_args(argv)
     import bench_deck
     import bench_png
 
@@ -25,6 +34,9 @@ def main() -> int:
     import whole_process  # issue 14: whole-process figures (processes, memory, watch)
 
     whole_process.main([])
+    import item4  # issue 37, item 4: CPU rows against the plain deck and an older checkout
+
+    item4.main(["--against", args.against] if args.against else [])
     import studio_latency  # issue 28: an edit seen in the studio, in a real browser
 
     studio_latency.main([])
