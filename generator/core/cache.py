@@ -173,20 +173,22 @@ class KeyStream:
 
 
 @memo.memo(code=True)
-def code_digest(module: str | None = None) -> str:
-    """sha256 of the source of ``module`` and of the modules it imports (``read_code_digest``),
+def code_digest(module: str | None = None, *more: str) -> str:
+    """sha256 of the source of ``module`` (and of ``more``: modules a computation loads by
+    name) and of the modules they import (``read_code_digest``),
     read once per process: close to when the modules were imported, so it describes the
     code that is running. A ``code`` memo (generator/core/memo.py): ``pnp watch`` forgets the
     other memos between rebuilds but never re-imports the engines, so a digest read again
     after an edit would file the old code's results under the new code's name."""
-    return read_code_digest(module)
+    return read_code_digest(module, *more)
 
 
-def read_code_digest(module: str | None) -> str:
-    """sha256 of the names and bytes of ``imported(module)`` and this module, read now."""
+def read_code_digest(module: str | None, *more: str) -> str:
+    """sha256 of the names and bytes of ``imported(module)`` (with each of ``more``) and this
+    module, read now."""
     sources = package_sources()
     digest = hashlib.sha256()
-    for name in sorted({*reached(module, sources), __name__}):
+    for name in sorted({*reached(module, sources, *more), __name__}):
         data = sources.get(name)
         if data is None:
             raise Uncacheable(f"cannot read the source of {name}")
@@ -238,16 +240,24 @@ def module_imports(name: str, sources: Mapping[str, bytes], packages: set[str]) 
     parts = name.split(".")
     package = parts if name in packages else parts[:-1]
     found = {".".join(parts[:i]) for i in range(1, len(parts))}
-    found.update(m for m in import_names(sources[name], package) if m in sources)
+    found.update(m for m in _import_names(sources[name], tuple(package)) if m in sources)
     return found
 
 
-def reached(module: str | None, sources: Mapping[str, bytes]) -> set[str]:
+@memo.memo(code=True)
+def _import_names(source: bytes, package: tuple[str, ...]) -> tuple[str, ...]:
+    """``import_names`` once per file's text (a ``code`` memo keyed by the text itself): the
+    rules results and the faces key on overlapping corners of the package."""
+    return tuple(import_names(source, list(package)))
+
+
+def reached(module: str | None, sources: Mapping[str, bytes], *more: str) -> set[str]:
     """``imported(module, import_graph(sources))``, reading only the modules it reaches: a
-    key for a small corner of the package (``pnp list``) does not parse the whole of it."""
+    key for a small corner of the package (``pnp list``) does not parse the whole of it.
+    With ``more``, what any of them reaches, each module read once."""
     packages = {name.rpartition(".")[0] for name in sources}
     found: set[str] = set()
-    todo = [module] if module is not None and module in sources else []
+    todo = [name for name in (module, *more) if name is not None and name in sources]
     while todo:
         name = todo.pop()
         if name not in found:

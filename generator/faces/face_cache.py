@@ -82,8 +82,7 @@ def code_digest(modules: tuple[str, ...]) -> str:
     process: the code that is running (a ``code`` memo: watch keeps it). An edit to a module
     drawing never reaches (the PDF writer, an exporter, a front end) keeps the faces."""
     digest = hashlib.sha256()
-    for module in sorted(modules):
-        digest.update(f"{module}\0{cache.code_digest(module)}\n".encode())
+    digest.update(f"{cache.code_digest(*sorted(modules))}\n".encode())
     for line in library_versions():
         digest.update(f"{line}\n".encode())
     for file in sorted(paths.FONTS.rglob("*.ttf")):
