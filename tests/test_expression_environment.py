@@ -15,7 +15,13 @@ import pytest
 from jinja2.runtime import new_context
 
 from generator.core import paths
-from generator.expressions import ExpressionError, evaluate, make_environment, work_budget
+from generator.expressions import (
+    ENV,
+    ExpressionError,
+    evaluate,
+    make_environment,
+    work_budget,
+)
 from generator.expressions.compiler import parse
 
 
@@ -26,6 +32,9 @@ def test_a_made_environment_offers_exactly_what_it_is_given():
     assert set(env.filters) == {"shout", "quiet"}
     assert set(env.tests) == {"odd"}
     assert env.is_safe_callable(env.globals["twice"])
+    # what one environment may call is its own: the library's functions are not callable here
+    assert not env.is_safe_callable(ENV.globals["range"])
+    assert not ENV.is_safe_callable(env.globals["twice"])
     context = new_context(env, None, {}, dict(env.globals), shared=True)
 
     def run(text: str) -> object:

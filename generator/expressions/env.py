@@ -100,17 +100,6 @@ def _method(obj: Any, name: str) -> _Method | None:
 
 # -- the environment -------------------------------------------------------------------------
 
-# The functions expressions may call (our globals, filters and tests), by id; the values keep
-# them alive so an id is never reused. library.py offers them through ``offer_callable``.
-SAFE_CALLABLES: dict[int, Callable[..., Any]] = {}
-
-
-def offer_callable(function: Callable[..., Any]) -> Callable[..., Any]:
-    """Let expressions call ``function`` (a plain function of ours, already metered)."""
-    SAFE_CALLABLES[id(function)] = function
-    return function
-
-
 # What Jinja's generated code finds in its module namespace (the names its own module
 # header imports from jinja2.runtime).
 _RUNTIME_NAMES = {name: getattr(runtime, name) for name in runtime.exported}
@@ -197,6 +186,10 @@ class BoundedSandbox(SandboxedEnvironment):
 
     intercepted_binops = frozenset({"+", "-", "*", "/", "//", "%", "**"})
     code_generator_class = _CodeGenerator
+    # The functions an expression may call (this environment's globals, given to the factory
+    # that made it: library.make_environment), by id; the values keep them alive so an id is
+    # never reused. Each environment its own: nothing is added to a shared table.
+    callables: dict[int, Callable[..., Any]]
 
     @staticmethod
     def made(value: Any) -> Any:
@@ -242,7 +235,7 @@ class BoundedSandbox(SandboxedEnvironment):
         return _method(obj, attr) is not None
 
     def is_safe_callable(self, obj: Any) -> bool:
-        return type(obj) is _Method or id(obj) in SAFE_CALLABLES
+        return type(obj) is _Method or id(obj) in self.callables
 
     def wrap_str_format(self, value: Any) -> None:
         return None  # str.format and format_map are refused, never wrapped
@@ -353,7 +346,9 @@ def _finalize(context: Context, value: Any) -> str:
 
 
 def new_environment() -> BoundedSandbox:
-    """A bounded sandbox with our settings and Jinja's default library (library.py replaces
-    the library with its own and keeps the one ENV every expression is compiled in)."""
-    return BoundedSandbox(undefined=StrictUndefined, autoescape=False,
-                          keep_trailing_newline=False, optimized=False, finalize=_finalize)
+    """A bounded sandbox with our settings, Jinja's default library and no function callable
+    (library.make_environment replaces the library with the one it is given)."""
+    env = BoundedSandbox(undefined=StrictUndefined, autoescape=False,
+                         keep_trailing_newline=False, optimized=False, finalize=_finalize)
+    env.callables = {}
+    return env

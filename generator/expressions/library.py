@@ -24,7 +24,7 @@ from jinja2.runtime import Context
 from generator.core import context as build_context
 
 from . import dice, shapes
-from .env import BoundedSandbox, new_environment, offer_callable
+from .env import BoundedSandbox, new_environment
 from .limits import (
     CALL_WORK,
     MAX_DIGITS,
@@ -52,7 +52,7 @@ def _function(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         charge_inputs(args)
         return made(fn(*args, **kwargs))
     call.__name__ = call.__qualname__ = name
-    return offer_callable(call)
+    return call
 
 
 def _range(*args: Any) -> range:
@@ -312,7 +312,9 @@ def make_environment(functions: Mapping[str, Callable[..., Any]],
     result checked, and never folded at compile time. Jinja's own library is dropped."""
     env = new_environment()
     env.globals.clear()
-    env.globals.update({name: _function(name, fn) for name, fn in functions.items()})
+    offered = {name: _function(name, fn) for name, fn in functions.items()}
+    env.globals.update(offered)
+    env.callables = {id(fn): fn for fn in offered.values()}  # the only ones it may call
     env.filters.clear()
     env.filters.update({name: wrap_filter(fn) for name, fn in filters.items()})
     env.filters.update({name: wrap_filter(fn, text=True) for name, fn in text_filters.items()})
