@@ -544,15 +544,16 @@ def _folders(named: Sequence[str]) -> list[Path]:
 def untrusted_notes(named: Sequence[str], lang: str = SOURCE) -> list[str]:
     """What a build of the project folders (or data files) named skips because their own
     code is not trusted, one sentence each with the command that trusts it; said once by the
-    front end. Built-in games are the tool's own: nothing to say."""
-    from generator import rules
-    from generator.core import trust as store
-    from generator.data import load_game
-
+    front end. Built-in games are the tool's own: nothing to say (and nothing imported: a
+    build imports the data layer itself, with the collector paused, cli.collector_paused)."""
     notes = []
     for name in named:
         if not _folders([name]):
             continue
+        from generator import rules
+        from generator.core import trust as store
+        from generator.data import load_game
+
         with context.building():
             try:
                 game = load_game(name)

@@ -17,7 +17,7 @@ import contextlib
 import math
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from generator.core.progress import track
@@ -136,14 +136,35 @@ def _options(args: argparse.Namespace) -> BuildOptions:
 def cmd_build(args: argparse.Namespace) -> int:
     opts = _options(args)
     games = _games(args)
-    built = app.build_many(games, opts, args.jobs)
-    for done in track(built, "building", len(games)):
-        print(f"{done.game_id}: {done.pages} pages -> {done.target}")
-        if done.untranslated:  # never silent English
-            print(f"{done.game_id}: {done.untranslated} texts have no {opts.lang} translation "
-                  f"and print in English (pnp verify --lang {opts.lang} {done.game_id} lists "
-                  f"them)")
+    with collector_paused():
+        built = app.build_many(games, opts, args.jobs)
+        for done in track(built, "building", len(games)):
+            print(f"{done.game_id}: {done.pages} pages -> {done.target}")
+            if done.untranslated:  # never silent English
+                print(f"{done.game_id}: {done.untranslated} texts have no {opts.lang} "
+                      f"translation and print in English (pnp verify --lang {opts.lang} "
+                      f"{done.game_id} lists them)")
     return 0
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off while a build runs (and in the workers it forks),
+    as it was before after. Why: a build allocates hundreds of thousands of objects that live
+    (the pipeline's modules, imported now, the game's data, the pages) and the collector walks
+    the young ones again and again: 8 to 10% of a warm build's CPU (five kits, one process:
+    1.34 -> 1.22 s). What a build drops is freed by reference counts; the rare cycle waits
+    for the end of the command (five kits: peak RSS 81 MB with or without the collector).
+    Only ``build``: a command that runs on (watch, serve) keeps it."""
+    import gc
+
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def cmd_preview(args: argparse.Namespace) -> int:
