@@ -27,7 +27,7 @@ the string is compiled, as it would be without the cache.
 On and off: ``PNP_CODE_CACHE=0`` turns it off. ``PNP_CACHE=0`` does not: that switch makes a
 build remember no *results* (faces, playouts); compiled code, like ``__pycache__``, changes
 how fast a build runs, never what it makes. The folder holds at most ``MAX_FILES`` entries and
-``MAX_BYTES``: the first entry a build writes trims it, oldest first.
+``MAX_BYTES``: the first entry a process writes trims it, oldest first.
 """
 from __future__ import annotations
 
@@ -148,8 +148,8 @@ def store(key: str, header: dict[str, Any], value: Any) -> bool:
     return True
 
 
-@memo.memo  # once per build: a scan of the folder per entry written would cost more than
-def _trim_once(where: Path) -> None:  # compiling the string
+@memo.memo(code=True)  # once per process and folder: a scan of the folder per entry written
+def _trim_once(where: Path) -> None:  # (or per test) would cost more than compiling the string
     trim(where)
 
 
