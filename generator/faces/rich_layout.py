@@ -39,6 +39,7 @@ from dataclasses import dataclass, field, replace
 from generator.core.drawing import FontBook, Unusable
 from generator.core.primitives import Colour, Icon, Text
 from generator.core.vector import IconDef
+from generator.core.words import said
 
 from . import hyphenate, markup
 from . import text as plain_text
@@ -55,7 +56,7 @@ IconFinder = Callable[[str], IconDef]  # an icon by name, or Unusable saying why
 
 def no_icons(name: str) -> IconDef:
     """The icon finder of a text drawn with none: every inline icon is unusable."""
-    raise Unusable(f"no icon {name!r} here (this text is drawn without icons)")
+    raise Unusable(f"no icon {said(name)} here (this text is drawn without icons)")
 
 
 class MarkupError(ValueError):
