@@ -47,7 +47,7 @@ BUILD_ARGS := $(GAME) --paper $(PAPER) --flip $(FLIP) $(if $(THEME),--theme $(TH
               --lang $(KIT_LANG)
 
 .PHONY: all venv lock pdf png preview verify simulate calibration bench bench-protograf test \
-        test-fast typecheck lint clean
+        test-fast lanes typecheck lint clean
 
 all: pdf
 
@@ -115,9 +115,9 @@ bench-protograf:
 # `make test`: lint, the import contracts (lint-imports reads [tool.importlinter] in
 # pyproject.toml), then the whole suite in a random order (pytest-randomly prints its seed) on
 # TEST_JOBS processes (pytest-xdist). `make test-fast`: the same suite less the tests marked slow
-# (whole kits, child processes, the browser; tests/conftest.py says which), for the edit-test
-# loop. `make typecheck`: mypy alone, as `make test` runs it (pyproject.toml's [tool.mypy]: generator/
-# and the rules-engine protocol test).
+# (whole kits, child processes, the browser: marked at the test, tests/conftest.py says how),
+# for the edit-test loop. `make typecheck`: mypy alone, as `make test` runs it (pyproject.toml's
+# [tool.mypy]: generator/ and the rules-engine protocol test).
 # The suite writes bytecode (__pycache__/, ignored by git) even where PYTHONDONTWRITEBYTECODE is
 # set: otherwise each of its processes compiles every module and pytest rewrites every test
 # module's asserts again, every run (about 6 s of CPU a process).
@@ -132,6 +132,14 @@ test: $(DEV_STAMP)
 test-fast: $(DEV_STAMP)
 	$(VENV)/bin/ruff check generator tests bench
 	$(PYTEST) -m "not slow"
+
+# `make lanes`: the fast lane timed, then tests/lanes.py fails naming each test not marked slow
+# that took over its budget (0.6 s of processor time, its cases summed): mark it slow at the
+# test, or make it cheaper. Seconds are measured here, never asserted by a test.
+LANES_REPORT := output/test-artifacts/lanes.xml
+lanes: $(DEV_STAMP)
+	$(PYTEST) -m "not slow" -p no:randomly --junitxml=$(LANES_REPORT)
+	$(PY) tests/lanes.py $(LANES_REPORT)
 
 typecheck: $(DEV_STAMP)
 	$(VENV)/bin/mypy

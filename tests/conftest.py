@@ -6,6 +6,7 @@ import fcntl
 import hashlib
 import json
 import os
+import resource
 import shutil
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -18,6 +19,7 @@ import pytest
 from hypothesis import settings
 
 from generator.core import atomic, context, memo, paths, yamlfile
+from tests.needs import IN_CI, need
 
 if TYPE_CHECKING:
     from tests.kits import Built
@@ -29,8 +31,6 @@ GAME = "moving-target"
 MOVING_TARGET_YAML = paths.CARD_DATA / f"{GAME}.yaml"
 # The seed texts the rules pages are checked against live beside the checkout, not in it.
 SEEDS = paths.ROOT.parent / "shared" / "seeds"
-# CI sets CI (to 1 or true): a run there must not pass by skipping what it was meant to check.
-IN_CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 # Hypothesis: in CI the same cases every run (a red CI is then the code's doing, not the draw's)
 # and no example database; on a developer's machine fresh cases each run, failures remembered.
@@ -41,236 +41,54 @@ settings.register_profile("ci", derandomize=True, database=None, deadline=None,
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if IN_CI else "dev")
 
-# `make test-fast` runs `-m "not slow"`. A test is marked slow here when it needs a whole kit
-# built (it asks for one of these fixtures, directly or through another), when its module is
-# listed (every test in it builds or exports kits, or starts processes, a server or a
-# browser), or when it is named below (it runs the command line in a child process, exports
-# PNG sets, builds or verifies whole games in-process, plays recorded games again, or draws
-# thousands of hypothesis cases). A name that no longer exists only makes
-# the fast lane slower; nothing is ever left out of `make test`.
+# The lanes: `make test-fast` runs `-m "not slow"`. A test is slow when it is marked so at the
+# test (`@pytest.mark.slow`, or its module's `pytestmark`: it builds or exports whole games,
+# starts processes, a server or a browser, draws thousands of hypothesis cases, or costs over
+# tests/lanes.py's budget in a fast-lane run), or when it asks for a whole kit built (one of these
+# fixtures, directly or through another): the kit's build is what costs. `make lanes` runs the
+# fast lane and fails naming any unmarked test over the budget (tests/lanes.py); nothing is
+# ever left out of `make test`.
+_CPU_START = pytest.StashKey[float]()
 WHOLE_KIT_FIXTURES = {"kits", "kit", "kit_a4", "kit_letter", "build_kit", "previous_kits",
                       "previous", "built", "french_kit", "pdfs"}
-SLOW_MODULES = {"test_render_parity.py", "test_kit_sheets.py", "test_preview.py",
-                "test_install.py", "test_bench_whole.py", "test_watch.py", "test_exports.py",
-                "test_parallel_build.py", "test_showcase.py", "test_pdf_lang.py",
-                "test_verify_edits.py", "test_beyond_paper.py", "test_second_day.py",
-                "test_studio.py", "test_studio_hostile.py", "test_png_page.py",
-                "test_import_path.py"}
-SLOW_TESTS = {
-    "test_yaml_fast.py": {"test_generated_text_gives_what_the_pure_python_loader_gives"},
-    "test_spreadsheets.py": {"test_tables_from_xlsx_sheets_build_into_the_kit",
-                             "test_a_table_from_csv_builds_into_the_kit"},
-    "test_sandbox.py": {"test_biggest_bombs_fail_cleanly_within_500_mb"},
-    "test_outputs.py": {"test_each_reproduction_within_the_memory_cap",
-                        "test_a_label_longer_than_a_file_name_is_shortened_keeping_its_index"},
-    "test_tables.py": {"test_small_files_with_large_costs_fail_within_500_mb",
-                       "test_the_scan_counts_what_the_parser_builds_across_chunks"},
-    "test_svg_memory.py": {
-        "test_a_use_fan_out_ends_in_one_line_naming_the_icon_within_500_mb"},
-    "test_build_memory.py": {
-        "test_a_template_that_draws_900_mb_of_paths_is_refused_at_its_line",
-        "test_paths_within_the_face_limit_are_stopped_by_the_component_limit",
-        "test_caching_a_large_component_does_not_double_the_builds_memory",
-        "test_pictures_too_large_for_rgba_export_within_500_mb",
-        "test_faces_kept_are_written_a_face_at_a_time_and_come_back",
-        "test_a_16_bit_tiff_is_refused_by_its_decoded_size_within_500_mb"},
-    "test_blame.py": {"test_mutated_data_never_blames_a_builtin_template",
-                      "test_builtin_templates_draw_at_the_smallest_size_they_declare",
-                      "test_reproductions_fit_in_500_mb"},
-    "test_engine_files.py": {"test_reproductions_fit_in_500_mb",
-                             "test_a_bad_engine_file_is_blamed_at_its_line"},
-    "test_errors.py": {"test_cli_unknown_game_and_composition_failure_exit_2",
-                       "test_cli_bad_file_exits_2_without_traceback"},
-    "test_output_safety.py": {"test_options_out_of_range_through_the_real_cli",
-                              "test_pngs_of_a_removed_card_do_not_survive",
-                              "test_unwritable_output_through_the_real_cli_has_no_traceback",
-                              "test_outputs_get_the_users_umask_mode"},
-    "test_i18n.py": {"test_a_project_builds_in_french_with_its_catalogue",
-                     "test_the_french_contents_sheet_fits_its_page",
-                     "test_the_english_kit_is_the_same_with_or_without_lang"},
-    "test_reference_doc.py": {"test_every_built_in_file_validates"},
-    "test_preflight.py": {"test_every_kit_is_clean_under_strict"},
-    "test_cache.py": {"test_warm_verify_replays_nothing_and_prints_the_same_findings"},
-    "test_faces.py": {
-        "test_piece_faces_keep_information_inside_the_safe_zone_and_text_readable"},
-    "test_face_cache.py": {"test_faces_come_back_exactly_as_written",
-                           "test_an_edited_template_is_drawn_again_even_at_the_same_size_and_time",
-                           "test_an_edited_card_and_theme_are_drawn_again",
-                           "test_a_built_in_kit_warm_is_byte_identical",
-                           "test_a_rewrite_with_the_same_size_and_time_is_seen_in_a_new_process",
-                           "test_an_edit_to_one_game_leaves_every_other_games_entries_alone"},
-    "test_moving_target_content.py": {"test_the_example_follows_the_engine"},
-    "test_movement_replay.py": {"test_greedy_games_are_unchanged"},
-    "test_build_context.py": {"test_two_projects_on_two_threads_print_what_each_prints_alone"},
-    "test_boxes_french.py": {"test_verify_in_french_finds_no_missing_text_and_every_rule_printed",
-                             "test_every_catalogue_entry_is_used_by_the_kit"},
-    "test_french_review.py": {"test_the_kits_say_where_their_rules_are",
-                              "test_every_kit_has_french_names_notes_and_credit"},
-    "test_movement_examples.py": {"test_a_turned_arrow_and_a_swapped_symbol_fail",
-                                  "test_a_wrong_card_count_fails_naming_the_direction",
-                                  "test_a_lost_starting_ring_fails_on_the_printed_board",
-                                  "test_a_moved_closed_space_fails_naming_the_square"},
-    "test_declarative.py": {"test_preview_shows_the_kit_without_simulation",
-                            "test_game_without_rules_builds_and_verifies"},
-    "test_rich_text.py": {"test_built_in_kits_lay_out_every_text_as_before"},
-    "test_project_fonts.py": {
-        "test_a_project_font_is_embedded_in_the_pdf_and_its_text_extractable"},
-    "test_fonts.py": {"test_whatever_passes_the_checks_reportlab_can_embed",  # tests/hostile/
-                      "test_each_reproduction_ends_in_one_line_within_500_mb",
-                      "test_the_most_a_cmap_may_map_builds_within_500_mb",
-                      "test_a_font_named_like_a_built_in_one_changes_no_later_kit",
-                      "test_watch_sees_an_edited_font",
-                      "test_a_restricted_licence_is_a_preflight_warning_not_an_error"},
-    "test_project.py": {"test_the_projects_own_face_changes_what_is_printed",
-                        "test_your_first_game_as_the_readme_says"},
-    "test_watch_draft.py": {"test_a_failing_check_builds_marked_on_every_page_and_says_which",
-                            "test_the_mark_is_in_the_kits_language_on_every_page",
-                            "test_a_normal_build_never_carries_the_mark",
-                            "test_watch_rebuilds_halfway_through_a_suit_then_clears_the_mark"},
-    "test_standing_in.py": {"test_build_and_verify_in_a_project_folder_act_on_it"},
-    "test_yaml_slips.py": {"test_a_designer_slip_in_the_project_fails_the_build_with_the_line"},
-    "test_budget.py": {"test_every_built_in_kit_spends_under_a_tenth_of_the_budget",
-                       "test_a_build_spends_the_same_cold_warm_and_in_french",
-                       "test_the_reproductions_at_the_real_budget_stop_within_500_mb"},
-}
-
-
-# Over 0.6 s each in a fast-lane run (measured with `--durations=0`, summed over their
-# cases): the fast lane keeps to 45 s on two cores by leaving these to `make test` too.
-COSTLY_TESTS = {
-    "test_architecture.py": {
-        "test_no_module_imports_another_modules_private_names",
-    },
-    "test_blame.py": {
-        "test_a_bad_value_is_blamed_at_its_line",
-        "test_a_failing_translation_names_its_catalogue_line",
-        "test_optional_rules_page_fields_left_out_or_null_build",
-    },
-    "test_budget.py": {
-        "test_a_heavy_check_over_a_5000_row_csv_stops_naming_the_check",
-        "test_a_heavy_template_over_many_cards_stops_naming_its_line",
-    },
-    "test_build_context.py": {
-        "test_a_build_leaves_the_callers_state_as_it_was",
-    },
-    "test_corpus.py": {
-        "test_theme_labels_are_text_not_templates",
-    },
-    "test_deal.py": {
-        "test_hostile_numbers_are_one_line_and_exit_2",
-        "test_monte_carlo_of_any_player_lies_within_its_interval_of_the_exact_value",
-        "test_verify_shows_the_deal_questions_of_the_data_file",
-    },
-    "test_declarative.py": {
-        "test_a_per_check_missing_a_combination_warns_and_complete_fails",
-    },
-    "test_eject.py": {
-        "test_an_ejected_icon_is_the_projects_to_change",
-    },
-    "test_expressions.py": {
-        "test_a_dotted_name_in_any_data",
-        "test_a_dotted_name_resolves_as_jinja_resolves_it",
-        "test_a_literal_is_read_as_jinja_reads_it",
-        "test_an_expression_gives_what_jinja_gives",
-        "test_names_used_are_the_undeclared_variables_jinja_finds",
-    },
-    "test_face_cache.py": {
-        "test_a_french_kit_warm_draws_nothing_and_reports_the_same_untranslated_texts",
-        "test_a_french_project_edit_of_its_catalogue_is_drawn_again",
-    },
-    "test_french_review.py": {
-        "test_a_board_tile_keeps_the_footer_separator",
-        "test_french_footers_name_the_backs_with_an_article_and_cut_nothing",
-        "test_the_french_boxes_contents_sheet_reads_plainly",
-    },
-    "test_hostile_loading.py": {
-        "test_a_user_theme_may_extend_a_theme_beside_it",
-        "test_an_image_in_the_games_folder_is_drawn",
-        "test_an_include_below_the_games_folder_is_read",
-        "test_hostile_input_exits_2",
-    },
-    "test_i18n.py": {
-        "test_verify_in_french_names_each_untranslated_text",
-    },
-    "test_i18n_columns.py": {
-        "test_french_by_columns_prints_the_translation_and_english_never_shows_it",
-    },
-    "test_layout.py": {
-        "test_packing_places_every_piece_once_inside_the_frame_without_overlap",
-    },
-    "test_listing.py": {
-        "test_a_game_added_is_listed",
-        "test_an_edit_to_an_included_file_is_a_miss",
-        "test_an_edit_with_the_same_size_and_time_is_seen",
-    },
-    "test_movement_examples.py": {
-        "test_a_board_template_that_stops_drawing_rings_fails",
-        "test_verify_is_clean_and_says_its_basis",
-    },
-    "test_output_safety.py": {
-        "test_an_option_out_of_range_exits_2_naming_it",
-    },
-    "test_outputs.py": {
-        "test_a_linked_output_folder_is_refused_and_nothing_outside_changes",
-    },
-    "test_png_picture.py": {
-        "test_a_large_picture_reduced_first_stays_within_two_levels",
-    },
-    "test_preflight.py": {
-        "test_a_kit_without_a_target_says_so",
-        "test_close_colours_without_second_cue_warn",
-        "test_verify_reports_sheets_beside_bound_and_target",
-        "test_verify_strict_fails_on_a_broken_template",
-    },
-    "test_preflight_colour.py": {
-        "test_simulation_stays_in_gamut",
-    },
-    "test_project_engine.py": {
-        "test_a_hostile_engine_is_never_imported_untrusted",
-        "test_done_when",
-        "test_no_rules_value_the_schema_accepts_leaves_the_project",
-        "test_the_complete_example_of_docs_engines_plays",
-    },
-    "test_project_fonts.py": {
-        "test_a_project_font_named_like_a_built_in_one_changes_no_other_build",
-    },
-    "test_reference_doc.py": {
-        "test_wrong_files_fail",
-    },
-    "test_rich_text.py": {
-        "test_turned_rich_text_is_the_upright_drawing_turned",
-    },
-    "test_sandbox.py": {
-        "test_every_built_in_template_and_data_expression_compiles",
-        "test_resource_bombs_fail_fast",
-    },
-    "test_simulate.py": {
-        "test_greedy_counts_its_choices_without_changing_its_games",
-    },
-    "test_standing_in.py": {
-        "test_each_command_with_no_game_takes_the_project_here",
-    },
-    "test_svg.py": {
-        "test_a_hostile_svg_is_a_clear_error_naming_the_template_line_exit_2",
-    },
-    "test_table_joins.py": {
-        "test_a_grid_boards_face_reads_the_grid_it_is_drawn_on",
-    },
-    "test_yaml_fast.py": {
-        "test_discovery_then_load_parses_each_data_file_once",
-        "test_repository_file_is_read_by_libyaml_exactly_as_before",
-    },
-}
 
 
 def pytest_collection_modifyitems(config, items) -> None:
     slow = pytest.mark.slow
     for item in items:
-        module = item.path.name
-        if (module in SLOW_MODULES or item.originalname in SLOW_TESTS.get(module, ())
-                or item.originalname in COSTLY_TESTS.get(module, ())
-                or WHOLE_KIT_FIXTURES.intersection(getattr(item, "fixturenames", ()))):
+        if WHOLE_KIT_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(slow)
+
+
+def pytest_runtest_setup(item) -> None:
+    """``@pytest.mark.needs("browser")``: skipped without it, failed under CI=1 (tests/needs.py)."""
+    for mark in item.iter_markers(name="needs"):
+        for name in mark.args:
+            need(name)
+
+
+def _cpu_seconds() -> float:
+    """Processor time of this process and of the children it has waited for."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
+        resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem) -> Iterator[None]:
+    """With --junitxml (`make lanes`), each test's processor time, setup to teardown, is
+    written with it (property ``cpu_s``): tests/lanes.py reads that rather than the wall
+    time, which a busy machine stretches."""
+    if item.config.getoption("xmlpath", None):
+        item.stash[_CPU_START] = _cpu_seconds()
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call) -> Iterator[None]:
+    if call.when == "teardown" and _CPU_START in item.stash:
+        item.user_properties.append(("cpu_s", f"{_cpu_seconds() - item.stash[_CPU_START]:.3f}"))
+    yield
 
 
 def _build(out_dir: Path, game: str = GAME, **options) -> Built:

@@ -126,5 +126,6 @@ def private_imports() -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_no_module_imports_another_modules_private_names():
     assert private_imports() == []

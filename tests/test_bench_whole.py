@@ -10,6 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # every test here builds or exports kits, or starts processes
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

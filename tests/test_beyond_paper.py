@@ -29,6 +29,8 @@ from generator.layout.page import Page, Placement
 from generator.orchestration.exporters.tts import COLS, PER_SHEET, ROWS
 from tests.designer import edit, run
 
+pytestmark = pytest.mark.slow  # every test here builds or exports kits, or starts processes
+
 SVG = "{http://www.w3.org/2000/svg}"
 HOSTILE = 'Dawn & <Dusk> "quoted" \'single\' ]]>'
 EXTRA = 60  # cards added to the starter's 18: 78 distinct faces, two deck sheets

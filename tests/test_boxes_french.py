@@ -168,6 +168,7 @@ def test_the_catalogue_keeps_french_typography(catalogue):
             (english, french)  # « Poids : 1 », never « Poids: 1 »
 
 
+@pytest.mark.slow
 def test_every_catalogue_entry_is_used_by_the_kit(catalogue, monkeypatch):
     """A stale entry (its English changed in the data or a template) would leave English on
     the page and a dead translation in the file: every key is looked up by a French build
@@ -181,6 +182,7 @@ def test_every_catalogue_entry_is_used_by_the_kit(catalogue, monkeypatch):
     assert not [key for key in catalogue if collapse(key) not in looked_up]
 
 
+@pytest.mark.slow
 def test_verify_in_french_finds_no_missing_text_and_every_rule_printed():
     _, english = verify_report(GAME, BuildOptions())
     _, french = verify_report(GAME, BuildOptions(lang="fr"))

@@ -54,6 +54,7 @@ def starter(tmp_path) -> Path:
     return folder / "game.yaml"
 
 
+@pytest.mark.slow
 def test_two_projects_on_two_threads_print_what_each_prints_alone(starter, tmp_path,
                                                                   fresh_cache):
     jobs = {"built-in": ("moving-target", "fr"), "project": (str(starter), "en")}
@@ -113,6 +114,7 @@ def test_a_thread_starts_from_the_built_ins_whatever_another_thread_uses(tmp_pat
     assert project.current().root == tmp_path
 
 
+@pytest.mark.slow
 def test_a_build_leaves_the_callers_state_as_it_was(tmp_path):
     project.use(project.Project(tmp_path))
     build_pdf("moving-target", BuildOptions(out_dir=tmp_path / "out"))

@@ -66,6 +66,7 @@ def no_playouts(*args, **kwargs):
     raise AssertionError("a warm verify played games")
 
 
+@pytest.mark.slow
 def test_warm_verify_replays_nothing_and_prints_the_same_findings(folder, monkeypatch):
     cold = movement_game.verify(GAME, DrawnKit(GAME))
     assert [f.line() for f in cold if "simulation" in f.check] == PINNED

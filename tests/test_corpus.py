@@ -207,6 +207,7 @@ def test_bad_theme_exits_2_and_loses_nothing(case, tmp_path, previous_kits, caps
            case.field, capsys)
 
 
+@pytest.mark.slow
 def test_theme_labels_are_text_not_templates(tmp_path, pypdf_text, capsys):
     """A label in a theme is printed as written: an expression in it is never evaluated."""
     theme = tmp_path / "my-theme.yaml"

@@ -78,6 +78,7 @@ def _anyone_without_spades() -> Fraction:
             + 4 * Fraction(C(39, 39), C(52, 39)))
 
 
+@pytest.mark.slow
 def test_monte_carlo_of_any_player_lies_within_its_interval_of_the_exact_value():
     found = _answer(4, 13, none={"suit": "S"}, who="anyone", trials=20_000, seed=7)
     [figure] = found.figures
@@ -102,6 +103,7 @@ def test_pnp_deal_prints_each_figure_with_its_method(capsys):
         in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("args", "expected"), [
     (["--players", str(10**9)], "players must be a whole number from 1 to 100"),
     (["--hand", "100"], "4 hands of 100 cards need 400 cards; deck has 52"),
@@ -123,6 +125,7 @@ def test_hostile_numbers_are_one_line_and_exit_2(capsys, args, expected):
     assert captured.out == ""
 
 
+@pytest.mark.slow
 def test_verify_shows_the_deal_questions_of_the_data_file(capsys):
     assert main(["verify", "moving-target"]) == 0
     out = capsys.readouterr().out

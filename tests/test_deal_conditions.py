@@ -76,6 +76,7 @@ def test_no_fog_card_in_a_hand_of_5_is_30_6_percent(tmp_path, capsys, word):
     assert "8 of 40 cards match" in out
 
 
+@pytest.mark.slow  # over tests/lanes.py's budget
 @pytest.mark.parametrize(("sheet", "declared"), [("csv", False), ("xlsx", False),
                                                 ("xlsx", True)])
 def test_the_same_column_undeclared_or_from_a_workbook(tmp_path, capsys, sheet, declared):
@@ -163,6 +164,7 @@ def test_a_bad_condition_in_the_data_file_is_an_error_at_its_line(tmp_path, caps
 FOG_IN_5 = {"players": 4, "hand": 5, "none": {"fog": True}}
 
 
+@pytest.mark.slow  # over tests/lanes.py's budget
 def test_an_expectation_passes_fails_or_is_undecided_by_its_interval(tmp_path, capsys):
     file = fog_project(tmp_path, [
         {"name": "no fog within 40", **FOG_IN_5, "expect": {"max": "40 %"}},

@@ -114,6 +114,7 @@ def report(file: Path) -> dict[str, Any]:
 
 # -- a game with no rules module --------------------------------------------------------------
 
+@pytest.mark.slow
 def test_game_without_rules_builds_and_verifies(tmp_path, capsys):
     file = write(tmp_path, GAME)
     game = load_game(str(file))
@@ -376,6 +377,7 @@ def test_simulate_every_game_skips_one_without_engine(tmp_path, capsys, monkeypa
     assert "== Moving Target, 2 players ==" in out
 
 
+@pytest.mark.slow
 def test_preview_shows_the_kit_without_simulation(tmp_path):
     from generator.orchestration.exporters.preview import write_preview
 
@@ -464,6 +466,7 @@ def _complete(complete: Any, game: dict[str, Any] | None = None) -> dict[str, An
     return game
 
 
+@pytest.mark.slow
 def test_a_per_check_missing_a_combination_warns_and_complete_fails(tmp_path, capsys):
     """`per: [suit, rank]`, `count: 1` holds for the 17 combinations that occur, so with a
     card missing it warns (verify exits 0, --strict 1, a build goes on); with `complete:

@@ -19,6 +19,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "g"
 
 
+@pytest.mark.slow
 def test_an_ejected_icon_is_the_projects_to_change(project, capsys):
     """The starter's moon suit draws the built-in suit-moons icon; ejected, the copy is
     drawn instead, and an edit to it reaches the kit."""

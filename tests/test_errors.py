@@ -153,6 +153,7 @@ def cli(*args):
                           cwd=paths.ROOT, capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_cli_bad_file_exits_2_without_traceback(game_file, tmp_path):
     file, (line,) = game_file(("players: [2, 3]", "players: two"))
     result = cli("build", file, "--out", tmp_path / "out")
@@ -186,6 +187,7 @@ def test_cli_good_build_matches_in_process_build(tmp_path, kit_a4):
     assert target.read_bytes() == kit_a4.path.read_bytes()
 
 
+@pytest.mark.slow
 def test_cli_unknown_game_and_composition_failure_exit_2(game_file, tmp_path):
     result = cli("build", "no-such-game", "--out", tmp_path)
     assert result.returncode == 2 and "no such game 'no-such-game'" in result.stderr

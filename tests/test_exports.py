@@ -19,6 +19,8 @@ from generator.layout.kit import Piece
 from generator.orchestration.export import export_pngs
 from generator.orchestration.options import BuildOptions
 
+pytestmark = pytest.mark.slow  # every test here builds or exports kits, or starts processes
+
 MM = 72 / 25.4
 
 

@@ -85,6 +85,7 @@ def test_a_warm_build_draws_nothing_and_prints_the_same_bytes(game, tmp_path, ca
     assert drawn
 
 
+@pytest.mark.slow
 def test_a_built_in_kit_warm_is_byte_identical(tmp_path, cache_dir, drawn):
     cold, _ = build_pdf("moving-target", BuildOptions(out_dir=tmp_path / "a"))
     count = len(drawn)
@@ -94,6 +95,7 @@ def test_a_built_in_kit_warm_is_byte_identical(tmp_path, cache_dir, drawn):
     assert warm.read_bytes() == cold.read_bytes()
 
 
+@pytest.mark.slow
 def test_an_edited_template_is_drawn_again_even_at_the_same_size_and_time(
         game, tmp_path, cache_dir, drawn, page_texts):
     built(game, tmp_path / "a")
@@ -109,6 +111,7 @@ def test_an_edited_template_is_drawn_again_even_at_the_same_size_and_time(
     assert "sun" in text.split() and "Sun" not in text.split()
 
 
+@pytest.mark.slow
 def test_an_edited_card_and_theme_are_drawn_again(game, tmp_path, cache_dir, drawn, page_texts):
     built(game, tmp_path / "a")
     edit(game, "{name: Dawn, suit: sun, value: 1}", "{name: Daybreak, suit: sun, value: 1}")
@@ -163,6 +166,7 @@ def french_build(game: Path | str, out: Path) -> tuple[bytes, list[i18n.Missing]
     return target.read_bytes(), missing
 
 
+@pytest.mark.slow
 def test_a_french_kit_warm_draws_nothing_and_reports_the_same_untranslated_texts(
         tmp_path, cache_dir, drawn):
     cold, cold_missing = french_build("moving-target", tmp_path / "a")
@@ -174,6 +178,7 @@ def test_a_french_kit_warm_draws_nothing_and_reports_the_same_untranslated_texts
     assert warm_missing == cold_missing
 
 
+@pytest.mark.slow
 def test_a_french_project_edit_of_its_catalogue_is_drawn_again(game, tmp_path, cache_dir,
                                                                drawn, monkeypatch):
     edit(game.parent / "faces" / "card.yaml", 'text: "{{ suit.name }}"',
@@ -319,6 +324,7 @@ def test_an_icon_that_comes_to_shadow_a_built_in_one_is_drawn_again(game, tmp_pa
     assert "deck" in drawn
 
 
+@pytest.mark.slow
 def test_a_rewrite_with_the_same_size_and_time_is_seen_in_a_new_process(
         game, tmp_path, cache_dir):
     """What a fresh ``pnp build`` finds after an editor kept the size and the time."""
@@ -352,6 +358,7 @@ def built_in_copy(tmp_path: Path, game_id: str) -> Path:
     return folder / f"{game_id}.yaml"
 
 
+@pytest.mark.slow
 def test_an_edit_to_one_game_leaves_every_other_games_entries_alone(tmp_path, cache_dir,
                                                                     drawn, monkeypatch):
     """Two games in one folder: editing one's data file re-keys nothing of the other's (it
@@ -411,6 +418,7 @@ faces = st.builds(
                                                  max_size=5))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(faces, max_size=3))
 def test_faces_come_back_exactly_as_written(drawn_faces):

@@ -371,6 +371,7 @@ def _piece_faces(game_id):
                 yield comp, render_face(load_template(name), comp.size.w, comp.size.h, ctx, label)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", game_ids())
 def test_piece_faces_keep_information_inside_the_safe_zone_and_text_readable(game_id):
     problems = []

@@ -50,6 +50,7 @@ def test_the_rules_line_is_true_for_any_number_of_pages(lang, pages, duplex, exp
         assert rules_line(pages, duplex).replace(NBSP, " ") == expected
 
 
+@pytest.mark.slow
 def test_the_kits_say_where_their_rules_are():
     """Fløe's rules fill pages 2-3 (the back of sheet 1, the front of sheet 2); Moving
     Target's fit page 2 alone, the back of the contents sheet."""
@@ -60,6 +61,7 @@ def test_the_kits_say_where_their_rules_are():
             in furniture_text("moving-target", "fr")[0])
 
 
+@pytest.mark.slow
 def test_the_french_boxes_contents_sheet_reads_plainly(boxes_fr):
     contents = boxes_fr[0]
     assert "Règles : pages 2-3 (verso de cette planche et recto de la planche 2)" in contents
@@ -71,6 +73,7 @@ def test_the_french_boxes_contents_sheet_reads_plainly(boxes_fr):
             "mise à l'échelle)") in contents
 
 
+@pytest.mark.slow
 def test_french_footers_name_the_backs_with_an_article_and_cut_nothing(boxes_fr):
     assert any("versos des cartes Amis, retourner sur le bord long" in page
                for page in boxes_fr)
@@ -79,6 +82,7 @@ def test_french_footers_name_the_backs_with_an_article_and_cut_nothing(boxes_fr)
                in page for page in boxes_fr)
 
 
+@pytest.mark.slow
 def test_a_board_tile_keeps_the_footer_separator():
     french = furniture_text("moving-target", "fr")
     assert any("· grille de jeu (5 × 5) · tuile 3 ·" in page for page in french)  # A4: alone
@@ -88,6 +92,7 @@ def test_a_board_tile_keeps_the_footer_separator():
                                                                               "en"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", KITS)
 def test_every_kit_has_french_names_notes_and_credit(game_id):
     """The faces of four kits stay English for now, but nothing the contents sheet and the

@@ -604,6 +604,7 @@ def fresh_caches():
     load_icon.cache_clear()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 def test_hostile_input_exits_2(case, tmp_path, monkeypatch, capsys, fresh_caches):
     env = Env(tmp_path, monkeypatch, case.game)
@@ -628,6 +629,7 @@ def test_hostile_input_exits_2(case, tmp_path, monkeypatch, capsys, fresh_caches
 
 # -- what must still work ------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_an_image_in_the_games_folder_is_drawn(tmp_path, monkeypatch, capsys, fresh_caches):
     env = Env(tmp_path, monkeypatch)
     noise_png(env.folder / "art.png", 64, 64)
@@ -637,6 +639,7 @@ def test_an_image_in_the_games_folder_is_drawn(tmp_path, monkeypatch, capsys, fr
     assert (tmp_path / "out" / "moving-target" / "moving-target.pdf").exists()
 
 
+@pytest.mark.slow
 def test_an_include_below_the_games_folder_is_read(tmp_path, monkeypatch, capsys):
     env = Env(tmp_path, monkeypatch, "monster-day")
     (env.folder / "decks").mkdir()
@@ -646,6 +649,7 @@ def test_an_include_below_the_games_folder_is_read(tmp_path, monkeypatch, capsys
     assert code == 0, output
 
 
+@pytest.mark.slow
 def test_a_user_theme_may_extend_a_theme_beside_it(tmp_path, monkeypatch, capsys):
     env = Env(tmp_path, monkeypatch)
     (tmp_path / "base.yaml").write_text("extends: standard\npalette:\n  ink: \"#222222\"\n")

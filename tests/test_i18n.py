@@ -124,6 +124,7 @@ def mygame(tmp_path, monkeypatch, capsys) -> Path:
     project.use(project.Project())
 
 
+@pytest.mark.slow
 def test_a_project_builds_in_french_with_its_catalogue(mygame, pypdf_text, capsys):
     code, out, _ = run(capsys, "build", mygame, "--lang", "fr")
     assert code == 0
@@ -196,8 +197,10 @@ def test_moving_target_in_french_has_french_furniture(french_kit, pypdf_text):
     assert outline[:2] == ["Sommaire", "Règles"]
 
 
-def test_the_english_kit_is_the_same_with_or_without_lang(tmp_path, pypdf_text):
-    default, _ = build_pdf(GAME, BuildOptions(out_dir=tmp_path / "a"))
+@pytest.mark.slow
+def test_the_english_kit_is_the_same_with_or_without_lang(tmp_path, pypdf_text, kits):
+    """The run's shared kit (built without ``lang``) against one built here with it."""
+    default = kits(GAME).pdf
     english, _ = build_pdf(GAME, BuildOptions(out_dir=tmp_path / "b", lang="en"))
     assert default.name == f"{GAME}.pdf" and default.read_bytes() == english.read_bytes()
     assert "sheet 1 of 11, front" in pypdf_text(default, 1)
@@ -227,6 +230,7 @@ def test_variants_never_overwrite_each_other(tmp_path, options, kit, calibration
     assert calibration_name(GAME, opts) == calibration
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", ["moving-target", "monster-day", "moving-day",
                                      "moving-day-boxes", "movement-game"])
 def test_the_french_contents_sheet_fits_its_page(game_id):
@@ -242,6 +246,7 @@ def test_the_french_contents_sheet_fits_its_page(game_id):
     assert max(y for t in body for _, y, _ in t.lines) < top + height
 
 
+@pytest.mark.slow
 def test_verify_in_french_names_each_untranslated_text(capsys):
     code, out, _ = run(capsys, "verify", GAME, "--lang", "fr")
     assert code == 0  # warnings only

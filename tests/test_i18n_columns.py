@@ -72,6 +72,7 @@ def game(in_tmp, capsys) -> Path:
     return folder
 
 
+@pytest.mark.slow
 def test_french_by_columns_prints_the_translation_and_english_never_shows_it(
         game, capsys, page_texts):
     code, out, err = run(capsys, "build", "g", "--lang", "fr", "--out", "out")

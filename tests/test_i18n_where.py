@@ -96,6 +96,7 @@ strings:
 '''
 
 
+@pytest.mark.slow  # over tests/lanes.py's budget
 def test_pnp_i18n_leaves_a_hand_written_catalogue_as_it_was_written(game, capsys):
     catalogue = game / "messages" / "fr.yaml"
     catalogue.parent.mkdir()
@@ -134,6 +135,7 @@ strings:
 '''
 
 
+@pytest.mark.slow  # over tests/lanes.py's budget
 def test_a_french_tts_export_names_its_decks_pieces_and_save_in_french(game, capsys):
     (game / "messages").mkdir()
     (game / "messages" / "fr.yaml").write_text(FRENCH, encoding="utf-8")

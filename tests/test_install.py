@@ -28,8 +28,9 @@ def _setuptools_ok() -> bool:
         return False
 
 
-pytestmark = pytest.mark.skipif(not _setuptools_ok(),
-                                reason="needs setuptools>=77 (requirements-dev.lock)")
+pytestmark = [pytest.mark.slow,  # builds and installs a wheel in a new virtual environment
+              pytest.mark.skipif(not _setuptools_ok(),
+                                 reason="needs setuptools>=77 (requirements-dev.lock)")]
 
 
 @pytest.fixture(scope="module")

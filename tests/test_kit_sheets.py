@@ -27,6 +27,8 @@ from generator.orchestration.build import build_pdf
 from generator.orchestration.options import BuildOptions
 from tests.kits import Built
 
+pytestmark = pytest.mark.slow  # every test here builds or exports kits, or starts processes
+
 GAMES = ("moving-target", "monster-day", "moving-day", "moving-day-boxes", "movement-game")
 KITS = [(g, p, f) for g in GAMES for p in ("a4", "letter") for f in ("long", "short")]
 PT = 72 / 25.4  # points per mm

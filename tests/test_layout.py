@@ -122,6 +122,7 @@ streams = st.lists(st.tuples(st.integers(1, 20), st.sampled_from([
     (140.0, 110.0)]), st.booleans()), min_size=1, max_size=4)
 
 
+@pytest.mark.slow
 @NO_DEADLINE
 @given(streams, st.sampled_from(PAPERS), st.sampled_from(["long", "short"]))
 def test_packing_places_every_piece_once_inside_the_frame_without_overlap(

@@ -32,6 +32,7 @@ def test_a_kept_listing_equals_a_fresh_one(games, fresh_cache, monkeypatch):
     assert listing.lines(games) == first
 
 
+@pytest.mark.slow
 def test_an_edit_with_the_same_size_and_time_is_seen(games, fresh_cache):
     listing.lines(games)
     file = games / "moving-target.yaml"
@@ -45,6 +46,7 @@ def test_an_edit_with_the_same_size_and_time_is_seen(games, fresh_cache):
     assert any(line.startswith("moving-target: Moving Targex") for line in listing.lines(games))
 
 
+@pytest.mark.slow
 def test_a_game_added_is_listed(games, fresh_cache):
     listing.lines(games)
     text = (games / "moving-target.yaml").read_text(encoding="utf-8")
@@ -61,6 +63,7 @@ def test_no_cache_loads_every_time(games, monkeypatch):
     assert listing.lines(games) == listing.lines(games)
 
 
+@pytest.mark.slow
 def test_an_edit_to_an_included_file_is_a_miss(games, fresh_cache, monkeypatch):
     listing.lines(games)
     shared = games / "decktet.yaml"  # the deck moving-day and monster-day include

@@ -488,6 +488,7 @@ def test_out_is_a_file(tmp_path, capsys):
     assert code == 1 and one_error(err).startswith(f"error: cannot write {tmp_path / 'file'}")
 
 
+@pytest.mark.slow
 def test_unwritable_output_through_the_real_cli_has_no_traceback(tmp_path):
     (tmp_path / GAME).mkdir()
     (tmp_path / GAME / f"{GAME}.pdf").mkdir()
@@ -498,6 +499,7 @@ def test_unwritable_output_through_the_real_cli_has_no_traceback(tmp_path):
 
 # -- file modes follow the umask -----------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("umask", [0o022, 0o027], ids=["022", "027"])
 def test_outputs_get_the_users_umask_mode(umask, commands, tmp_path, capsys):
     old = os.umask(umask)
@@ -520,6 +522,7 @@ def test_outputs_get_the_users_umask_mode(umask, commands, tmp_path, capsys):
 
 # -- stale files ---------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_pngs_of_a_removed_card_do_not_survive(starter, tmp_path, capsys):
     full = starter / "game.yaml"
     fewer = shutil.copytree(starter, tmp_path / "fewer") / "game.yaml"
@@ -579,6 +582,7 @@ BAD_OPTIONS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("argv", "option", "allowed"), BAD_OPTIONS,
                          ids=[" ".join(a) for a, _, _ in BAD_OPTIONS])
 def test_an_option_out_of_range_exits_2_naming_it(argv, option, allowed, tmp_path, capsys):
@@ -598,6 +602,7 @@ def test_players_for_every_game_skips_the_games_without_that_count(tmp_path, cap
     assert "4 players ==" in text  # the games for 2-4 players ran
 
 
+@pytest.mark.slow
 def test_options_out_of_range_through_the_real_cli(tmp_path):
     for argv in (["build", "--gap", "nan"], ["simulate", GAME, "--n", "0"],
                  ["png", "--dpi", "-1"]):

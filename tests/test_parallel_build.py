@@ -14,6 +14,8 @@ from generator.core.errors import DataError, DataErrors, ForwardedError, reporte
 from generator.frontends.cli import main
 from generator.orchestration.parallel import MAX_JOBS, default_jobs
 
+pytestmark = pytest.mark.slow  # every test here builds or exports kits, or starts processes
+
 GAMES = ("moving-target", "monster-day")
 
 

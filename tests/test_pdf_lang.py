@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from pypdf import PdfReader
 
-from generator.frontends.cli import main
 
-
-def test_each_kit_pdf_declares_its_language(tmp_path):
-    for lang in ("en", "fr"):
-        assert main(["build", "moving-target", "--lang", lang, "--out", str(tmp_path)]) == 0
-    folder = tmp_path / "moving-target"
-    assert PdfReader(folder / "moving-target.pdf").trailer["/Root"]["/Lang"] == "en"
-    assert PdfReader(folder / "moving-target.fr.pdf").trailer["/Root"]["/Lang"] == "fr"
+def test_each_kit_pdf_declares_its_language(kits):
+    """The run's shared kits (conftest's ``kits``: build_pdf, as `pnp build` calls it)."""
+    english, french = kits("moving-target"), kits("moving-target", lang="fr")
+    assert english.pdf.name == "moving-target.pdf" and french.pdf.name == "moving-target.fr.pdf"
+    assert PdfReader(english.pdf).trailer["/Root"]["/Lang"] == "en"
+    assert PdfReader(french.pdf).trailer["/Root"]["/Lang"] == "fr"

@@ -53,6 +53,7 @@ def test_the_shown_part_is_the_whole_resize_cropped(w, h, scale, mode, data):
         within(shown_part(src, size, part), whole_then_cropped(src, size, part), 1.0, 4)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["L", "RGB", "RGBA"])
 def test_a_large_picture_reduced_first_stays_within_two_levels(mode):
     # smooth content (a gradient with a soft disc): what a photo of a card's art looks like

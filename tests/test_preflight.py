@@ -63,6 +63,7 @@ def test_small_furniture_text_is_flagged():
     assert [i.value for i in furniture_issues([tiny, ok], "page 3")] == [4.5]
 
 
+@pytest.mark.slow
 def test_every_kit_is_clean_under_strict(capsys):
     assert cli.main(["verify", "--strict"]) == 0
     out = capsys.readouterr().out
@@ -71,6 +72,7 @@ def test_every_kit_is_clean_under_strict(capsys):
     assert "lower bound" in out
 
 
+@pytest.mark.slow
 def test_verify_reports_sheets_beside_bound_and_target(game_file, capsys):
     """The sheets line names the kit's sheets, the area bound and the data's target; a kit
     over its target (here a target lowered to 9) is a warning, a failure under --strict."""
@@ -86,6 +88,7 @@ def test_verify_reports_sheets_beside_bound_and_target(game_file, capsys):
     assert "sheets: 12 of Letter (lower bound 11, target 12)" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_a_kit_without_a_target_says_so(game_file, capsys):
     file, _ = game_file(("sheets: {a4: 11, letter: 12}", "sheets: {letter: 12}"))
     assert cli.main(["verify", "--strict", str(file)]) == 0
@@ -105,6 +108,7 @@ def test_a_bad_sheet_target_is_one_clear_line(game_file, capsys, value, expected
     assert f"{file}:{lines[0]}:" in err and expected in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_verify_strict_fails_on_a_broken_template(tmp_path, game_file, capsys):
     """An icon 1 mm from the trim and 4 pt text: a warning by default, a failure with
     --strict, naming the piece and the template's line."""
@@ -119,6 +123,7 @@ def test_verify_strict_fails_on_a_broken_template(tmp_path, game_file, capsys):
     assert "broken-card.yaml:5: 4 pt text" in out
 
 
+@pytest.mark.slow
 def test_close_colours_without_second_cue_warn(monkeypatch, game_file, capsys):
     file, _ = game_file(("      second_cue: every suit has its own symbol in both corner "
                          "indices and the pips\n", ""))

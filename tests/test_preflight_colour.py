@@ -155,6 +155,7 @@ def test_greys_stay_grey_in_every_mode(mode, level):
     assert delta_e2000(seen(grey, mode), seen(grey, "normal")) < 0.01
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 @given(hex_colour=hex_colours)
 def test_simulation_stays_in_gamut(mode, hex_colour):

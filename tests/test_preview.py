@@ -3,9 +3,7 @@ no console errors, every image resolves, and a screenshot shows the page."""
 from __future__ import annotations
 
 import io
-import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,12 +12,13 @@ from PIL import Image, ImageStat
 from generator.data import project
 from generator.orchestration.exporters.preview import write_preview
 from generator.orchestration.options import BuildOptions
+from tests import needs
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
-needs_browser = pytest.mark.skipif(
-    (not CHROMIUM or not DRIVER) and not os.environ.get("CI"),
-    reason="chromium and chromedriver are not installed (.ci/run installs them)")
+pytestmark = pytest.mark.slow  # every test here builds or exports kits, or starts processes
+
+CHROMIUM = needs.chromium()
+DRIVER = needs.chromedriver()
+needs_browser = pytest.mark.needs("browser")  # skipped without it; under CI=1 a failure
 
 
 @pytest.fixture(scope="module")

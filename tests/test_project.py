@@ -29,6 +29,7 @@ def mygame(in_tmp, capsys) -> Path:
 
 # -- the README's "Your first game", step by step ---------------------------------------------
 
+@pytest.mark.slow
 def test_your_first_game_as_the_readme_says(in_tmp, page_texts, capsys):
     readme = (paths.ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Your first game", 1)[1].split("\n## ", 1)[0]
@@ -189,6 +190,7 @@ def test_a_project_file_shadows_the_built_in_one(mygame):
     assert theme.palette["suit_hearts"] == load_theme("standard").palette["suit_hearts"]
 
 
+@pytest.mark.slow
 def test_the_projects_own_face_changes_what_is_printed(mygame, page_texts, capsys):
     edit(mygame / "faces" / "card.yaml", 'text: "{{ suit.name }}"',
          'text: "Suit of {{ suit.name }}"')

@@ -50,6 +50,7 @@ def fontgame(in_tmp, capsys) -> Path:
 
 # -- building with a project font -----------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_project_font_is_embedded_in_the_pdf_and_its_text_extractable(fontgame, pypdf_text,
                                                                         capsys):
     code, _, err = run(capsys, "build", "fontgame")
@@ -330,6 +331,7 @@ with context.building():
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("order", ["built-in first", "project first"])
 def test_a_project_font_named_like_a_built_in_one_changes_no_other_build(in_tmp, order):
     """ReportLab maps a second font of a PostScript name already registered to the first:

@@ -85,6 +85,7 @@ def errors(schema: dict[str, Any], data: Any) -> list[str]:
     return [f"{list(e.absolute_path)}: {e.message[:120]}" for e in validator.iter_errors(data)]
 
 
+@pytest.mark.slow
 def test_every_built_in_file_validates(schemas: dict[str, dict[str, Any]]) -> None:
     games = game_files()
     assert len(games) >= 5
@@ -123,6 +124,7 @@ def test_wrong_icons_and_catalogues_fail(schemas: dict[str, dict[str, Any]]) -> 
     assert errors(schemas["messages"], {"furniture": {"Contents Title": "x"}})  # not a key
 
 
+@pytest.mark.slow
 def test_wrong_files_fail(schemas: dict[str, dict[str, Any]]) -> None:
     game = next(data for data in map(_load, game_files()) if data["id"] == "moving-target")
     for change, where in (

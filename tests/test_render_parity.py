@@ -63,6 +63,8 @@ from generator.orchestration.drawing import faces_key, game_theme, render_faces
 from generator.orchestration.options import BuildOptions
 from tests import parity
 
+pytestmark = pytest.mark.slow  # every test here builds or exports kits, or starts processes
+
 KITS = ("moving-target", "monster-day", "moving-day", "moving-day-boxes", "movement-game")
 DPI = parity.DEFAULT_DPI
 COMPONENTS = [(game, comp.id) for game in KITS for comp in load_game(game).components]

@@ -264,6 +264,7 @@ def test_markup_that_cannot_fit_names_the_box_and_the_words_without_markup(tmp_p
 
 # -- turned text ------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("angle", [90, 180, 270])
 def test_turned_rich_text_is_the_upright_drawing_turned(tmp_path, angle):
     """A square box centred on a square face: the turned PNG is the upright PNG turned."""
@@ -303,6 +304,7 @@ def test_preflight_checks_each_span_in_its_own_font():
     assert missing_by_font(text) == [("sans", "♠")]
 
 
+@pytest.mark.slow
 def test_built_in_kits_lay_out_every_text_as_before(monkeypatch):
     """Every text element of the five kits but their lists gives the very Text the plain
     layout gives (no icons, no hyphen; spans only where the plain zero is drawn): the rich

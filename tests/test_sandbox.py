@@ -295,6 +295,7 @@ BOMBS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("expr", "match"), BOMBS)
 def test_resource_bombs_fail_fast(expr, match):
     tracemalloc.start()
@@ -330,6 +331,7 @@ except ExpressionError as exc:
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("expr", BIGGEST)
 def test_biggest_bombs_fail_cleanly_within_500_mb(expr):
     """Under RLIMIT_AS = 500 MB a bomb that allocated would die with MemoryError; these end
@@ -607,6 +609,7 @@ def test_normal_expressions_still_work(expr, expected):
     assert evaluate(expr, ctx) == expected
 
 
+@pytest.mark.slow
 def test_every_built_in_template_and_data_expression_compiles():
     """Every string with {{ }} or {% %} in our templates, themes and data files passes the
     syntax allow-list (the builds in tests/test_pdf.py evaluate them)."""

@@ -7,10 +7,13 @@ from __future__ import annotations
 import json
 
 import openpyxl
+import pytest
 
 from generator.frontends.cli import main
 from generator.frontends.watch import build_with, find_target, run_build
 from generator.orchestration.options import BuildOptions
+
+pytestmark = pytest.mark.slow  # every test here builds or exports kits, or starts processes
 
 
 def test_a_designers_second_day(in_tmp, capsys, page_texts):

@@ -22,6 +22,8 @@ from generator.frontends.cli import main
 
 from .parity import compare_face
 
+pytestmark = pytest.mark.slow  # every test here builds or exports kits, or starts processes
+
 SHOWCASE = paths.ROOT / "examples" / "showcase"
 
 

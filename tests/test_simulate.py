@@ -6,6 +6,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from generator import rules
@@ -208,6 +209,7 @@ def test_a_seeded_run_counts_the_same_decisions_every_time():
             f"on average (spread {choice.sd:.1f}, at most {choice.most})") in text
 
 
+@pytest.mark.slow
 def test_greedy_counts_its_choices_without_changing_its_games():
     report = _seeded("greedy")
     plain = [play.play_one(rules.load("moving_target"), 2, play.game_seed(5, i), "greedy",

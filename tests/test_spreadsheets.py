@@ -157,6 +157,7 @@ def _error(data_file: Path) -> str:
 
 # -- built kits ----------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_table_from_csv_builds_into_the_kit(tmp_path, page_texts):
     _write_csv(tmp_path / "ranks.csv", [RANK_HEADER, *_rank_rows()])
     data_file = _moving_target(tmp_path, ranks="{file: ranks.csv}")
@@ -170,6 +171,7 @@ def test_a_table_from_csv_builds_into_the_kit(tmp_path, page_texts):
     assert "KING" in text and "SEVEN" not in text
 
 
+@pytest.mark.slow
 def test_tables_from_xlsx_sheets_build_into_the_kit(tmp_path, page_texts):
     _deck_workbook(tmp_path / "deck.xlsx")
     data_file = _moving_target(tmp_path, suits="{file: deck.xlsx, sheet: Suits}",

@@ -31,6 +31,7 @@ def mygame(in_tmp, capsys) -> Path:
     return in_tmp / "mygame"
 
 
+@pytest.mark.slow
 def test_build_and_verify_in_a_project_folder_act_on_it(mygame, builtin_output, monkeypatch,
                                                         capsys):
     monkeypatch.chdir(mygame)
@@ -48,6 +49,7 @@ class Handed(Exception):
     """Raised by the stubs below once a command has said what it acts on."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["build", "verify", "png", "preview", "watch"])
 def test_each_command_with_no_game_takes_the_project_here(mygame, builtin_output, monkeypatch,
                                                           capsys, command):

@@ -10,7 +10,6 @@ import io
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -33,12 +32,15 @@ from generator.frontends import studio as studio_pkg
 from generator.frontends.studio.state import PAGE_DPI, piece_key, report_rows
 from generator.orchestration.exporters.studio import PieceInfo
 from generator.orchestration.options import BuildOptions
+from tests import needs
 from tests.designer import edit, run
+
+pytestmark = pytest.mark.slow  # every test here builds or exports kits, or starts processes
 
 ARTIFACTS = paths.ROOT / "output" / "test-artifacts" / "studio"
 PATIENCE_S = 120.0  # how long a test waits for the studio before failing (never asserted)
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
+CHROMIUM = needs.chromium()
+DRIVER = needs.chromedriver()
 
 
 def starter(tmp_path: Path, name: str = "game") -> Path:
@@ -254,9 +256,7 @@ def test_serve_asks_for_one_game_and_a_real_port(tmp_path, capsys):
 
 
 # -- in a real browser ----------------------------------------------------------------------
-needs_browser = pytest.mark.skipif(
-    (not CHROMIUM or not DRIVER) and not __import__("os").environ.get("CI"),
-    reason="chromium and chromedriver are not installed (.ci/run installs them)")
+needs_browser = pytest.mark.needs("browser")  # skipped without it; under CI=1 a failure
 
 
 def browser() -> Any:

@@ -42,6 +42,8 @@ from tests.test_studio import (
     wait_js,
 )
 
+pytestmark = pytest.mark.slow  # every test here builds or exports kits, or starts processes
+
 
 def raw(running: Running, request: bytes | str, patience: float = PATIENCE_S) -> bytes:
     """Send bytes as they are (no client tidies the path) and read the whole answer."""

@@ -340,6 +340,7 @@ HOSTILE = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(HOSTILE))
 def test_a_hostile_svg_is_a_clear_error_naming_the_template_line_exit_2(mygame, capsys, case):
     content, message = HOSTILE[case]

@@ -113,6 +113,7 @@ elements:
 """
 
 
+@pytest.mark.slow
 def test_a_grid_boards_face_reads_the_grid_it_is_drawn_on(tmp_path, page_shapes, page_texts):
     """A board's size is written once (``size: {grid: ...}``): its face reads the rows,
     columns, gap, border and cell size as ``component.grid`` and its trim as

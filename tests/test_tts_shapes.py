@@ -95,6 +95,7 @@ def test_every_tts_object_is_drawn_at_its_printed_size(game, kits, tmp_path, cap
         assert "board-lattice" in checked
 
 
+@pytest.mark.slow  # over tests/lanes.py's budget
 def test_tts_decks_bags_rules_and_dpi(tmp_path, capsys):
     """No one-row deck sheet, a token face's copies in one bag, the rules as a Custom_PDF of
     the rules pages, and --dpi setting the images' resolution."""

@@ -17,6 +17,8 @@ from generator.core import paths
 from generator.data import load_game
 from generator.frontends.cli import main
 
+pytestmark = pytest.mark.slow  # every test here builds or exports kits, or starts processes
+
 # (game, table, words of the row to drop: the first row when empty)
 CASES = [("moving-day-boxes", "friend_cards", "{friends: 3, strength: 4, clumsy: false"),
          ("moving-day-boxes", "example_friends", ""), ("moving-day-boxes", "box_tiles", ""),

@@ -25,6 +25,8 @@ from generator.frontends.cli import main
 from generator.frontends.watch import Target, build_with, find_target, ignored, watch
 from generator.orchestration.options import BuildOptions
 
+pytestmark = pytest.mark.slow  # every test here builds or exports kits, or starts processes
+
 DEADLINE = 120.0  # seconds: the first build of a 24-page kit on a slow, busy machine
 
 

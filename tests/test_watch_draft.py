@@ -72,6 +72,7 @@ def test_the_designers_own_files_are_not_ignored(tmp_path, name):
     assert not ignored(tmp_path / "mygame" / name)
 
 
+@pytest.mark.slow
 def test_a_failing_check_builds_marked_on_every_page_and_says_which(mygame, page_texts,
                                                                     page_chars, capsys):
     halfway(mygame)
@@ -94,6 +95,7 @@ def test_a_failing_check_builds_marked_on_every_page_and_says_which(mygame, page
     assert pdf.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_the_mark_is_in_the_kits_language_on_every_page(mygame, page_texts, page_chars):
     halfway(mygame)
     _, pdf = watch_build(mygame, lang="fr", layout="gutterfold")
@@ -103,6 +105,7 @@ def test_the_mark_is_in_the_kits_language_on_every_page(mygame, page_texts, page
     assert not any("NOTVERIFIED" in text for text in texts)
 
 
+@pytest.mark.slow
 def test_a_normal_build_never_carries_the_mark(mygame, page_texts, page_chars, tmp_path):
     """Checks passing, watch's build is the plain build, byte for byte; neither is marked."""
     lines, pdf = watch_build(mygame)
@@ -119,6 +122,7 @@ def test_a_normal_build_never_carries_the_mark(mygame, page_texts, page_chars, t
     assert not any("NOT VERIFIED" in text for text in page_texts(forced))
 
 
+@pytest.mark.slow
 def test_watch_rebuilds_halfway_through_a_suit_then_clears_the_mark(mygame, page_chars):
     """The watcher on the project: a save that breaks a check rebuilds, marked; the save
     that completes the suit rebuilds unmarked."""

@@ -24,7 +24,7 @@ from generator.data import check_games, load_game
 ROOT = Path(__file__).resolve().parent.parent
 REPO_YAML = sorted(p for folder in ("card_data", "templates", "generator")
                    for p in (ROOT / folder).rglob("*.yaml"))
-pytestmark = pytest.mark.skipif(not yamlfast.AVAILABLE, reason="PyYAML without libyaml")
+pytestmark = pytest.mark.needs("libyaml")  # skipped without it; under CI=1 a failure
 
 
 def same(a: Any, b: Any) -> bool:
@@ -81,6 +81,7 @@ def assert_same_outcome(folder: Path, text: str) -> None:
 
 # -- the repository's own files --------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("file", REPO_YAML, ids=lambda p: str(p.relative_to(ROOT)))
 def test_repository_file_is_read_by_libyaml_exactly_as_before(file):
     text = yamlfile.read_text(file)
@@ -167,6 +168,7 @@ TEXTS = (st.lists(st.sampled_from(PIECES), max_size=25).map("".join) | block_yam
          | dumped() | mutated(block_yaml()) | mutated(dumped()))
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(text=TEXTS)
@@ -299,6 +301,7 @@ def test_the_memo_is_bounded(tmp_path, monkeypatch):
     assert len(yamlfile._MEMO) >= 5
 
 
+@pytest.mark.slow
 def test_discovery_then_load_parses_each_data_file_once(monkeypatch):
     composed: list[str] = []
     compose = yamlfast.compose

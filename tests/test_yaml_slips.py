@@ -97,6 +97,7 @@ def test_the_starter_quotes_every_type_that_needs_it():
     assert [p for p in plain if any(t in p for t in ("1..", " of ", "?"))] == []
 
 
+@pytest.mark.slow
 def test_a_designer_slip_in_the_project_fails_the_build_with_the_line(tmp_path, monkeypatch,
                                                                      capsys):
     folder = tmp_path / "mygame"

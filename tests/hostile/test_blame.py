@@ -193,6 +193,7 @@ def outcome(data: Path, unchanged: dict[str, str] | None = None) -> tuple[str, i
 CHUNKS = 6
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_mutated_data_never_blames_a_builtin_template(chunk, tmp_path):
     """300 seeded mutations of the five games' data files (types changed, keys deleted, lists
@@ -220,6 +221,7 @@ def test_mutated_data_never_blames_a_builtin_template(chunk, tmp_path):
     assert not bad, "\n".join(bad)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("edit", [
     ("            col: 1\n", ""),  # a section's col left out: column 1
     ("            col: 1\n", "            col: null\n"),
@@ -271,6 +273,7 @@ def test_every_field_a_builtin_template_reads_is_declared(file):
         assert "rules" in roots, f"{file.stem} draws an engine's examples: name it"
 
 
+@pytest.mark.slow
 def test_builtin_templates_draw_at_the_smallest_size_they_declare():
     """A template's declared ``size`` is the smallest it draws: each component of the five
     games, drawn at that size (the larger of its face's and back's), draws."""
@@ -485,6 +488,7 @@ def _setup(case: Case, folder: Path) -> tuple[Path, Path, int]:
     return data, blame, text.count("\n", 0, at) + 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_a_bad_value_is_blamed_at_its_line(case, tmp_path, capsys):
     data, blame, line = _setup(case, tmp_path / "game")
@@ -544,6 +548,7 @@ TRANSLATIONS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "strings", "line", "says", "template"), TRANSLATIONS,
                          ids=[t[0] for t in TRANSLATIONS])
 def test_a_failing_translation_names_its_catalogue_line(name, strings, line, says, template,
@@ -593,6 +598,7 @@ def test_a_bad_ink_saver_value_names_the_user_theme(ink_saver, field, ink, tmp_p
 REPRODUCTIONS = [case.name for case in CASES] + ["ink_saver", "french"]
 
 
+@pytest.mark.slow
 def test_reproductions_fit_in_500_mb(tmp_path):
     """Every reproduction above, built by the command line in a child limited to 500 MB of
     address space (all in one child, one after another: tests/hostile/limits.py): each

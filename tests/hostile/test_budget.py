@@ -114,6 +114,7 @@ def line_of(file: Path, text: str) -> int:
 
 # -- the built-in kits: a wide margin ----------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", [*BUILT_IN, "starter"])
 def test_every_built_in_kit_spends_under_a_tenth_of_the_budget(game, tmp_path):
     """Measured: the heaviest (movement-game) ~800,000 units, 4% of the budget; the starter
@@ -127,6 +128,7 @@ def test_every_built_in_kit_spends_under_a_tenth_of_the_budget(game, tmp_path):
     assert sum(units for units, _ in budget.by.values()) == budget.spent
 
 
+@pytest.mark.slow
 def test_a_build_spends_the_same_cold_warm_and_in_french(fresh_cache):
     """The face cache replays the work it saves (and the text layouts this process remembers
     are charged what laying them out cost): a build never passes warm and fails cold."""
@@ -138,6 +140,7 @@ def test_a_build_spends_the_same_cold_warm_and_in_french(fresh_cache):
 
 # -- a heavy template over many cards ------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_heavy_template_over_many_cards_stops_naming_its_line(tmp_path, monkeypatch):
     """A face of ~180,000 units, well within a face's limit, on 200 cards: 36 million units
     unbounded. The build stops when its budget (lowered to 1,000,000 here) is spent, at the
@@ -179,6 +182,7 @@ def test_the_heaviest_is_named_not_the_last(tmp_path, monkeypatch):
 
 # -- a heavy check over a 5,000-row CSV ---------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["checks", "verify"])
 def test_a_heavy_check_over_a_5000_row_csv_stops_naming_the_check(tmp_path, monkeypatch, kind):
     """~30,500 units a row, 5,000 rows: 150 million units unbounded. Stopped when the
@@ -275,6 +279,7 @@ def spent_line(project: Path) -> re.Match[str]:
     return found
 
 
+@pytest.mark.slow
 def test_the_reproductions_at_the_real_budget_stop_within_500_mb(tmp_path):
     """A ~1,800,000-unit face over 5,000 cards (~9 billion units unbounded) and a ~710,000-unit
     check over a 5,000-row CSV (~3.5 billion): each exits 2 with one line once the build's

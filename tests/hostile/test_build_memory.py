@@ -47,6 +47,7 @@ def heavy_cards(starter: Path, repeat: int) -> None:
 
 # -- a build past the memory there is: one line --------------------------------------------
 
+@pytest.mark.slow
 def test_a_template_that_draws_900_mb_of_paths_is_refused_at_its_line(starter):
     """The issue's: a template within every other limit drew ~900 MB of paths (15 s of CPU
     to reach a 500 MB cap, then a MemoryError). A path weighs one primitive more per two
@@ -62,6 +63,7 @@ def test_a_template_that_draws_900_mb_of_paths_is_refused_at_its_line(starter):
     assert "in one face (drawing 'Dawn')" in line, line
 
 
+@pytest.mark.slow
 def test_paths_within_the_face_limit_are_stopped_by_the_component_limit(starter):
     """Eight such paths a card stay within the face limit (8 x 1,201); eleven cards of them
     pass the component's 100,000 (about 30 MB of segments), named with the piece."""
@@ -109,6 +111,7 @@ def test_out_of_memory_anywhere_else_is_one_line_exit_1(starter, capsys, monkeyp
 
 # -- the face cache --------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_caching_a_large_component_does_not_double_the_builds_memory(starter):
     """Cached faces were encoded, decoded and written out with ``repr`` both ways before
     their size was checked: about three copies of a component's faces (the deck's ~40 MB
@@ -170,6 +173,7 @@ def test_faces_too_large_to_keep_are_skipped_before_a_copy_is_made(fresh_cache, 
     assert written == []
 
 
+@pytest.mark.slow
 def test_faces_kept_are_written_a_face_at_a_time_and_come_back(fresh_cache):
     tracemalloc.start()
     try:
@@ -218,6 +222,7 @@ def tiff16(path: Path, w: int, h: int) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_a_16_bit_tiff_is_refused_by_its_decoded_size_within_500_mb(starter):
     """297 KB on disk, 200 MB decoded: the build reached 1.23 GB."""
     (starter / "art").mkdir()
@@ -257,6 +262,7 @@ def test_bytes_per_pixel_are_pillows_own_figures():
 
 # -- PNG export of large pictures ------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("w, h", [(10_000, 10_000), (12_000, 8)],
                          ids=["100-megapixel-grey", "a-sliver-cover-fitted"])
 def test_pictures_too_large_for_rgba_export_within_500_mb(starter, w, h):

@@ -51,6 +51,7 @@ def test_keys_still_tell_apart_nested_and_flat_values() -> None:
     assert len({cache.fingerprint(v) for v in values}) == len(values)
 
 
+@pytest.mark.slow  # over tests/lanes.py's budget
 def test_a_key_past_the_bound_is_computed_not_cached(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PNP_CACHE", "1")
@@ -96,6 +97,7 @@ def joined_project(folder: Path, cards: int = 1000, rows: int = 420, joins: int 
     return folder
 
 
+@pytest.mark.slow  # over tests/lanes.py's budget
 def test_a_large_joined_table_builds_cached_within_500_mb(tmp_path: Path) -> None:
     folder = joined_project(tmp_path / "joined")
     env = {"PNP_CACHE": "1", "PNP_CACHE_DIR": str(tmp_path / "cache")}

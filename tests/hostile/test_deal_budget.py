@@ -50,6 +50,7 @@ def dealt(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return cards
 
 
+@pytest.mark.slow  # over tests/lanes.py's budget
 def test_the_questions_of_one_verify_share_its_cards(tmp_path: Path, capsys,
                                                      monkeypatch: pytest.MonkeyPatch,
                                                      dealt: list[int]) -> None:
@@ -68,6 +69,7 @@ def test_the_questions_of_one_verify_share_its_cards(tmp_path: Path, capsys,
     assert "and this one deals 1799946" in lines[3]
 
 
+@pytest.mark.slow  # over tests/lanes.py's budget
 def test_answers_come_from_the_cache_and_spend_the_same(tmp_path: Path, capsys,
                                                         monkeypatch: pytest.MonkeyPatch,
                                                         dealt: list[int]) -> None:

@@ -34,6 +34,7 @@ def starter(tmp_path: Path) -> Path:
     return tmp_path / "game"
 
 
+@pytest.mark.slow  # over tests/lanes.py's budget
 def test_the_issues_icon_ends_in_one_line_naming_it_before_any_png(starter):
     """190,000 segments, ~1.7 MB (inside the SVG limits): refused at its first use, naming
     the icon file and the template line that draws it, under the 500 MB cap."""
@@ -62,6 +63,7 @@ def test_a_drawing_that_spends_the_face_s_budget_with_others_is_named_too(starte
                      r"[\d,]+ of them", line), line
 
 
+@pytest.mark.slow  # over tests/lanes.py's budget
 def test_svg_art_and_inline_icons_are_charged_too(starter):
     """The same drawing as a template's picture (``image: {path: ...svg}``) and as an
     inline icon of rich text: each refused at the line drawing it."""
@@ -86,6 +88,7 @@ def test_svg_art_and_inline_icons_are_charged_too(starter):
     assert not list(starter.rglob("*.pdf"))
 
 
+@pytest.mark.slow  # over tests/lanes.py's budget
 def test_a_heavy_icon_inside_the_limit_builds_and_a_modest_one_costs_little(starter):
     """A 190,000-point outline that crosses few rows (a polygonal circle) is fine: its
     points cost 760,000 units a use, the kit builds."""

@@ -127,6 +127,7 @@ def _args(case: Case, data: Path, out: Path) -> list[str]:
     return ["build", str(data), "--out", str(out), *(["--force"] if case.force else [])]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_a_bad_engine_file_is_blamed_at_its_line(case, tmp_path, capsys):
     data, blame, line = _setup(case, tmp_path / "game")
@@ -214,6 +215,7 @@ def test_a_line_break_in_a_quoted_csv_cell_may_be_crlf(tmp_path):
 REPRODUCTIONS = [c.name for c in CASES] + ["no seating for 2", "csv RLO", "xlsx RLO"]
 
 
+@pytest.mark.slow
 def test_reproductions_fit_in_500_mb(tmp_path):
     """Each reproduction, built by the command line in a child limited to 500 MB of address
     space (all in one child, one after another: tests/hostile/limits.py): the same one

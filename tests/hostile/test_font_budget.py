@@ -40,6 +40,7 @@ def project_with_fonts(folder: Path, count: int, same: int = 0) -> Path:
     return folder
 
 
+@pytest.mark.slow  # over tests/lanes.py's budget
 def test_sixteen_fonts_mapping_all_of_unicode_end_in_one_line_within_500_mb(tmp_path):
     game = project_with_fonts(tmp_path / "game", 16)
     assert all(f.stat().st_size < 65_000 for f in (game / "fonts").iterdir())
@@ -52,6 +53,7 @@ def test_sixteen_fonts_mapping_all_of_unicode_end_in_one_line_within_500_mb(tmp_
     assert not (game / "output").exists() or not list((game / "output").rglob("*.pdf"))
 
 
+@pytest.mark.slow  # over tests/lanes.py's budget
 def test_two_such_fonts_build_and_each_build_counts_its_own(tmp_path):
     """Within the budget a kit builds, and again in the same process (``pnp watch``): a
     build's count starts at nothing whatever an earlier one read."""
@@ -61,6 +63,7 @@ def test_two_such_fonts_build_and_each_build_counts_its_own(tmp_path):
     assert (tmp_path / "out2" / "game" / "game.pdf").stat().st_size > 10_000
 
 
+@pytest.mark.slow  # over tests/lanes.py's budget
 def test_one_file_under_two_names_is_counted_once(tmp_path):
     """Three names, two files: 2 x 1,114,112 code points, inside the budget."""
     game = project_with_fonts(tmp_path / "game", 3, same=1)

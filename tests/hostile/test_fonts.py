@@ -268,6 +268,7 @@ def test_the_licence_flag_is_read():
     assert sfnt.read(changed(OS_2=None)).fs_type == 0
 
 
+@pytest.mark.slow
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_whatever_passes_the_checks_reportlab_can_embed(data):
@@ -330,6 +331,7 @@ def reproduced(tmp_path_factory) -> dict[str, tuple[SimpleNamespace, Path, Path]
     return {name: (result, made[name], outs[name]) for name, result in zip(made, done, strict=True)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(REPRODUCTIONS))
 def test_each_reproduction_ends_in_one_line_within_500_mb(reproduced, name):
     """Before: the bomb filled memory to the cap (17.7 s at 2 GB), no glyf and a glyph past
@@ -343,6 +345,7 @@ def test_each_reproduction_ends_in_one_line_within_500_mb(reproduced, name):
     assert not list(out.rglob("*.pdf"))
 
 
+@pytest.mark.slow
 def test_the_most_a_cmap_may_map_builds_within_500_mb(reproduced):
     """All of Unicode mapped (a last-resort font, format 13): ReportLab holds a dict entry
     per code point, and the kit still builds under the cap."""
@@ -374,6 +377,7 @@ def build_in_one_process(out: Path, games: list[str], cache: Path | None) -> lis
             for index, game in enumerate(games)]
 
 
+@pytest.mark.slow
 def test_a_font_named_like_a_built_in_one_changes_no_later_kit(in_tmp):
     """The built-in sans-bold with doubled advances as a project's ``fonts/sans-bold.ttf``
     (same PostScript name; the key it shadows is the standard theme's title font). A
@@ -396,6 +400,7 @@ def test_a_font_named_like_a_built_in_one_changes_no_later_kit(in_tmp):
     assert b"AtkinsonHyperlegible-Bold" in own and own != clean  # its own file, embedded
 
 
+@pytest.mark.slow
 def test_watch_sees_an_edited_font(in_tmp):
     """``pnp watch`` rebuilds with the font's new content: the same file name, other bytes,
     the kit a fresh process makes of the edited project (nothing kept by name)."""
@@ -415,6 +420,7 @@ def test_watch_sees_an_edited_font(in_tmp):
 
 # -- the licence flag ---------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_restricted_licence_is_a_preflight_warning_not_an_error(in_tmp, capsys):
     folder = starter(in_tmp / "licensed", changed(OS_2=os2_with_fs_type(0x0002)))
     assert main(["build", str(folder), "--out", str(in_tmp / "out")]) == 0

@@ -28,6 +28,8 @@ import pytest
 from generator.core import children, paths
 from generator.frontends.cli import main
 
+pytestmark = pytest.mark.slow  # every test here builds or exports kits, or starts processes
+
 SHADOWS = ("multiprocessing", "jinja2", "json", "generator")
 PATIENCE_S = 240  # how long a child may take before the test gives up on it (no assertion)
 

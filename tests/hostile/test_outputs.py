@@ -127,6 +127,7 @@ LINKED = [
 
 # -- a project's output folders are never followed -----------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("command", "where"), LINKED, ids=[f"{c}: {w}" for c, w in LINKED])
 def test_a_linked_output_folder_is_refused_and_nothing_outside_changes(
         command, where, project, victim, capsys):
@@ -317,6 +318,7 @@ def _png_names(folder: Path) -> list[str]:
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*.png"))
 
 
+@pytest.mark.slow
 def test_a_label_longer_than_a_file_name_is_shortened_keeping_its_index(project, tmp_path,
                                                                         capsys):
     """Was: ``File name too long`` (exit 1) and an empty folder left. Now every name fits in
@@ -378,6 +380,7 @@ LIMITED = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("case", "where", "argv", "code"), LIMITED,
                          ids=[case for case, *_ in LIMITED])
 def test_each_reproduction_within_the_memory_cap(case, where, argv, code, project, victim):

@@ -41,6 +41,7 @@ def starter(tmp_path: Path) -> Path:
     return tmp_path / "game"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(REPRODUCTIONS))
 def test_a_use_fan_out_ends_in_one_line_naming_the_icon_within_500_mb(starter, case):
     assert len(REPRODUCTIONS[case]) < 3000  # a few KB

@@ -359,6 +359,7 @@ def _styles(folder: Path) -> str:
             "it as CSV")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("table", "make"), [
     ("cards.csv", _blank_lines),
     ("cards.xlsx", _shared_strings),
@@ -424,6 +425,7 @@ def _parsed_counts(document: bytes) -> tuple[int, int, int, int]:
     return counts["cell"], counts["other"], counts["text"], counts["widest"]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.lists(trees, max_size=4), st.integers(1, 80), st.sampled_from(["", "\ufeff"]))
 def test_the_scan_counts_what_the_parser_builds_across_chunks(forest, chunk, bom):

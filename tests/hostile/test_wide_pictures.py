@@ -33,6 +33,7 @@ def starter(tmp_path: Path) -> Path:
     return tmp_path / "game"
 
 
+@pytest.mark.slow  # over tests/lanes.py's budget
 def test_a_7000_pixel_16_bit_tiff_builds_within_500_mb(starter):
     wide_tiff(starter / "wide.tif", 7000)
     assert (starter / "wide.tif").stat().st_size < 50 << 20

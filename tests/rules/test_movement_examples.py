@@ -123,6 +123,7 @@ def failed(game):
     return {f.check: f for f in movement.verify(game, DrawnKit(game)) if not f.ok}
 
 
+@pytest.mark.slow
 def test_verify_is_clean_and_says_its_basis():
     findings = movement.verify(GAME, DrawnKit(GAME))
     assert all(f.ok for f in findings), [f.line() for f in findings if not f.ok]
@@ -132,6 +133,7 @@ def test_verify_is_clean_and_says_its_basis():
     assert by_check["red token symbol"] == DESIGN
 
 
+@pytest.mark.slow
 def test_a_wrong_card_count_fails_naming_the_direction(tmp_path):
     game = broken(tmp_path, "dx: -1, dy: -1, count: 5}", "dx: -1, dy: -1, count: 4}")
     bad = failed(game)
@@ -141,6 +143,7 @@ def test_a_wrong_card_count_fails_naming_the_direction(tmp_path):
     assert "navigation cards, total" in bad
 
 
+@pytest.mark.slow
 def test_a_turned_arrow_and_a_swapped_symbol_fail(tmp_path):
     game = broken(tmp_path, "{direction: left, word: LEFT, dx: -1,",
                   "{direction: left, word: LEFT, dx: 1,")
@@ -149,6 +152,7 @@ def test_a_turned_arrow_and_a_swapped_symbol_fail(tmp_path):
     assert failed(game)["red token symbol"].basis == DESIGN
 
 
+@pytest.mark.slow
 def test_a_moved_closed_space_fails_naming_the_square(tmp_path):
     # Saltire row 1 is ".#.....#.": move its west closed square one column east.
     game = broken(tmp_path, '        - ".#.....#."\n        - "W.#...#.E"',
@@ -160,6 +164,7 @@ def test_a_moved_closed_space_fails_naming_the_square(tmp_path):
     assert found.basis == DESIGN
 
 
+@pytest.mark.slow
 def test_a_lost_starting_ring_fails_on_the_printed_board(tmp_path):
     game = broken(tmp_path, '        - ".N.NN.N.."', '        - ".N.N..N.."')  # Pinwheel
     bad = failed(game)
@@ -168,6 +173,7 @@ def test_a_lost_starting_ring_fails_on_the_printed_board(tmp_path):
     assert bad["board Pinwheel: printed starting spaces per side"].basis == RULEBOOK
 
 
+@pytest.mark.slow
 def test_a_board_template_that_stops_drawing_rings_fails(monkeypatch):
     """The boards are read from the rendered faces: a template change shows up too."""
     from generator.rules.movement_game import reference as ref

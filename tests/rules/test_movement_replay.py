@@ -47,6 +47,7 @@ def as_recorded(data: dict) -> dict:
     return {**data, "tables": tables}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("board", "players"), list(RECORDED))
 def test_greedy_games_are_unchanged(board, players):
     games, seed, digest, first = RECORDED[board, players]

@@ -114,6 +114,7 @@ def test_the_example_replays_from_its_seed(game, example):
     assert [card >= 0 for card in state.grid] == drawn
 
 
+@pytest.mark.slow
 def test_the_example_follows_the_engine(game, monkeypatch):
     """Change the engine's winning rule (a suit match would do) and the example changes."""
     monkeypatch.setattr(mt, "SAME_VALUE", mt.MATCH)

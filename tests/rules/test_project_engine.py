@@ -161,6 +161,7 @@ def test_a_package_engine_and_two_projects_with_one_file_name(in_tmp, config, ca
 
 # -- an untrusted project: everything that needs no code, said once ---------------------------
 
+@pytest.mark.slow
 def test_a_hostile_engine_is_never_imported_untrusted(in_tmp, config, capsys):
     folder = starter(in_tmp / "g")
     marker = in_tmp / "imported.txt"
@@ -405,6 +406,7 @@ def test_a_faulty_examples_hook_stops_the_build_with_its_line(in_tmp, config, ca
 
 # -- "Done when", as a new designer tries it ------------------------------------------------
 
+@pytest.mark.slow
 def test_done_when(in_tmp, config, capsys, page_texts):
     code, out, _ = run(capsys, "init", "g", "--engine")
     assert code == 0 and "pnp trust g && pnp simulate g" in out
@@ -444,6 +446,7 @@ def test_done_when(in_tmp, config, capsys, page_texts):
         assert code == 2 and re.search(expected, err) and "Traceback" not in err, err
 
 
+@pytest.mark.slow
 def test_the_complete_example_of_docs_engines_plays(in_tmp, config, capsys):
     """docs/engines.md's complete small example, as a designer would use it: saved as rules.py
     in a code-free starter, named by `rules: rules.py`, trusted, simulated."""
@@ -476,6 +479,7 @@ def test_an_engine_that_does_not_compile_or_import_is_named_at_its_line(in_tmp, 
     assert "Traceback" not in err
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.from_regex(RULES_PATTERN, fullmatch=True))
 def test_no_rules_value_the_schema_accepts_leaves_the_project(value):
@@ -489,6 +493,7 @@ def test_no_rules_value_the_schema_accepts_leaves_the_project(value):
     assert all(not p.startswith(".") for p in parts)
 
 
+@pytest.mark.slow  # over tests/lanes.py's budget
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_says_which_game_and_hook_it_stopped_in(in_tmp, config, jobs):
     """Ctrl-C (SIGINT to the command's process group, as a terminal sends it) while a hook
