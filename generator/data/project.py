@@ -20,7 +20,6 @@ live in the built-in ``card_data/`` folder, which has no kind folders: they see 
 """
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -281,6 +280,8 @@ def eject(kind: str, name: str, folder: Path) -> tuple[Path, Path]:
     sources = [source_dir / f"{name}{suffix}" for suffix in suffixes
                if (source_dir / f"{name}{suffix}").is_file()]
     if not sources:
+        import difflib  # here: only a misspelt name needs it
+
         names = sorted({f.stem for suffix in suffixes for f in source_dir.glob(f"*{suffix}")})
         close = list(dict.fromkeys(difflib.get_close_matches(name, names, n=4, cutoff=0.6)
                                    + [n for n in names if name in n]))[:8]
