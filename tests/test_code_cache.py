@@ -41,6 +41,7 @@ def run_counting(cache: Path, **env: str) -> dict:
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow  # starts processes
 def test_a_second_process_compiles_no_expression(tmp_path):
     """PNP_CACHE=0 (no results remembered) still leaves compiled code to the next process."""
     first = run_counting(tmp_path / "cache")
@@ -52,6 +53,7 @@ def test_a_second_process_compiles_no_expression(tmp_path):
     assert len(list((tmp_path / "cache" / "code").glob("*.code"))) == 5
 
 
+@pytest.mark.slow  # starts processes
 def test_turned_off_it_writes_and_reads_nothing(tmp_path):
     first = run_counting(tmp_path / "cache", PNP_CODE_CACHE="0")
     second = run_counting(tmp_path / "cache", PNP_CODE_CACHE="0")

@@ -87,6 +87,7 @@ def run_counting(cache: Path, **env: str) -> dict:
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow  # starts processes
 def test_a_second_process_parses_no_font(tmp_path):
     first = run_counting(tmp_path / "cache")
     second = run_counting(tmp_path / "cache")
