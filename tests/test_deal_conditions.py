@@ -230,6 +230,7 @@ def test_a_bad_expectation_or_draw_is_an_error_at_its_line(tmp_path, spec, field
 
 # -- draws: the first cards drawn after the deal ------------------------------------------
 
+@pytest.mark.slow  # over tests/lanes.py's budget
 def test_at_least_one_fog_card_in_the_first_3_draws(tmp_path, capsys):
     some_fog = 1 - Fraction(C(32, 3), C(40, 3))  # any 3 places of the deck: 49.8 %
     file = fog_project(tmp_path, [

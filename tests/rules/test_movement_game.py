@@ -250,6 +250,7 @@ def test_a_player_always_has_an_action_and_clones_replay():
                 break
 
 
+@pytest.mark.slow  # over tests/lanes.py's budget
 def test_verify_passes_on_the_data_file():
     findings = movement.verify(GAME, DrawnKit(GAME))
     assert findings and all(f.ok for f in findings), [f.line() for f in findings if not f.ok]
