@@ -545,7 +545,7 @@ def untrusted_notes(named: Sequence[str], lang: str = SOURCE) -> list[str]:
     """What a build of the project folders (or data files) named skips because their own
     code is not trusted, one sentence each with the command that trusts it; said once by the
     front end. Built-in games are the tool's own: nothing to say (and nothing imported: a
-    build imports the data layer itself, with the collector paused, cli.collector_paused)."""
+    build imports the data layer itself, with the collector eased, cli.collector_eased)."""
     notes = []
     for name in named:
         if not _folders([name]):
