@@ -303,6 +303,7 @@ def test_the_memo_is_bounded(tmp_path, monkeypatch):
 
 @pytest.mark.slow
 def test_discovery_then_load_parses_each_data_file_once(monkeypatch):
+    monkeypatch.setenv("PNP_CODE_CACHE", "0")  # this process's memo alone, not kept parses
     composed: list[str] = []
     compose = yamlfast.compose
 
@@ -318,3 +319,34 @@ def test_discovery_then_load_parses_each_data_file_once(monkeypatch):
     data_files = {yamlfile.read_text(file) for file in paths.CARD_DATA.glob("*.yaml")}
     parsed_data_files = [text for text in composed if text in data_files]
     assert len(parsed_data_files) == len(set(parsed_data_files)) == len(data_files)
+
+
+def test_a_parse_is_kept_across_processes_by_its_text(tmp_path, monkeypatch, fresh_cache):
+    """A second process (here: the memo forgotten) reads a kept parse instead of composing
+    the text again: the same values and lines, values of its own; a text with a date, or
+    aliases, or one that fails a check, is not kept."""
+    composed: list[str] = []
+    compose = yamlfast.compose
+
+    def counting(text: str, *args: Any) -> Any:
+        composed.append(text)
+        return compose(text, *args)
+
+    monkeypatch.setattr(yamlfast, "compose", counting)
+    kept, dated = tmp_path / "kept.yaml", tmp_path / "dated.yaml"
+    kept.write_text("a: {b: [1, 2.5, true, null]}\nc: text\n", encoding="utf-8")
+    dated.write_text("when: 2024-01-02\n", encoding="utf-8")
+    first = yamlfile.load_yaml(kept)
+    yamlfile.load_yaml(dated)
+    yamlfile.forget_parses()
+    again = yamlfile.load_yaml(tmp_path / "kept.yaml")
+    yamlfile.load_yaml(dated)
+    assert composed == [kept.read_text(), dated.read_text(), dated.read_text()]
+    assert again.data == first.data == {"a": {"b": [1, 2.5, True, None]}, "c": "text"}
+    assert again.lines == first.lines and again.lines[("c",)] == 2
+    again.data["a"]["b"].append(3)
+    assert yamlfile.load_yaml(kept).data["a"]["b"] == [1, 2.5, True, None]
+    monkeypatch.setattr(yamlfile, "MAX_DEPTH", 1)  # a limit is part of the key
+    yamlfile.forget_parses()
+    with pytest.raises(DataError, match="nested deeper than 1 level"):
+        yamlfile.load_yaml(kept)

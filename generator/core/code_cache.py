@@ -8,7 +8,7 @@ strings rarely change. generator/expressions/compiler.py asks ``load`` for a str
 before compiling it and ``store``s what it compiled; this module only keeps the bytes. The
 tables ReportLab reads from a font file are kept here too, by the file's content
 (generator/data/font_tables.py): derived from installed files as code is, and as costly to
-read again in every process.
+read again in every process; and so are parsed YAML texts (generator/core/yamlfile.py).
 
 The key (the caller's, ``key``) is the sha256 of the string's full text and everything that
 decides the code made of it: the Python and Jinja versions, the environment's settings and

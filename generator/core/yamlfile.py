@@ -23,23 +23,29 @@ Speed: the text is parsed by libyaml's C parser where PyYAML has it (generator/d
 yamlfast.py: same checks, same values and lines; any problem and the pure-Python loader below
 runs again to word the error exactly as ever), and a parse is remembered for the process by
 the file's text, so a file read twice (game discovery, then the game; a face template used by
-every game) is parsed once. Each load still gets values of its own to change.
+every game) is parsed once. Each load still gets values of its own to change. A parse that
+passed every check is also kept across processes, by its text, in the code cache
+(generator/core/code_cache.py), as compiled expressions are: a build reads the same files as
+the build before it.
 """
 from __future__ import annotations
 
+import hashlib
+import marshal
 import os
 import re
 import stat
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from contextlib import suppress
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from generator.core import context, memo, yamlfast, yamlhints
+from generator.core import cache, code_cache, context, memo, yamlfast, yamlhints
 from generator.core.errors import DataError
 from generator.core.words import plain, said
 
@@ -308,8 +314,14 @@ def load_yaml(file: Path) -> YamlDoc:
     if known is not None:
         with suppress(KeyError):  # another thread may just have dropped it
             _MEMO.move_to_end(text)
-        node, aliased, known_lines = known
-        return YamlDoc(file, _construct(node, aliased), dict(known_lines))
+        values, known_lines = known
+        return YamlDoc(file, values(), dict(known_lines))
+    key = _kept_key(text)
+    kept = _kept(key) if key else None
+    if kept is not None:
+        blob, kept_lines = kept
+        _remember(text, (partial(marshal.loads, blob), kept_lines))
+        return YamlDoc(file, marshal.loads(blob), dict(kept_lines))
     try:
         parsed = _parse_fast(text)
     except yamlfast.Refused as exc:
@@ -323,14 +335,62 @@ def load_yaml(file: Path) -> YamlDoc:
     lines: dict[Path_, int] = {}
     if node is not None:
         _record_lines(node, (), lines, file)
-    _remember(text, (node, aliased, lines))
+    _remember(text, (partial(_construct, node, aliased), lines))
+    if key and parsed is not None and not aliased:
+        _keep(key, data, lines)
     return YamlDoc(file, data, dict(lines))
 
 
-# Parses of this process, by text: (root node, whether it has aliases, lines). The node graph
-# is kept rather than the values so that each load constructs values of its own (callers may
-# change them). Bounded by the total length of the texts kept (least recently used go first).
-_Parse = tuple[yaml.Node | None, bool, dict[Path_, int]]
+# A parse kept across processes (generator/core/code_cache.py), by the text and everything
+# that decides its values and lines. Why: each build reads the same game file, its face
+# templates, theme and messages again; composing them from libyaml's events was 15-20 ms of
+# a warm Moving Target build (load_game 41 ms, 23 ms before templates were read at load).
+# Only a parse that passed every check is kept (an error is found again, by parsing), only
+# one without aliases (values are not shared within it, so marshal's copy is the same tree)
+# and only values marshal writes as they are (no dates: a text with one is parsed each
+# time). A kept parse is trusted as compiled code is: the folder's and file's owner checks.
+KEPT_FORMAT = "pnp-yaml 1"  # bump with what a kept parse holds
+
+
+def _kept_key(text: str) -> str | None:
+    """The kept parse's key: the text, this module's code and what it imports, PyYAML's
+    version and the limits as they are now (a test may lower one)."""
+    if not code_cache.enabled():
+        return None
+    try:
+        return cache.fingerprint([
+            KEPT_FORMAT, yaml.__version__, yamlfast.AVAILABLE, cache.code_digest(__name__),
+            [MAX_FILE_BYTES, MAX_DEPTH, MAX_ALIASES, MAX_NODES, MAX_ALIAS_VALUES],
+            hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()])
+    except cache.Uncacheable:
+        return None
+
+
+def _kept(key: str) -> tuple[bytes, dict[Path_, int]] | None:
+    """(the values marshalled, the lines) kept under ``key``, or None."""
+    found = code_cache.load(key)
+    if found is None or found[0].get("yaml") != KEPT_FORMAT:
+        return None
+    kept = found[1]
+    if type(kept) is not tuple or len(kept) != 2 or type(kept[0]) is not bytes \
+            or type(kept[1]) is not dict:
+        return None
+    return kept
+
+
+def _keep(key: str, data: Any, lines: dict[Path_, int]) -> None:
+    try:
+        blob = marshal.dumps(data)
+    except ValueError:  # a date, or another value marshal does not write
+        return
+    code_cache.store(key, {"yaml": KEPT_FORMAT}, (blob, lines))
+
+
+# Parses of this process, by text: (what makes its values, lines). The node graph (or the
+# kept parse's marshalled values) is held rather than the values so that each load gets
+# values of its own (callers may change them). Bounded by the total length of the texts kept
+# (least recently used go first).
+_Parse = tuple[Callable[[], Any], dict[Path_, int]]
 _MEMO: OrderedDict[str, _Parse] = OrderedDict()
 MEMO_CHARS = 2 * 1024 * 1024
 
