@@ -24,6 +24,12 @@ def main(argv: list[str] | None = None) -> int:
     import bench_deck
     import bench_png
 
+    # The in-process benches start workers through generator.core.children, which sets
+    # PYTHONSAFEPATH=1 in this process's environment (right for the tool: a child never imports
+    # from the folder it stands in). The whole-process rows below run `python -m generator` in
+    # the checkout as `make pdf` does, which needs the checkout on the path: the environment
+    # goes back to what the user's shell gave.
+    users = dict(os.environ)
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     bench_deck.main()
     bench_png.main()
@@ -31,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
         if (HERE / f"{name}.py").exists():
             module = __import__(name)
             module.main()
+    os.environ.clear()
+    os.environ.update(users)
     import whole_process  # issue 14: whole-process figures (processes, memory, watch)
 
     whole_process.main([])
