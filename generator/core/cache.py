@@ -454,9 +454,12 @@ def _write(folder: Path, kind: str, key: str, chunks: Iterable[bytes], limit: in
     return True
 
 
-def evict(folder: Path, limit: int = MAX_TOTAL) -> None:
-    """Delete the least recently used entries until the folder's entries fit ``limit``, and
-    temporary files a crash left behind. Only files named like entries are touched."""
+def evict(folder: Path, limit: int = MAX_TOTAL, *, files: int | None = None,
+          entry: re.Pattern[str] = _ENTRY, temp: re.Pattern[str] = _TEMP) -> None:
+    """Delete the least recently used entries until the folder's entries fit ``limit`` bytes
+    (and ``files`` entries, when given), and temporary files a crash left behind. Only files
+    named like entries (``entry``) or temporary files (``temp``) are touched: the one eviction
+    of every cache folder (the results here, compiled code in ``code_cache``)."""
     entries = []
     now = time.time()
     try:
@@ -466,20 +469,22 @@ def evict(folder: Path, limit: int = MAX_TOTAL) -> None:
                     info = item.stat(follow_symlinks=False)
                 except OSError:
                     continue
-                if _TEMP.fullmatch(item.name) and now - info.st_mtime > STALE_TEMP:
+                if temp.fullmatch(item.name) and now - info.st_mtime > STALE_TEMP:
                     with contextlib.suppress(OSError):
                         os.unlink(item.path)
-                elif _ENTRY.fullmatch(item.name):
+                elif entry.fullmatch(item.name):
                     entries.append((info.st_mtime, item.name, info.st_size, item.path))
     except OSError:
         return
     total = sum(size for _, _, size, _ in entries)
+    count = len(entries)
     for _, _, size, path in sorted(entries):
-        if total <= limit:
+        if total <= limit and (files is None or count <= files):
             break
         with contextlib.suppress(OSError):
             os.unlink(path)
         total -= size
+        count -= 1
 
 
 def cached(kind: str, key_parts: Any, compute: Callable[[], T],

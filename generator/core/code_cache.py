@@ -38,17 +38,15 @@ import os
 import re
 import stat
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
-from . import memo, paths
+from . import cache, memo, paths
 
 MAGIC = b"pnp-code 1\n"  # bump with the layout of an entry
 MAX_ENTRY = 4 << 20  # bytes: a string's code is a few KB, a font's tables up to ~3 MB
 MAX_FILES = 20_000  # entries in the folder: about 20 kits' worth of strings
 MAX_BYTES = 64 << 20
-STALE_TEMP = 3600.0  # seconds: a temporary file older than this was left by a crash
 _NAME = re.compile(r"[0-9a-f]{64}\.code")
 _TEMP = re.compile(r"\.tmp-.*\.code")
 _OFF = {"0", "false", "no", "off"}
@@ -155,29 +153,6 @@ def _trim_once(where: Path) -> None:  # (or per test) would cost more than compi
 
 def trim(where: Path, files: int = MAX_FILES, size: int = MAX_BYTES) -> None:
     """Delete the oldest entries past ``files`` entries or ``size`` bytes, and temporary
-    files a crash left. Only files named like entries are touched."""
-    entries = []
-    now = time.time()
-    try:
-        with os.scandir(where) as listing:
-            for item in listing:
-                try:
-                    info = item.stat(follow_symlinks=False)
-                except OSError:
-                    continue
-                if _TEMP.fullmatch(item.name) and now - info.st_mtime > STALE_TEMP:
-                    with contextlib.suppress(OSError):
-                        os.unlink(item.path)
-                elif _NAME.fullmatch(item.name):
-                    entries.append((info.st_mtime, item.name, info.st_size, item.path))
-    except OSError:
-        return
-    total = sum(entry[2] for entry in entries)
-    count = len(entries)
-    for _, _, bytes_, path in sorted(entries):
-        if count <= files and total <= size:
-            break
-        with contextlib.suppress(OSError):
-            os.unlink(path)
-        count -= 1
-        total -= bytes_
+    files a crash left. Only files named like entries are touched (the result cache's own
+    eviction, given this folder's names)."""
+    cache.evict(where, size, files=files, entry=_NAME, temp=_TEMP)
