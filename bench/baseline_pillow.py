@@ -11,8 +11,8 @@ import yaml
 from PIL import Image, ImageDraw, ImageFont
 
 from generator.core.vector import flatten
-from generator.data import fonts
-from generator.data.icons import load_icon
+from generator.data.design.icons import load_icon
+from generator.data.typefaces import fonts
 
 DPI, SS, BLEED = 300, 3, 3.175
 CARD = (63.5, 88.9)

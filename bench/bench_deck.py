@@ -10,8 +10,8 @@ from pathlib import Path
 from baseline_reportlab import build as baseline_build
 
 from generator.data import load_game
-from generator.data.resources import load_resources
-from generator.data.templates import load_template
+from generator.data.design.resources import load_resources
+from generator.data.design.templates import load_template
 from generator.layout.assemble import Part
 from generator.layout.furnish import front_furniture, make_page
 from generator.layout.kit import Packer, centre_sheet

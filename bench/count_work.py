@@ -6,7 +6,8 @@ Counted in this process and every worker it forks: the expression strings Python
 ``<expression>`` or ``<template>``) and the font files ReportLab parsed
 (``TTFontFile.extractInfo``). Issue 37's cold builds must compile no expression and parse no
 font that an earlier process compiled or parsed (generator/core/code_cache.py,
-generator/data/font_tables.py): bench/item4.py runs a cold build twice and reads the second's.
+generator/data/typefaces/font_tables.py): bench/item4.py runs a cold build twice and reads the
+second's.
 """
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ def edit(file: Path, old: str, new: str) -> int:
 
 def starter(folder: Path) -> Path:
     """A starter project with its own engine (``pnp init --engine``) in ``folder``."""
-    from generator.data import project
+    from generator.data.files import project
 
     project.init_project(folder, engine=True)
     return folder

@@ -2,7 +2,7 @@
 
 A face is handed what it reads (generator/core/drawing.py's ``FaceInputs``: the build's font
 book, translator and resolver) and gives back what it told the translation record; a build
-makes the inputs once (generator/data/lookup.py's ``face_inputs``) and tells the session once
+makes the inputs once (generator/data/design/lookup.py's ``face_inputs``) and tells the session once
 per face (``Session.record``). These wrappers do the same for the project and session in use
 here, so a test reads as it did when the faces fetched their inputs themselves. Tests of the
 explicit inputs themselves (a hand-made font book) are in tests/test_faces_inputs.py.
@@ -14,7 +14,9 @@ from typing import Any
 
 from generator.core import primitives as p
 from generator.core.model import NOTHING_KNOWN, FaceTemplate, Known
-from generator.data import fonts, i18n, lookup
+from generator.data.design import lookup
+from generator.data.translation import i18n
+from generator.data.typefaces import fonts
 from generator.faces import ink, rich_layout, template, text
 from generator.faces.text import TextBox
 

@@ -53,7 +53,7 @@ from PIL import Image, ImageChops, ImageFilter
 
 from generator.core import primitives as p
 from generator.core.model import Size
-from generator.data.resources import load_resources
+from generator.data.design.resources import load_resources
 from generator.layout.page import Page, Placement, drawn
 from generator.render.pdf import write_pdf
 from generator.render.png import MM_PER_INCH, render_png

@@ -17,7 +17,7 @@ from generator.core import colours
 from generator.core import primitives as p
 from generator.core.colours import NotAColour, parse_colour
 from generator.core.sizes import Size
-from generator.data.resources import load_resources
+from generator.data.design.resources import load_resources
 from generator.layout.page import Page, Placement, drawn
 from generator.orchestration.preflight import colour as cvd
 from generator.render.pdf import write_pdf
@@ -175,10 +175,10 @@ def test_forms_carry_their_opacity_states_and_opaque_pdfs_have_none(tmp_path):
 # -- where colours are read: templates, themes, icons, pre-flight -------------------------------
 
 def test_templates_themes_and_icons_accept_translucent_colours(tmp_path):
-    from generator.data import project
-    from generator.data.icons import load_icon
-    from generator.data.templates import load_template
-    from generator.data.themes import load_theme
+    from generator.data.design.icons import load_icon
+    from generator.data.design.templates import load_template
+    from generator.data.design.themes import load_theme
+    from generator.data.files import project
     from tests.drawing import render_face
 
     folder = tmp_path / "game"

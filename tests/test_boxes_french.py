@@ -16,9 +16,10 @@ import pytest
 import yaml
 
 from generator.core import paths
-from generator.data import i18n, load_game
-from generator.data.i18n_files import collapse
-from generator.data.themes import load_theme
+from generator.data import load_game
+from generator.data.design.themes import load_theme
+from generator.data.translation import i18n
+from generator.data.translation.i18n_files import collapse
 from generator.frontends.app import verify_report
 from generator.orchestration.build import build_kit
 from generator.orchestration.drawing import render_faces

@@ -19,7 +19,7 @@ import pytest
 import reportlab
 
 from generator.core import context, memo, paths
-from generator.data import project
+from generator.data.files import project
 from generator.orchestration.build import build_pdf
 from generator.orchestration.options import BuildOptions
 
@@ -124,14 +124,17 @@ def test_a_build_leaves_the_callers_state_as_it_was(tmp_path):
 def test_every_memo_table_is_registered_and_forgotten_at_once():
     """No ``functools`` cache is left outside the registry in the modules this part owns;
     ``forget_all`` empties every table but the code's (the running code's digests)."""
-    from generator.data import resolve, templates
+    from generator.data.design import templates
+    from generator.data.files import resolve
     from generator.faces import face_cache
 
     names = memo.tables()
-    for table in ("generator.data.templates._template_at", "generator.data.icons._icon_at",
-                  "generator.data.resolve._found_template", "generator.data.resolve.check_image",
-                  "generator.data.fonts._WIDTHS", "generator.core.yamlfile._MEMO",
-                  "generator.data.i18n_files._messages_at",
+    for table in ("generator.data.design.templates._template_at",
+                  "generator.data.design.icons._icon_at",
+                  "generator.data.files.resolve._found_template",
+                  "generator.data.files.resolve.check_image",
+                  "generator.data.typefaces.fonts._WIDTHS", "generator.core.yamlfile._MEMO",
+                  "generator.data.translation.i18n_files._messages_at",
                   "generator.faces.face_cache.code_digest",
                   "generator.core.cache.code_digest"):
         assert table in names, table

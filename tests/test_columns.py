@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from generator.core import paths
 from generator.core.errors import DataError
 from generator.data import load_game
-from generator.data.columns import parse_type
+from generator.data.tables.columns import parse_type
 
 
 @pytest.mark.parametrize(("old", "new", "field", "expected"), [

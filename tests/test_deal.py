@@ -15,7 +15,7 @@ import pytest
 from generator.core import context
 from generator.core.errors import DataError
 from generator.data import load_game
-from generator.data.schema import DealQuestion
+from generator.data.tables.schema import DealQuestion
 from generator.frontends.cli import main
 from generator.rules import deal
 from tests.test_declarative import GAME, write
@@ -195,7 +195,7 @@ def test_a_project_game_answers_its_questions_and_a_card_without_the_field_fails
 
 
 def test_the_monte_carlo_work_is_capped_in_cards_dealt():
-    from generator.data.deal_list import MAX_DEALT_CARDS, check_work
+    from generator.data.tables.deal_list import MAX_DEALT_CARDS, check_work
 
     check_work(4, 13, MAX_DEALT_CARDS // 52, anyone=True)
     check_work(4, 13, 100_000, anyone=False)  # one hand a deal: 1,300,000 cards

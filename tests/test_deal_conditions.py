@@ -1,4 +1,4 @@
-"""Deal conditions typed by their column (generator/data/deal_list.py ``typed_where``): a
+"""Deal conditions typed by their column (generator/data/tables/deal_list.py ``typed_where``): a
 designer's 40-card project from a CSV with a boolean column ``fog`` (8 cards true) answers
 "no fog card in a hand of 5" as C(32,5)/C(40,5) = 30.6 % however the boolean is written, and
 refuses a field no card has or a value no card holds with one line (exit 2) naming the
@@ -15,7 +15,8 @@ import pytest
 import yaml
 
 from generator.core.errors import DataError
-from generator.data import columns, load_game
+from generator.data import load_game
+from generator.data.tables import columns
 from generator.frontends.cli import main
 
 C = math.comb

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.core.model import Component, Item, Size
-from generator.data.schema import DealQuestion
+from generator.data.tables.schema import DealQuestion
 from generator.rules import deal
 from generator.rules.declarative import Piece, Reader
 

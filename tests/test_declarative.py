@@ -77,7 +77,7 @@ def hand_deck() -> dict[str, Any]:
     """The same deck written card by card (plain values, not table rows): the shape of a deck
     a designer keeps in a list, where a card can go missing or be written twice. Its face reads
     nothing of the items (playing-card reads a suit's and a rank's rows: it would refuse these
-    plain values at load, generator/data/fields.py)."""
+    plain values at load, generator/data/tables/fields.py)."""
     game = copy.deepcopy(GAME)
     game["components"][0] = {
         "id": "deck", "kind": "card", "name": "Cards", "size": "poker",

@@ -19,8 +19,8 @@ from generator.core import primitives as p
 from generator.core.elements import ELEMENTS, KINDS, PRIMITIVE_CLASSES, UnknownPrimitive
 from generator.core.errors import DataError
 from generator.core.model import Size
-from generator.data.resources import load_resources
-from generator.data.templates import load_template
+from generator.data.design.resources import load_resources
+from generator.data.design.templates import load_template
 from generator.faces import face_codec
 from generator.faces.template import ELEMENT_WORK, INFO_BY_DEFAULT, PRIMITIVE_FIELDS
 from generator.layout.page import Page, Placement
@@ -108,7 +108,7 @@ def test_an_unknown_primitive_is_refused_never_skipped(tmp_path):
 
 def _element(kind: str, fields: dict[str, object], folder: Path) -> p.Face:
     """The face of one element of ``kind`` drawn from a template in ``folder``."""
-    from generator.data import resolve
+    from generator.data.files import resolve
 
     for value in fields.values():  # a picture the example names: a photo-like one
         if isinstance(value, str) and value.endswith(".png") and not (folder / value).exists():

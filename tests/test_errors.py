@@ -13,7 +13,7 @@ from generator.core.errors import CompositionError, DataError, DataErrors
 from generator.core.model import Size
 from generator.core.primitives import Face, Image
 from generator.data import load_game
-from generator.data.resources import load_resources
+from generator.data.design.resources import load_resources
 from generator.frontends.cli import main
 from generator.layout.page import Page, Placement, drawn
 from generator.orchestration.build import build_pdf

@@ -12,7 +12,8 @@ from pypdf import PdfReader
 from generator.core import primitives as p
 from generator.core.progress import Progress, track
 from generator.core.sizes import PAPER_SIZES
-from generator.data import load_game, project
+from generator.data import load_game
+from generator.data.files import project
 from generator.layout.calibration import calibration_pages
 from generator.layout.gutterfold import gutterfold_pages
 from generator.layout.kit import Piece

@@ -62,7 +62,8 @@ from generator.expressions import ENV
 before = {"globals": {k: id(v) for k, v in ENV.globals.items()},
           "filters": {k: id(v) for k, v in ENV.filters.items()},
           "tests": {k: id(v) for k, v in ENV.tests.items()}}
-import generator.data.i18n, generator.faces.markup, generator.orchestration.build  # noqa
+import generator.data.translation.i18n, generator.faces.markup  # noqa
+import generator.orchestration.build  # noqa
 after = {"globals": {k: id(v) for k, v in ENV.globals.items()},
          "filters": {k: id(v) for k, v in ENV.filters.items()},
          "tests": {k: id(v) for k, v in ENV.tests.items()}}

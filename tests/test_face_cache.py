@@ -20,8 +20,9 @@ from generator.core import cache, memo, paths
 from generator.core import primitives as p
 from generator.core.drawing import valid_events
 from generator.core.elements import PRIMITIVE_CLASSES
-from generator.data import i18n, project
-from generator.data.loader import load_game
+from generator.data.files import project
+from generator.data.tables.loader import load_game
+from generator.data.translation import i18n
 from generator.faces import face_cache, face_codec
 from generator.orchestration import drawing
 from generator.orchestration.build import build_pdf
@@ -260,7 +261,8 @@ def test_an_output_folder_inside_faces_does_not_hide_their_edits(game, tmp_path,
 
 def test_a_symlinked_data_file_keys_the_folder_its_faces_come_from(game, tmp_path, cache_dir,
                                                                    drawn, monkeypatch):
-    """generator/data/project.py uses the folder the link leads to; the key must list that one."""
+    """generator/data/files/project.py uses the folder the link leads to; the key must list that
+    one."""
     linked = tmp_path / "elsewhere"
     linked.mkdir()
     (linked / "game.yaml").symlink_to(game)
@@ -473,7 +475,7 @@ def test_the_code_key_covers_only_the_modules_drawing_reaches(monkeypatch):
 
     before = key_after(None)
     for reached in ("generator.faces.template", "generator.expressions.library",
-                    "generator.data.fonts", "generator.orchestration.drawing",
+                    "generator.data.typefaces.fonts", "generator.orchestration.drawing",
                     "generator.rules.moving_target.worked"):
         assert key_after(reached) != before, reached
     for apart in ("generator.render.pdf", "generator.orchestration.exporters.tts",

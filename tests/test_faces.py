@@ -12,10 +12,11 @@ from generator.core import paths
 from generator.core import primitives as p
 from generator.core.errors import DataError
 from generator.core.vector import flatten, parse_path
-from generator.data import fonts, game_ids, load_game
-from generator.data.icons import load_icon
-from generator.data.templates import load_template
-from generator.data.themes import load_theme
+from generator.data import game_ids, load_game
+from generator.data.design.icons import load_icon
+from generator.data.design.templates import load_template
+from generator.data.design.themes import load_theme
+from generator.data.typefaces import fonts
 from generator.expressions import ExpressionError, evaluate
 from generator.faces.text import TextBox, TextDoesNotFit
 from tests.drawing import dependencies, fit, layout, render_face, wrap

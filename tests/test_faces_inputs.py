@@ -24,8 +24,11 @@ from generator.core.errors import DataError
 from generator.core.model import FaceTemplate
 from generator.core.vector import IconDef
 from generator.core.yamlfile import load_yaml
-from generator.data import fonts, i18n, load_game, lookup, project_fonts
-from generator.data.icons import load_icon
+from generator.data import load_game
+from generator.data.design import lookup
+from generator.data.design.icons import load_icon
+from generator.data.translation import i18n
+from generator.data.typefaces import fonts, project_fonts
 from generator.faces import template
 from generator.orchestration import drawing
 from generator.orchestration.build import BuildOptions, build_pdf

@@ -1,5 +1,5 @@
-"""A font's tables read once per file content (generator/data/font_tables.py): a restored font
-is the parsed one, attribute for attribute, a second process parses no font, and an entry
+"""A font's tables read once per file content (generator/data/typefaces/font_tables.py): a restored
+font is the parsed one, attribute for attribute, a second process parses no font, and an entry
 that does not fit is a miss."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from reportlab.pdfbase.ttfonts import TTFont, TTFontFile
 
 from generator.core import code_cache, paths
-from generator.data import font_tables, fonts
+from generator.data.typefaces import font_tables, fonts
 
 DEJAVU = paths.FONTS / "dejavu" / "DejaVuSans.ttf"  # 2048 units per em: widths are floats
 
@@ -72,7 +72,7 @@ def counted(self, *args, **kwargs):
     return real(self, *args, **kwargs)
 ttfonts.TTFontFile.extractInfo = counted
 from generator.core import context
-from generator.data import fonts
+from generator.data.typefaces import fonts
 with context.building():
     widths = [fonts.text_width_mm(key, "Deal 10 cards", 9) for key in fonts.font_files()]
 print(json.dumps({"parsed": count[0], "widths": widths}))

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from generator.core import primitives as p
-from generator.data import i18n, load_game
+from generator.data import load_game
+from generator.data.translation import i18n
 from generator.frontends.app import verify_report
 from generator.layout.contents import rules_line
 from generator.orchestration.build import build_kit

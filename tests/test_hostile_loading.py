@@ -5,7 +5,8 @@ includes; where needed a copy of templates/faces/, templates/icons/ or templates
 in place of the real folder) and runs ``build`` and ``verify`` on it. Every case must exit 2
 with one ``error:`` line naming the right file and field, print no traceback, write nothing
 to the output folder, and finish quickly: the limits of generator/core/yamlfile.py,
-generator/data/resolve.py and generator/data/loader.py act before anything expensive runs.
+generator/data/files/resolve.py and generator/data/tables/loader.py act before anything expensive
+runs.
 """
 from __future__ import annotations
 
@@ -21,10 +22,10 @@ import pytest
 from PIL import Image
 
 from generator.core import paths
-from generator.data import resolve
-from generator.data.icons import load_icon
-from generator.data.schema import MAX_COMPONENT_PIECES, MAX_GAME_PIECES
-from generator.data.templates import load_template
+from generator.data.design.icons import load_icon
+from generator.data.design.templates import load_template
+from generator.data.files import resolve
+from generator.data.tables.schema import MAX_COMPONENT_PIECES, MAX_GAME_PIECES
 from generator.frontends import cli
 
 INCLUDES = {"monster-day": ["decktet.yaml", "decktet-moving-day.yaml"],

@@ -1,5 +1,5 @@
-"""Kits in other languages (generator/data/i18n.py, generator/data/i18n_files.py): furniture
-messages,
+"""Kits in other languages (generator/data/translation/i18n.py,
+generator/data/translation/i18n_files.py): furniture messages,
 game catalogues, t() in templates, verify's report of texts left in English, --lang and
 KIT_LANG."""
 from __future__ import annotations
@@ -14,8 +14,17 @@ from pypdf import PdfReader
 from generator.core import paths
 from generator.core import primitives as p
 from generator.core.errors import DataError, shown
-from generator.data import fonts, i18n, load_game, project
-from generator.data.i18n_files import fill, languages, load_catalogue, messages, placeholders
+from generator.data import load_game
+from generator.data.files import project
+from generator.data.translation import i18n
+from generator.data.translation.i18n_files import (
+    fill,
+    languages,
+    load_catalogue,
+    messages,
+    placeholders,
+)
+from generator.data.typefaces import fonts
 from generator.frontends.cli import main
 from generator.layout.frame import Frame
 from generator.orchestration.build import build_kit, build_pdf
@@ -342,7 +351,7 @@ def test_coverage_in_french_fails_naming_the_french_words(translated_target):
 
 
 def test_the_game_catalogue_comes_before_the_shared_one(mygame, tmp_path, monkeypatch):
-    from generator.data import i18n_files
+    from generator.data.translation import i18n_files
 
     shared = tmp_path / "faces.fr.yaml"
     shared.write_text("strings:\n  Dawn: Point du jour\n  Dusk: Crépuscule\n", encoding="utf-8")

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator.core.yamlfile import load_yaml
-from generator.data.i18n_files import collapse, load_catalogue
-from generator.data.i18n_skeleton import update
+from generator.data.translation.i18n_files import collapse, load_catalogue
+from generator.data.translation.i18n_skeleton import update
 from tests.designer import edit, run
 
 MOONS = ["New Moon", "Crescent", "Half Moon", "Gibbous", "Full Moon", "Blue Moon"]

@@ -12,8 +12,8 @@ from PIL import Image, ImageDraw
 from generator.core import primitives as p
 from generator.core.fit import fit_box
 from generator.core.model import Size
-from generator.data.resources import load_resources
-from generator.data.templates import load_template
+from generator.data.design.resources import load_resources
+from generator.data.design.templates import load_template
 from generator.layout.page import Page, Placement, drawn
 from generator.render.pdf import write_pdf
 from generator.render.png import render_png
@@ -52,7 +52,7 @@ def test_stretch_is_the_box():
 @pytest.fixture
 def circle_art(tmp_path, monkeypatch):
     """A 400 x 300 picture of a black circle on white, in a game folder the resolver allows."""
-    from generator.data import resolve
+    from generator.data.files import resolve
 
     art = tmp_path / "circle.png"
     img = Image.new("RGB", (400, 300), "white")

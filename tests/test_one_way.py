@@ -5,7 +5,7 @@ once, and the faces read it.
   game the face templates its components name, what those include and the icons they and
   the game's data name by a fixed name (``Game.known``).
 - Faces draw from that without looking anything up; a name computed while drawing goes
-  through generator/data/lookup.py's ``find``, the one door back to loading.
+  through generator/data/design/lookup.py's ``find``, the one door back to loading.
 - The face cache still sees every file a face drew from: what loading read for a template
   or an icon counts as read by the face that uses it (``context.Sourced``).
 """
@@ -17,8 +17,10 @@ import pytest
 
 from generator.core import context
 from generator.core.model import Known
-from generator.data import load_game, lookup, project
-from generator.data.themes import load_theme
+from generator.data import load_game
+from generator.data.design import lookup
+from generator.data.design.themes import load_theme
+from generator.data.files import project
 from generator.orchestration import drawing
 from generator.orchestration.build import build_pdf
 from generator.orchestration.options import BuildOptions

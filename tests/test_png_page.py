@@ -29,9 +29,9 @@ from generator.core import primitives as p
 from generator.core.model import Size
 from generator.core.resources import Resources
 from generator.core.vector import IconDef, IconShape
-from generator.data import i18n
-from generator.data.loader import load_game
-from generator.data.resources import load_resources
+from generator.data.design.resources import load_resources
+from generator.data.tables.loader import load_game
+from generator.data.translation import i18n
 from generator.layout.manifest import manifest
 from generator.layout.page import Kit, Page, Placement, Sheet, drawn, origin_for
 from generator.orchestration.build import build_kit

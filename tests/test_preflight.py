@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from generator.core import primitives as p
-from generator.data.templates import load_template
+from generator.data.design.templates import load_template
 from generator.frontends import cli
 from generator.orchestration.preflight.checks import (
     edge_distance,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageStat
 
-from generator.data import project
+from generator.data.files import project
 from generator.orchestration.exporters.preview import write_preview
 from generator.orchestration.options import BuildOptions
 from tests import needs

@@ -1,5 +1,5 @@
 """Project folders: `pnp init`, the README's "Your first game" steps, and the locator
-(generator/data/project.py): a project's own faces, themes, icons and art first, the built-ins
+(generator/data/files/project.py): a project's own faces, themes, icons and art first, the built-ins
 second, every folder confined."""
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ import pytest
 from PIL import Image
 
 from generator.core import context, paths
-from generator.data import load_game, project, resolve
-from generator.data.themes import load_theme
+from generator.data import load_game
+from generator.data.design.themes import load_theme
+from generator.data.files import project, resolve
 from generator.frontends.cli import main
 from tests.designer import edit, run
 
@@ -231,7 +232,7 @@ def test_a_symlinked_face_leading_out_of_the_project_is_refused(mygame, tmp_path
 
 def test_a_theme_file_named_in_the_data_file_resolves_beside_it(mygame):
     from generator.core.yamlfile import load_yaml
-    from generator.data.loader import theme_of
+    from generator.data.tables.loader import theme_of
 
     doc = load_yaml(mygame / "game.yaml")
     assert theme_of(doc, "themes/starter.yaml") == str(mygame.resolve() / "themes" / "starter.yaml")

@@ -1,5 +1,5 @@
-"""A project's own fonts (generator/data/fonts.py, generator/data/project_fonts.py): a TTF in
-fonts/ is
+"""A project's own fonts (generator/data/typefaces/fonts.py,
+generator/data/typefaces/project_fonts.py): a TTF in fonts/ is
 named by its file name, embedded in the PDF and drawn in the PNGs; its coverage is checked
 (a missing glyph is a pre-flight finding and build refuses it); hostile font files are
 refused with messages naming the file and the line that uses it.
@@ -20,8 +20,9 @@ from reportlab.pdfbase import pdfmetrics
 from generator.core import context, paths
 from generator.core import primitives as p
 from generator.core.errors import DataError
-from generator.data import fonts, project, project_fonts
-from generator.data.resources import load_resources
+from generator.data.design.resources import load_resources
+from generator.data.files import project
+from generator.data.typefaces import fonts, project_fonts
 from generator.render.png import render_png
 from tests.designer import edit, run
 from tests.pdfread import pdf_fonts
@@ -280,7 +281,7 @@ def test_symlinked_font_files_and_folders_are_refused(fontgame, in_tmp, capsys):
 
 def test_a_font_error_in_a_template_is_a_data_error(fontgame):
     """The template layer turns FontError into a DataError naming file and line."""
-    from generator.data.templates import load_template
+    from generator.data.design.templates import load_template
     from tests.drawing import render_face
 
     edit(fontgame / "faces" / "token.yaml", "elements:", "elements:\n  - text: {x: 1, y: 1, "
@@ -316,7 +317,8 @@ SAME_NAME = """
 import sys
 from pathlib import Path
 from generator.core import context
-from generator.data import fonts, project
+from generator.data.files import project
+from generator.data.typefaces import fonts
 folder = Path(sys.argv[1])
 {first}
 {second}

@@ -1,7 +1,7 @@
 """The renderers draw what they are given and look nothing up (issue 23, item 6).
 
 generator/core/resources.py: the orchestration loads every icon, SVG drawing and font a kit's
-primitives name (generator/data/resources.py) and hands them to the renderer with the pages.
+primitives name (generator/data/design/resources.py) and hands them to the renderer with the pages.
 Here a page is rendered from a made-up ``Resources``: an icon and a picture that exist in no
 folder, a font registered under a name no project has. Any look-up would fail; the picture
 and the PDF come out of what was given alone.
@@ -21,7 +21,7 @@ from generator.core import primitives as p
 from generator.core.model import Size
 from generator.core.resources import FontUse, MissingResource, Needs, Resources, needs
 from generator.core.vector import IconDef, IconShape
-from generator.data.resources import load_resources
+from generator.data.design.resources import load_resources
 from generator.layout.page import Page, Placement, drawn
 from generator.render.pdf import write_pdf
 from generator.render.png import render_png

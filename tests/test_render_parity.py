@@ -253,7 +253,7 @@ def test_rich_text_runs_and_inline_icons_agree(tmp_path):
 def test_a_project_font_agrees(tmp_path):
     import reportlab
 
-    from generator.data import project
+    from generator.data.files import project
     (tmp_path / "fonts").mkdir()
     vera = Path(reportlab.__file__).parent / "fonts" / "VeraBd.ttf"
     (tmp_path / "fonts" / "Vera-Bold.ttf").write_bytes(vera.read_bytes())

@@ -15,8 +15,8 @@ from reportlab.lib.units import mm
 
 from generator.core import primitives as p
 from generator.core.resources import Resources
-from generator.data import fonts
-from generator.data.lookup import face_inputs
+from generator.data.design.lookup import face_inputs
+from generator.data.typefaces import fonts
 from generator.faces import template
 from generator.faces.rich_layout import MarkupError
 from generator.faces.text import TextBox

@@ -18,9 +18,10 @@ from PIL import Image, ImageChops
 from generator.core import primitives as p
 from generator.core.errors import DataError
 from generator.core.model import Size
-from generator.data import fonts, game_ids, load_game
-from generator.data.resources import load_resources
-from generator.data.templates import load_template
+from generator.data import game_ids, load_game
+from generator.data.design.resources import load_resources
+from generator.data.design.templates import load_template
+from generator.data.typefaces import fonts
 from generator.expressions import escape_markup
 from generator.faces import hyphenate, markup, rich_layout
 from generator.faces import template as template_module

@@ -65,7 +65,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from generator import expressions
 from generator.core import paths
 from generator.core.errors import DataError
-from generator.data.templates import load_template
+from generator.data.design.templates import load_template
 from generator.expressions import (
     ENV,
     MAX_FACE_WORK,

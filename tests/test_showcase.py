@@ -17,7 +17,7 @@ from PIL import Image
 from pypdf import PdfReader
 
 from generator.core import paths
-from generator.data import project
+from generator.data.files import project
 from generator.frontends.cli import main
 
 from .parity import compare_face

@@ -167,7 +167,7 @@ def test_fair_shares_within_noise_say_so_once_and_ignore_draws():
 
 
 def test_fair_share_words_follow_the_language():
-    from generator.data import i18n
+    from generator.data.translation import i18n
     from generator.rules.stats import describe_fair_shares, fair_shares
 
     with i18n.session(None, "fr"):

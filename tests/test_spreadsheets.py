@@ -1,4 +1,4 @@
-"""Tables read from CSV and XLSX files (generator/data/spreadsheet.py): built into real kits,
+"""Tables read from CSV and XLSX files (generator/data/tables/spreadsheet.py): built into real kits,
 typed by the data file's ``columns``, and every bad or hostile file refused with an error
 naming the file, sheet, row and column."""
 from __future__ import annotations
@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 from generator.core import paths
 from generator.core.errors import DataError
 from generator.core.yamlfile import unseen
-from generator.data import load_game, spreadsheet
-from generator.data.columns import parse_cell, parse_type
+from generator.data import load_game
+from generator.data.tables import spreadsheet
+from generator.data.tables.columns import parse_cell, parse_type
 from generator.frontends.cli import main
 from generator.orchestration.build import build_pdf
 from generator.orchestration.options import BuildOptions

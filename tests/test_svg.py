@@ -1,4 +1,4 @@
-"""SVG art and SVG icons (generator/data/svg.py, svg_scan.py; render/pdf_vector.py,
+"""SVG art and SVG icons (generator/data/design/svg.py, svg_scan.py; render/pdf_vector.py,
 png_paths.py): full path syntax, holes by the fill rule in both renderers, vectors (not
 pictures) in the PDF, fit and clip like raster art, the colour convention, a project's own
 icons/*.svg, and hostile files refused with the template's line."""
@@ -18,11 +18,11 @@ from PIL import Image
 from generator.core import primitives as p
 from generator.core.errors import DataError
 from generator.core.model import Size
-from generator.data import project, resolve
-from generator.data.icons import load_icon
-from generator.data.resources import load_resources
-from generator.data.svg import parse_d
-from generator.data.templates import load_template
+from generator.data.design.icons import load_icon
+from generator.data.design.resources import load_resources
+from generator.data.design.svg import parse_d
+from generator.data.design.templates import load_template
+from generator.data.files import project, resolve
 from generator.frontends.cli import main
 from generator.layout.page import Page, Placement, drawn
 from generator.render.pdf import write_pdf

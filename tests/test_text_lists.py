@@ -2,8 +2,8 @@
 
 Lists (generator/faces/rich_layout.py): a paragraph starting ``1. ``, ``12) `` or ``- `` in a
 left-aligned text is an item: its number in a gutter, every line of it starting where its first
-word does. The zero (generator/data/fonts.py): Atkinson Hyperlegible has only a slashed zero,
-so text in it draws ``0`` from DejaVu Sans, measured with the font that draws it.
+word does. The zero (generator/data/typefaces/fonts.py): Atkinson Hyperlegible has only a slashed
+zero, so text in it draws ``0`` from DejaVu Sans, measured with the font that draws it.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.data import fonts
+from generator.data.typefaces import fonts
 from generator.faces.rich_layout import has_list
 from generator.faces.text import PT, TextBox
 from tests.drawing import layout, layout_markup

@@ -6,8 +6,8 @@ import pytest
 from generator.core import paths
 from generator.core.errors import DataError
 from generator.core.primitives import Rect
-from generator.data.templates import load_template
-from generator.data.themes import load_theme, merge
+from generator.data.design.templates import load_template
+from generator.data.design.themes import load_theme, merge
 from tests.drawing import render_face
 
 WHITE = "#ffffff"
@@ -184,7 +184,7 @@ def test_every_decktet_badge_shows_its_ring_on_a_white_card(suit):
     they had none."""
     from generator.core.colours import rgba
     from generator.core.vector import paints
-    from generator.data.icons import load_icon
+    from generator.data.design.icons import load_icon
 
     palette = load_theme("decktet").palette
     icon = load_icon(f"suit-{suit}")

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from generator.data import i18n
+from generator.data.translation import i18n
 from generator.layout.contents import TWO_PASS, two_pass_steps
 from tests.paperpath import EVERY, FOUR, Path, Placed, Printer, Sheet, blank_tray, other, put_back
 

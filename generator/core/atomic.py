@@ -23,7 +23,7 @@ folder at a time with ``O_NOFOLLOW``: a link met on the way is refused (``Unsafe
 line naming it, exit 2), and a file name is only ever created, replaced or removed, never
 followed. The root is what the caller chose and is followed: for a kit, the parent of the
 folder locked (``output_lock(<out>/<id>)``: the user's ``--out``, the built-in output folder,
-or a project's ``output/``, which generator/data/project.py refuses when it is a link or leads
+or a project's ``output/``, which generator/data/files/project.py refuses when it is a link or leads
 outside the project); everything below it, the locked folder included, is entered. Outside any
 lock (a reference file the user named) a file's own folder is the root, unless the caller
 names one (``output_root``: the folder ``pnp schema`` writes ``schemas/`` into). A temporary

@@ -95,7 +95,7 @@ class KeyStream:
     text. Dicts keep their order (an engine may iterate them). Other types raise Uncacheable.
 
     Why a stream: a key once was one JSON text of everything, and a component's items each
-    hold a copy of every row they join (generator/data/loader.py), so 2,000 cards joining 30
+    hold a copy of every row they join (generator/data/tables/loader.py), so 2,000 cards joining 30
     rows of 10 KB made a 600 MB text (1.3 GB at the peak) for a kit that builds in 120 MB.
     Now each value goes into the hash as it is met, a buffer of ``_CHUNK`` bytes at a time,
     and a mapping is hashed as the digest of its own entries, remembered for this key by the

@@ -7,7 +7,7 @@ check, Jinja's code generator, then Python's ``compile``), in every process, alt
 strings rarely change. generator/expressions/compiler.py asks ``load`` for a string's entry
 before compiling it and ``store``s what it compiled; this module only keeps the bytes. The
 tables ReportLab reads from a font file are kept here too, by the file's content
-(generator/data/font_tables.py): derived from installed files as code is, and as costly to
+(generator/data/typefaces/font_tables.py): derived from installed files as code is, and as costly to
 read again in every process; and so are parsed YAML texts (generator/core/yamlfile.py).
 
 The key (the caller's, ``key``) is the sha256 of the string's full text and everything that

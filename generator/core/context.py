@@ -1,14 +1,14 @@
 """The one state of a build: everything code deep in a build needs that is not an argument.
 
 Why one place: a build reads more than its arguments say. The project in use decides where
-a face or icon is found (generator/data/project.py), the game's folder where its images may
-come from (generator/data/resolve.py), the language session what a text prints
-(generator/data/i18n.py); pre-flight draws text a build would refuse (generator/data/fonts.py),
-the face cache notes which files a face read (generator/faces/face_cache.py), output writes
-are grouped and locked (generator/core/atomic.py). Each of these was a module global once, so
-two builds in one process (two threads, a preview server, a test after another) saw each
-other's. Now they are the fields of one ``BuildContext``, held in one ``ContextVar`` and read
-with ``current()``.
+a face or icon is found (generator/data/files/project.py), the game's folder where its images may
+come from (generator/data/files/resolve.py), the language session what a text prints
+(generator/data/translation/i18n.py); pre-flight draws text a build would refuse
+(generator/data/typefaces/fonts.py), the face cache notes which files a face read
+(generator/faces/face_cache.py), output writes are grouped and locked (generator/core/atomic.py).
+Each of these was a module global once, so two builds in one process (two threads, a preview server,
+a test after another) saw each other's. Now they are the fields of one ``BuildContext``, held in one
+``ContextVar`` and read with ``current()``.
 
 - ``building()`` starts a build: a fresh context for the ``with`` block (the entry points
   enter it: generator/orchestration/build.py, export.py and exporters/preview.py,
@@ -69,7 +69,7 @@ class Budget:
     who: Spender | None = None  # spending now (limits.spending); None: no one named
     recorders: list[dict[Spender | None, list[int]]] = field(default_factory=list)
     primitives: int = 0  # primitives the build's faces drew (limits.MAX_BUILD_PRIMITIVES)
-    dealt: int = 0  # cards its deal questions dealt (data/deal_list.py's MAX_BUILD_DEALT)
+    dealt: int = 0  # cards its deal questions dealt (data/tables/deal_list.py's MAX_BUILD_DEALT)
 
     def add(self, who: Spender | None, units: int, runs: int = 0) -> None:
         """``units`` of work (and ``runs`` runs) by ``who``, in the account and in every
@@ -101,16 +101,18 @@ class BuildContext:
     Typed loosely where the type belongs to a higher layer (a project, a language session):
     this module sits below them all."""
 
-    project: Any = None  # generator/data/project.py's Project in use (None: the built-ins alone)
+    # generator/data/files/project.py's Project in use (None: the built-ins alone)
+    project: Any = None
     game_folder: Path | None = None  # the folder of the game data file loaded last
-    session: Any = None  # generator/data/i18n.py's Session: the kit language in use
+    session: Any = None  # generator/data/translation/i18n.py's Session: the kit language in use
     collectors: tuple[list[Any], ...] = ()  # lists collecting untranslated texts (i18n.collect)
     glyphs_reported: bool = False  # pre-flight: draw missing glyphs, report them
     # Content versions of the files read in this build (None outside a build: read each time).
     files: dict[str, str | None] | None = None
     recorders: list[dict[str, str | None]] = field(default_factory=list)
     examples: dict[Any, Any] = field(default_factory=dict)  # rules examples per game and lang
-    fonts: Any = None  # generator/data/project_fonts.py's InUse: the project's fonts, listed once
+    # generator/data/typefaces/project_fonts.py's InUse: the project's fonts, listed once
+    fonts: Any = None
     batches: list[list[Any]] = field(default_factory=list)  # open atomic_batch()es
     locks: dict[str, list[int]] = field(default_factory=dict)  # [depth, lock fd, folder fd]
     budget: Budget | None = None  # the work this build spent (None outside a build)

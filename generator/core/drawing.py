@@ -7,15 +7,16 @@ word and per card. Now loading makes them once per build and the orchestration h
 to ``generator/faces/template.py:draw_face`` as one ``FaceInputs``:
 
 - a ``FontBook``: every font name of the project resolved to its file when the build
-  loads (generator/data/fonts.py's ``Book``), parsed on first use; text width, vertical
+  loads (generator/data/typefaces/fonts.py's ``Book``), parsed on first use; text width, vertical
   metrics, the fonts that draw a text, glyph coverage and bold/italic variants are its
   methods;
-- a ``Translator``: the read side of the kit's translation record (generator/data/i18n.py's
+- a ``Translator``: the read side of the kit's translation record
+(generator/data/translation/i18n.py's
   ``Translator``). What a face's drawing would tell the record (a text translated, one
   missing, a printed value to check) is written into the face's own ``Told`` and comes back
   in its result (``Drawn``); the orchestration tells the session once per face;
 - a ``Resolver``: the one door for a name computed while drawing (``icon: "{{ item.suit
-  }}"``, an include or image path with an expression), generator/data/lookup.py's
+  }}"``, an include or image path with an expression), generator/data/design/lookup.py's
   ``Finder``; what loading resolved by a fixed name is read from the model (``Known``).
 
 The protocols live here, on the ground floor, so the faces (which import nothing of the
@@ -57,8 +58,8 @@ class Picture:
 
 class FontBook(Protocol):
     """The fonts one build draws with, by the names templates and themes write
-    (generator/data/fonts.py's ``Book``). Every method raises ``FontError`` for a name that
-    is not a usable font."""
+    (generator/data/typefaces/fonts.py's ``Book``). Every method raises ``FontError`` for a name
+    that is not a usable font."""
 
     def check(self, name: object) -> str:
         """``name`` as written, once its file is read and usable (a bad file fails here)."""
@@ -95,8 +96,8 @@ Event = list[Any]  # ["note", text] | ["miss", file, line, text, how, field] | [
 @dataclass
 class Told:
     """What one face's drawing tells the kit's translation record, in order (the events
-    generator/data/i18n.py's ``Session.replay`` takes, and the face cache keeps), and the
-    catalogue texts it found; with the scratch the drawing keeps while it translates."""
+    generator/data/translation/i18n.py's ``Session.replay`` takes, and the face cache keeps), and
+    the catalogue texts it found; with the scratch the drawing keeps while it translates."""
 
     events: list[Event] = field(default_factory=list)
     hits: set[str] = field(default_factory=set)  # collapsed English found in the game's own
@@ -136,8 +137,9 @@ def valid_events(events: Any) -> bool:
 
 
 class Record(Protocol):
-    """The build's translation record as the face cache sees it (generator/data/i18n.py's
-    ``Session``): what a component's drawing told it is listed, and told again on a hit."""
+    """The build's translation record as the face cache sees it
+    (generator/data/translation/i18n.py's ``Session``): what a component's drawing told it is
+    listed, and told again on a hit."""
 
     def recording(self) -> AbstractContextManager[list[Event]]: ...
 
@@ -145,7 +147,7 @@ class Record(Protocol):
 
 
 class Translator(Protocol):
-    """The read side of one kit's translation record (generator/data/i18n.py's
+    """The read side of one kit's translation record (generator/data/translation/i18n.py's
     ``Translator``): what a text prints in the kit's language. It never writes the record:
     what it would tell it goes into the ``Told`` it is given."""
 
@@ -165,7 +167,7 @@ class Translator(Protocol):
 
 class Resolver(Protocol):
     """A name computed while drawing, looked up and checked as loading does
-    (generator/data/lookup.py's ``Finder``); ``Unusable`` says why not."""
+    (generator/data/design/lookup.py's ``Finder``); ``Unusable`` says why not."""
 
     def icon(self, name: object) -> IconDef: ...
 

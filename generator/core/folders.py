@@ -2,7 +2,7 @@
 
 A project folder (``pnp init DIR`` writes one) holds a game data file at its top: ``game.yaml``,
 or a ``*.yaml`` file with a top-level ``components:`` line (an included table file has none).
-generator/data/project.py names project folders on the command line with it; the command line
+generator/data/files/project.py names project folders on the command line with it; the command line
 asks it whether the folder a designer stands in is a project (``pnp build`` there builds that
 project, not the built-in games) and which folders ``pnp list`` shows. It reads text only, never
 parses YAML nor imports the data layer: ``pnp list`` answers in a tenth of a second
@@ -55,7 +55,7 @@ def builtin_games(folder: Path) -> bool:
 def is_project(folder: Path) -> bool:
     """A folder holding one game data file (the one a build of the folder builds), other than
     the built-in games' folder. A folder of several games is none: named on the command line
-    it is refused naming them (generator/data/project.py), unnamed it is passed by."""
+    it is refused naming them (generator/data/files/project.py), unnamed it is passed by."""
     return folder.is_dir() and not builtin_games(folder) and len(data_files(folder)) == 1
 
 

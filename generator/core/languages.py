@@ -1,7 +1,8 @@
 """Which kit languages exist: one furniture messages file each (templates/messages/<code>.yaml).
 
-On the ground floor, apart from the catalogues themselves (generator/data/i18n_files.py), so
-the command line can offer ``--lang`` choices without loading YAML or the data layer.
+On the ground floor, apart from the catalogues themselves
+(generator/data/translation/i18n_files.py), so the command line can offer ``--lang`` choices without
+loading YAML or the data layer.
 """
 from __future__ import annotations
 

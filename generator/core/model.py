@@ -45,7 +45,8 @@ class ItemRef:
     the item itself (``("tables", "cards", 3)``: a table's row, in the file that holds the
     table; ``("components", 0, "items", 2)``: an entry of the game file), ``keys``, a top-level
     field written elsewhere (a product's row of another table, a ``generate``'s ``extra``).
-    Errors about a value drawn from the item name its cell (generator/data/origin.py)."""
+    Errors about a value drawn from the item name its cell
+    (generator/data/translation/origin.py)."""
 
     whole: tuple[Hashable, ...]
     keys: tuple[tuple[str, tuple[Hashable, ...]], ...] = ()
@@ -103,7 +104,7 @@ class Component:
 
 @dataclass(frozen=True)
 class FaceTemplate:
-    """A face template as loaded and checked (generator/data/templates.py): its name and
+    """A face template as loaded and checked (generator/data/design/templates.py): its name and
     its parsed file, every line kept for errors (templates/faces/<name>.yaml or a
     project's faces/)."""
 

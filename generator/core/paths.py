@@ -6,7 +6,7 @@ Two layouts, one set of names. In a checkout the folders sit at the repository's
 (copied there when the wheel is built: see setup.py); they are found there when present.
 
 These are the *built-in* locations only. What a build actually searches (a project folder
-first, then these) is decided by generator/data/project.py; code looks things up through it.
+first, then these) is decided by generator/data/files/project.py; code looks things up through it.
 """
 from __future__ import annotations
 
@@ -30,11 +30,11 @@ STARTER = TEMPLATES / "starter"
 # without a typesetter's dependencies); the other built-in fonts come from a pinned package.
 FONTS = TEMPLATES / "fonts"
 # Images a face template may draw: this folder, or the folder of the game data file being
-# built (see generator/data/resolve.py, where every file reference is confined).
+# built (see generator/data/files/resolve.py, where every file reference is confined).
 ART = BUILTIN / "art"
 # Built-in games write their kits here: the checkout's output/ in development; the current
 # folder's output/ when installed (a package folder is no place for kits). A project's kits go
-# to its own output/ folder (generator/data/project.py).
+# to its own output/ folder (generator/data/files/project.py).
 OUTPUT = Path.cwd() / "output" if INSTALLED else ROOT / "output"
 
 

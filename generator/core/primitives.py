@@ -216,7 +216,7 @@ class Image:
 
 @dataclass(frozen=True)
 class Vector:
-    """An SVG picture (generator/data/svg.py), drawn as vectors: its view box stretched over
+    """An SVG picture (generator/data/design/svg.py), drawn as vectors: its view box stretched over
     (x, y, w, h) and shown only inside that box and ``clip`` (fit, as for Image)."""
 
     path: str

@@ -3,7 +3,7 @@ to them already loaded.
 
 Why: a build runs one way. Loading finds and checks every file (generator/data/); faces and
 layout make primitives that name what they draw (an icon by name, SVG art by its file, text
-by its font); then, once the kit's primitives are known, generator/data/resources.py walks
+by its font); then, once the kit's primitives are known, generator/data/design/resources.py walks
 them (``needs``) and loads each distinct icon, picture and font once into ``Resources``,
 which the orchestration hands to a renderer with the pages. The renderers
 (generator/render/) only read it: they never look a name up in a project or open a file to
@@ -12,7 +12,7 @@ generator.render from importing generator.data), so a page renders the same wher
 ``Resources`` came from (a test gives it a made-up one).
 
 Raster pictures are the exception that is no lookup: a ``primitives.Image`` carries the
-path that loading found, confined and checked (generator/data/resolve.py); the renderer
+path that loading found, confined and checked (generator/data/files/resolve.py); the renderer
 reads those bytes as they are.
 
 Kept on the ground floor because loading makes it and rendering reads it, and neither layer
@@ -37,8 +37,8 @@ BASE_FONT = "sans"  # a PDF's initial font, so every Resources a PDF is given ho
 class FontUse:
     """A font as both renderers use it: the name it is registered under in ReportLab (the
     PDF sets it, the PNG measures advances with it; unique per file content,
-    generator/data/fonts.py), and the file Pillow draws with (``version``: its content, so a
-    table keyed by a FontUse is keyed by the font's bytes)."""
+    generator/data/typefaces/fonts.py), and the file Pillow draws with (``version``: its content, so
+    a table keyed by a FontUse is keyed by the font's bytes)."""
 
     pdf_name: str
     path: Path
@@ -79,7 +79,7 @@ def needs(prims: Iterable[p.Primitive]) -> Needs:
 
 class MissingResource(LookupError):
     """A primitive names a drawing or font its renderer was not given: a bug in whoever made
-    the ``Resources`` (generator/data/resources.py gathers every one the pages name)."""
+    the ``Resources`` (generator/data/design/resources.py gathers every one the pages name)."""
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,8 @@
 box, each painted with a drawing's main colour, its accent colour, a colour of its own or not
 at all.
 
-Icons (generator/data/icons.py) and SVG art (generator/data/svg.py) are loaded into these; both
-renderers draw them; ``parse_path`` reads the path strings of icon files and of a face
+Icons (generator/data/design/icons.py) and SVG art (generator/data/design/svg.py) are loaded into
+these; both renderers draw them; ``parse_path`` reads the path strings of icon files and of a face
 template's ``path`` elements. Kept on the ground floor because loading makes them and
 rendering reads them, and neither may import the other.
 """

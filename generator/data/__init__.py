@@ -1,11 +1,17 @@
 """Loading and validating game data files, and finding the games in card_data/.
 
 A game is named by its id (a built-in game of card_data/), by the path of its data file, or
-by its project folder (generator/data/project.py); the last two are "by path" below.
+by its project folder (generator/data/files/project.py); the last two are "by path" below.
 
 A game's kit goes to ``output/<id>/``, so two data files with one ``id`` would overwrite each
 other's kits: game discovery refuses that (exit 2, naming both files). ``paths.CARD_DATA`` is
 read at each call, so tests and tools can point it elsewhere.
+
+The layer is five subpackages by concern, each importing only those below it (a contract in
+pyproject.toml): ``files`` (where things are found), then ``typefaces`` (fonts) and
+``translation`` (languages, and where a value was written), then ``design`` (templates,
+themes, icons, SVG art, the drawing's look-ups and the renderers' resources), then ``tables``
+(the game's data file, its tables and its checks). This module is the layer's front door.
 """
 from __future__ import annotations
 
@@ -19,15 +25,15 @@ from generator.core.errors import DataError
 from generator.core.model import Game
 from generator.core.words import said
 from generator.core.yamlfile import load_yaml
-from generator.data import project
+from generator.data.files import project
 
-from . import loader
+from .tables import loader
 
 __all__ = ["check_games", "game_ids", "game_sources", "load_game"]
 
 
 def _card_data(card_data: Path | None) -> Path:
-    """The built-in games' folder (generator/data/project.py decides), unless one is given."""
+    """The built-in games' folder (generator/data/files/project.py decides), unless one is given."""
     return project.builtin("games") if card_data is None else card_data
 
 

@@ -10,8 +10,8 @@ from the library's tables; ``dice`` and ``shapes`` are geometry offered as funct
 ``compiler`` (string -> checked tree -> compiled function), ``shortcut`` (lone dotted names
 and literals) and ``scope`` (evaluating). It sits below the data and the faces and imports
 neither, and nothing registers into ``ENV`` when imported: ``t`` translates through the
-language session the build's context holds (data/i18n.py's ``Session.t``), and ``literal``
-escapes the rich-text markup whose characters ``text.MARKUP_SPECIAL`` defines (the
+language session the build's context holds (data/translation/i18n.py's ``Session.t``), and
+``literal`` escapes the rich-text markup whose characters ``text.MARKUP_SPECIAL`` defines (the
 faces' markup parser reads the same set).
 
 Every string in a face template, theme or data file may come from a stranger, so it is
@@ -50,8 +50,8 @@ through the ``str`` type escaped them, and constant folding ran filters at compi
   (all plain functions returning plain values; no type object is reachable): ``range``,
   ``min``, ``max``, ``abs``, ``round``, ``len``, ``enumerate``, ``zip``, ``int``, ``float``,
   ``str``, ``d6_net``, ``d4_net``, ``pips``, ``arrow``, ``regular``, ``star``, ``t`` (a
-  data text in the kit's language, through the session of generator/data/i18n.py). Removed:
-  ``dict``, ``lipsum``, ``cycler``, ``joiner``, ``namespace``.
+  data text in the kit's language, through the session of generator/data/translation/i18n.py).
+  Removed: ``dict``, ``lipsum``, ``cycler``, ``joiner``, ``namespace``.
 * Filters kept (each wrapped: metered, bounded, and ``pass_context`` so it can never be
   folded at compile time): ``abs capitalize center count d default dictsort first float
   format indent int items join last length list lower map max min reject rejectattr replace

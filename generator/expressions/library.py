@@ -5,7 +5,7 @@ filters and tests, plain functions only (no type objects), each metered and boun
 sandbox offering exactly those, each wrapped. ``ENV`` is made by it once, from the tables
 below; nothing is added to an environment after it is made, and no module registers into
 this one when imported. ``t`` (a data text in the kit's language) translates through the
-language session of the build's context (generator/core/context.py: data/i18n.py's
+language session of the build's context (generator/core/context.py: data/translation/i18n.py's
 ``Session``, whose ``t`` this one calls), and ``literal`` escapes the rich-text markup
 (``text.escape_markup``), so neither needs a layer above this package to offer it."""
 from __future__ import annotations
@@ -119,8 +119,9 @@ def _zip(*sequences: Iterable[Any]) -> list[tuple[Any, ...]]:
 
 def _translated(value: Any) -> Any:
     """``t(value)``: a value of the data in the kit's language, translated by the language
-    session of the build's context (generator/data/i18n.py's ``Session.t``); with no session
-    open (nothing loaded a translation), the value itself, as an English session gives it."""
+    session of the build's context (generator/data/translation/i18n.py's ``Session.t``); with no
+    session open (nothing loaded a translation), the value itself, as an English session gives
+    it."""
     session = build_context.current().session
     return value if session is None else session.t(value)
 

@@ -235,7 +235,7 @@ def work_budget(scope: str = "face") -> Iterator[WorkMeter]:
 
 def charge_if_metered(amount: int) -> None:
     """``charge`` inside a budget, nothing outside one: for work a face does and the layout
-    of the pages does too (measuring text: generator/data/fonts.py)."""
+    of the pages does too (measuring text: generator/data/typefaces/fonts.py)."""
     meter = WORK_METER.get()
     if meter is not None:
         meter.work += amount

@@ -10,15 +10,15 @@ by its *content*, never by a file's size or time:
   label, grid), the game's loaded data, id, title and credit, its data file's path (symlinks
   resolved), rules module, players and theme name, the theme's values, the face size and the
   build options that draw (not where the kit goes, not ``--force``);
-- the language session's files (messages and catalogues, generator/data/i18n.py) and the
-  project's fonts (generator/data/project_fonts.py), by content (handed in by the
+- the language session's files (messages and catalogues, generator/data/translation/i18n.py) and the
+  project's fonts (generator/data/typefaces/project_fonts.py), by content (handed in by the
   orchestration: this package imports nothing of the data layer);
 - the code that draws: the source of the modules drawing reaches (generator/orchestration/
   drawing.py and every module it imports, and the built-in engine it loads by name), by
   content, keyed as the rules results are (generator/core/cache.py's ``code_digest``), and
   the versions of the libraries and font packages it draws with;
 - the files the drawing opened: while a component is drawn, every file the resolver looks
-  for (generator/data/resolve.py: face templates, included templates, icons, images, found or
+  for (generator/data/files/resolve.py: face templates, included templates, icons, images, found or
   looked for and absent, so a new file that would shadow the one found is seen) is recorded
   with its sha256 (generator/core/context.py's ``version``, read once per build). A template
   or icon that loading resolved (the game's and the theme's ``known``) brings the files its
@@ -33,7 +33,7 @@ other files), a file rewritten with the same size and time is seen, and an edit 
 its old entry again.
 
 A kit in another language records, while it draws, which texts have no translation
-(generator/data/i18n.py): an entry keeps what the drawing told the language session (the
+(generator/data/translation/i18n.py): an entry keeps what the drawing told the language session (the
 faces' ``Told`` events, told to it once per face by the orchestration), in order, and a hit
 tells it again (whether a printed value counts as untranslated depends on the
 words translated before it, so that check is made again, not copied). Pre-flight's drawing

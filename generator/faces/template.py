@@ -147,7 +147,7 @@ def draw_face(template: FaceTemplate, w: float, h: float, ctx: Mapping[str, Any]
     ``known``, what loading resolved (the game's and the theme's), is read before anything
     is looked up; ``inputs`` are the build's fonts, translator and resolver. The result is
     the face and what its drawing tells the kit's translation record (the caller tells it:
-    generator/data/i18n.py's ``Session.record``).
+    generator/data/translation/i18n.py's ``Session.record``).
 
     A template is user input: one face gets ``MAX_FACE_WORK`` units of work, ``MAX_LOOP``
     repetitions of ``each`` and ``MAX_FACE_PRIMITIVES`` primitives (generator/expressions/);

@@ -106,7 +106,7 @@ def load(game_id: str) -> Game:
 
 def untranslated() -> Any:
     """``with untranslated() as missing:`` collects the texts a build printed in English."""
-    from generator.data import i18n
+    from generator.data.translation import i18n
 
     return i18n.collect()
 
@@ -152,7 +152,7 @@ def project_list(folder: Path | None) -> Iterator[tuple[str, str | None]]:
 
 def output_folder(named: Sequence[str]) -> Path:
     """Where kits go when no --out is given: a project's own output/, else the built-in one."""
-    from generator.data import project
+    from generator.data.files import project
 
     return project.output_folder(list(named))
 
@@ -195,9 +195,10 @@ def export_tts(game_id: str, opts: BuildOptions, base_url: str | None,
 
 def verify_report(game_id: str, opts: BuildOptions) -> tuple[Game, list[Finding]]:
     """Composition (is the set right?) then pre-flight (will it print right?); in a kit of
-    another language, every text it would print in English (generator/data/i18n.py)."""
+    another language, every text it would print in English (generator/data/translation/i18n.py)."""
     from generator.core.findings import Finding
-    from generator.data import i18n, load_game
+    from generator.data import load_game
+    from generator.data.translation import i18n
     from generator.orchestration.composition import verify
     from generator.orchestration.preflight.report import preflight
 
@@ -228,7 +229,7 @@ def deal(game_id: str, players: int, hand: int, component: str | None, suit: str
          draws: int | None = None) -> list[str]:
     """``pnp deal``'s report (generator/rules/deal.py): ValueError for what cannot be
     dealt or asked, in words."""
-    from generator.data.deal_list import ConditionError
+    from generator.data.tables.deal_list import ConditionError
     from generator.rules import deal as deals
 
     with context.building():
@@ -245,7 +246,7 @@ def deal(game_id: str, players: int, hand: int, component: str | None, suit: str
 def _condition(text: str | None) -> dict[str, str] | str | None:
     """A ``where:`` condition typed on the command line: an expression over ``item``
     (``"{{ item.rank.value > 7 }}"``) as it is, or ``FIELD=VALUE`` as ``{FIELD: VALUE}``,
-    the VALUE read as its field's type on the deck's cards (data/deal_list.py's
+    the VALUE read as its field's type on the deck's cards (data/tables/deal_list.py's
     ``typed_where``: ``fog=yes`` on a boolean field, ``rank=7`` on a number field)."""
     if text is None or "{{" in text or "{%" in text:
         return text
@@ -258,13 +259,14 @@ def _condition(text: str | None) -> dict[str, str] | str | None:
 
 def catalogue(game_id: str, lang: str) -> tuple[Any, int, int]:
     """``pnp i18n``: the project's catalogue in ``lang`` written or brought up to date with
-    every text the kit prints untranslated (generator/data/i18n_skeleton.py), found as
+    every text the kit prints untranslated (generator/data/translation/i18n_skeleton.py), found as
     ``verify --lang`` finds them; how many of them no catalogue can translate (data values
     printed without t(): a translated column, or t() in the template, does); and how many
     cells of translated columns are blank (filled in the table, not the catalogue)."""
     from generator.core.errors import location
-    from generator.data import i18n, i18n_skeleton, load_game
-    from generator.data.project import Project
+    from generator.data import load_game
+    from generator.data.files.project import Project
+    from generator.data.translation import i18n, i18n_skeleton
     from generator.orchestration.composition import verify
     from generator.orchestration.preflight.report import preflight
 
@@ -399,16 +401,16 @@ def calibration(out_dir: Path, paper: str, flip: str, lang: str = SOURCE) -> Pat
 
 
 def project_data_file(folder: Path) -> Path:
-    """The data file of the project in ``folder`` (generator/data/project.py decides which of
+    """The data file of the project in ``folder`` (generator/data/files/project.py decides which of
     its files is the game); a folder with no game, or several, is an error a user can act on."""
-    from generator.data import project
+    from generator.data.files import project
 
     return project.data_file(folder)
 
 
 def game_file(game_id: str) -> Path:
     """A built-in game's data file, by its id."""
-    from generator.data import loader
+    from generator.data.tables import loader
 
     return loader.game_file(game_id, paths.CARD_DATA)
 
@@ -476,7 +478,7 @@ def reference(target: Path | None) -> Path:
 def init(folder: Path, engine: bool = False) -> list[Path]:
     """A new project folder holding a small game that builds at once; with ``engine``, a
     ``rules.py`` that plays it too (docs/engines.md)."""
-    from generator.data import project
+    from generator.data.files import project
     from generator.orchestration.exporters.schema_export import write_editor_settings, write_schemas
 
     written = list(project.init_project(folder, engine))
@@ -486,14 +488,14 @@ def init(folder: Path, engine: bool = False) -> list[Path]:
 
 
 def eject(kind: str, name: str, folder: Path) -> tuple[Path, Path]:
-    """A built-in face, theme or icon copied into a project (generator/data/project.py)."""
-    from generator.data import project
+    """A built-in face, theme or icon copied into a project (generator/data/files/project.py)."""
+    from generator.data.files import project
 
     return project.eject(kind, name, folder)
 
 
 def ejectable(kind: str) -> list[str]:
-    from generator.data import project
+    from generator.data.files import project
 
     return project.ejectable(kind)
 
@@ -529,7 +531,7 @@ def trusting(named: Sequence[str]) -> Any:
 
 
 def _folders(named: Sequence[str]) -> list[Path]:
-    from generator.data import project
+    from generator.data.files import project
 
     found = []
     for name in named:

@@ -334,8 +334,8 @@ def cmd_reference(args: argparse.Namespace) -> int:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
-    """A new project folder holding a small game that builds at once (generator/data/project.py);
-    with --engine, a rules.py that plays it."""
+    """A new project folder holding a small game that builds at once
+    (generator/data/files/project.py); with --engine, a rules.py that plays it."""
     folder = Path(args.folder)
     written = app.init(folder, engine=args.engine)
     shown = shlex.quote(args.folder)
@@ -347,7 +347,7 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 def cmd_eject(args: argparse.Namespace) -> int:
     """``pnp eject face rules-page [DIR]``: a built-in face template, theme or icon copied
-    into the project to change (generator/data/project.py); ``--list``: the names."""
+    into the project to change (generator/data/files/project.py); ``--list``: the names."""
     if args.list:
         if args.name:
             raise UsageError(f"eject {args.kind} --list takes no name")
@@ -373,7 +373,7 @@ def _relative(path: Path) -> Path:
 
 def cmd_i18n(args: argparse.Namespace) -> int:
     """Write or update a project's catalogue (messages/<lang>.yaml) with every text its kit
-    prints untranslated (generator/data/i18n_skeleton.py)."""
+    prints untranslated (generator/data/translation/i18n_skeleton.py)."""
     done, values, blanks = app.catalogue(args.folder, args.lang)
     shown = _relative(done.file)
     if done.changed:
@@ -675,7 +675,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 # Commands whose --out defaults to the project's output/ (the built-in output/ for built-in
-# games and data files named by path): generator/data/project.py decides.
+# games and data files named by path): generator/data/files/project.py decides.
 KIT_COMMANDS = ("build", "png", "preview", "simulate", "calibration", "watch", "tts", "serve")
 # Commands that build or check a project without its own code when its folder is not trusted
 # (simulate refuses instead: generator/rules/__init__.py).

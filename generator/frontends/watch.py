@@ -161,7 +161,7 @@ def named_files(data_file: Path) -> set[Path]:
 def walk_named(data_file: Path) -> Walk:
     """The existing files a data file names by a relative path (includes, spreadsheets,
     images, a theme file), followed into included YAML files; confined to each naming file's
-    folder, as the loader confines them (generator/data/resolve.py).
+    folder, as the loader confines them (generator/data/files/resolve.py).
 
     A stranger's files may name each other in a ring or a mesh, so the walk is breadth-first,
     reads every YAML file once, and stops at a total cap (``MAX_WALK_FILES`` files read,

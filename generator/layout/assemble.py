@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from generator.core import primitives as p
 from generator.core.primitives import Face
-from generator.data.i18n import message
+from generator.data.translation.i18n import message
 
 from .frame import Frame
 from .furnish import front_furniture, make_page, page_furniture

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from generator.core import primitives as p
 from generator.core.model import StartCell
 from generator.core.sizes import PAPER_LABELS
-from generator.data.fonts import book
-from generator.data.i18n import message, message_keys, number
+from generator.data.translation.i18n import message, message_keys, number
+from generator.data.typefaces.fonts import book
 
 from ..faces.text import PT, TextBox, layout, wrap
 from .assemble import Section, Summary

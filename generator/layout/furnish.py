@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from generator.core import primitives as p
-from generator.data.i18n import message
+from generator.data.translation.i18n import message
 
 from .frame import Frame
 from .furniture import GREY, circle_ticks, footer, glue_strip, mark_lines, not_verified, ruler

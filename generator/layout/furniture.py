@@ -7,8 +7,8 @@ import math
 
 from generator.core import primitives as p
 from generator.core.model import Size
-from generator.data.fonts import book
-from generator.data.i18n import message
+from generator.data.translation.i18n import message
+from generator.data.typefaces.fonts import book
 
 from ..faces.text import TextBox, TextDoesNotFit, layout
 from .marks import Mark

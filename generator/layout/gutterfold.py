@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from generator.core import primitives as p
 from generator.core.model import Size
-from generator.data.i18n import message, number
+from generator.data.translation.i18n import message, number
 
 from . import furniture
 from .frame import FURNITURE, OUTER_BLEED, Frame

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field, replace
 from generator.core.model import Size, StartCell
 from generator.core.primitives import Face, Text
 from generator.core.words import said
-from generator.data.fonts import book
-from generator.data.i18n import message
+from generator.data.translation.i18n import message
+from generator.data.typefaces.fonts import book
 from generator.faces.ink import SAFE_MM, text_box
 
 from .frame import OUTER_BLEED, Frame, best_frame, frames

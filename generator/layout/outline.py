@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from generator.data.i18n import message
+from generator.data.translation.i18n import message
 
 from .page import OutlineEntry, Sheet
 

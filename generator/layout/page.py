@@ -131,7 +131,7 @@ class Kit:
 def drawn(pages: Iterable[Page]) -> Iterator[Primitive]:
     """Every primitive the pages draw: each distinct face's once (a deck's shared back is
     placed many times) and the page furniture. What the renderers are given drawings and
-    fonts for (generator/data/resources.py)."""
+    fonts for (generator/data/design/resources.py)."""
     seen: set[int] = set()
     held: list[Face] = []  # keeps each face alive while its id is in ``seen``
     for page in pages:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from generator.core.model import Size
-from generator.data.i18n import message
+from generator.data.translation.i18n import message
 
 from .sheet import LayoutError
 

@@ -1,10 +1,10 @@
 """The pipeline: one game's kit, from its data file to its PDF, read top to bottom.
 
-    load       generator/data/loader.py        the game, checked, with what its faces draw with
-    verify     composition.py                  the engine's and the data file's checks
+    load       generator/data/tables/loader.py        the game, checked, with what its faces draw
+    with verify     composition.py                  the engine's and the data file's checks
     draw       drawing.py                      every component's faces (the face cache first)
     lay out    generator/layout/assemble.py    sheets, backs, marks, footers, contents sheet
-    resources  output.py (data/resources.py)   the icons, art and fonts the pages draw with
+    resources  output.py (data/design/resources.py)   the icons, art and fonts the pages draw with
     render     output.py (render/pdf.py)       the PDF, each distinct face drawn once
     write      output.py                       PDF, manifest, calibration sheet, cut files
 
@@ -23,7 +23,8 @@ from generator.core.findings import Finding
 from generator.core.model import Game
 from generator.core.primitives import Face, Primitive
 from generator.core.sizes import PAGE
-from generator.data import i18n, load_game
+from generator.data import load_game
+from generator.data.translation import i18n
 from generator.layout.assemble import Part, Summary, assemble
 from generator.layout.contents import contents_prims
 from generator.layout.frame import Frame

@@ -24,9 +24,11 @@ from generator.core.primitives import WEIGHED, Face, face_weight
 from generator.core.sizes import PAGE
 from generator.core.words import said
 from generator.core.yamlfile import format_path
-from generator.data import fonts, i18n, lookup, origin, project_fonts
-from generator.data.templates import load_template
-from generator.data.themes import Theme, load_theme
+from generator.data.design import lookup
+from generator.data.design.templates import load_template
+from generator.data.design.themes import Theme, load_theme
+from generator.data.translation import i18n, origin
+from generator.data.typefaces import fonts, project_fonts
 from generator.expressions import (
     MAX_BUILD_PRIMITIVES,
     MAX_COMPONENT_PRIMITIVES,
@@ -211,7 +213,7 @@ def _draw_faces(game: Game, comp: Component, theme: Theme, opts: BuildOptions, s
         "params": comp.params,
         "settings": game.data["settings"],
         # Translated columns (power@fr) in place in a kit of their language, never printed
-        # as columns of their own (generator/data/i18n.py).
+        # as columns of their own (generator/data/translation/i18n.py).
         "tables": i18n.localised(game.data["tables"]),
     }
     if comp.kind in ("rules", "aid"):

@@ -27,9 +27,10 @@ from generator.core.model import Component, Game
 from generator.core.primitives import Face
 from generator.core.progress import Progress
 from generator.core.resources import Resources, needs
-from generator.data import i18n, load_game
-from generator.data.resources import load_resources
-from generator.data.themes import Theme
+from generator.data import load_game
+from generator.data.design.resources import load_resources
+from generator.data.design.themes import Theme
+from generator.data.translation import i18n
 from generator.orchestration.composition import check_composition
 from generator.orchestration.drawing import faces_key, game_theme, render_faces
 from generator.orchestration.options import BuildOptions

@@ -1,7 +1,7 @@
 """What a kit is called: its words in the kit's language and the names of the files it writes.
 
 The titles, credits and component names the footers, contents sheet and bookmarks print
-(each through the kit's language session, generator/data/i18n.py), and the file names a
+(each through the kit's language session, generator/data/translation/i18n.py), and the file names a
 build writes: the kit's PDF, its calibration sheet and cut-file folder, with a suffix for
 each choice that differs from the defaults so variants sit side by side.
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.core.model import Component, Game
-from generator.data import i18n
+from generator.data.translation import i18n
 from generator.orchestration.options import BuildOptions
 from generator.rules.base import at
 
@@ -22,7 +22,8 @@ _Fn = Callable[..., Any]
 
 def in_kit_language(fn: _Fn) -> _Fn:
     """Run ``fn(game, ..., opts, ...)`` with ``opts.lang`` as the kit language of ``game``
-    (generator/data/i18n.py); inside a build of the same game and language, the build's own."""
+    (generator/data/translation/i18n.py); inside a build of the same game and language, the build's
+    own."""
     @functools.wraps(fn)
     def run(game: Game, *args: Any, **kwargs: Any) -> Any:
         opts = next((a for a in (*args, *kwargs.values()) if isinstance(a, BuildOptions)),

@@ -29,7 +29,8 @@ class BuildOptions:
     force: bool = False
     layout: str = "sheets"  # sheets | gutterfold | single (one piece per page, print shops)
     cut_svg: bool = False  # a cut file (SVG) per sheet side beside the PDF (layout/cutfile.py)
-    lang: str = SOURCE  # the kit's language: furniture and translated texts (data/i18n.py)
+    # the kit's language: furniture and translated texts (data/translation/i18n.py)
+    lang: str = SOURCE
     out_dir: Path = field(default=paths.OUTPUT)
 
     @property

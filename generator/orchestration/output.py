@@ -1,7 +1,7 @@
 """Output: a laid-out kit's resources loaded, its pages rendered and its files written.
 
 The pipeline's last stages (generator/orchestration/build.py): the icons, SVG art and fonts
-the pages draw with loaded once (generator/data/resources.py), the PDF rendered
+the pages draw with loaded once (generator/data/design/resources.py), the PDF rendered
 (generator/render/pdf.py) with its manifest beside it, the calibration sheet and, when asked,
 the cut files; every file written to a temporary name and renamed into place under the kit
 folder's lock (generator/core/atomic.py), so a failure leaves the previous set whole.
@@ -16,8 +16,8 @@ from pathlib import Path
 from generator.core.atomic import atomic_batch, atomic_dir, atomic_file, output_lock
 from generator.core.errors import InputError
 from generator.core.model import Game
-from generator.data import i18n
-from generator.data.resources import load_resources
+from generator.data.design.resources import load_resources
+from generator.data.translation import i18n
 from generator.layout.calibration import calibration_pages
 from generator.layout.cutfile import MAX_CUT_FILES, cut_name, cut_pages, cut_svg
 from generator.layout.manifest import manifest_path, write_manifest

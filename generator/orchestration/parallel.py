@@ -58,7 +58,7 @@ def _fork_context() -> Any:
 
 def build_one(build: Callable[[str, Any], tuple[Path, int]], game_id: str, opts: Any) -> Built:
     """Build one game, counting what it printed untranslated (in this process)."""
-    from generator.data import i18n
+    from generator.data.translation import i18n
 
     with i18n.collect() as missing:
         target, pages = build(game_id, opts)

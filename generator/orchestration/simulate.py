@@ -21,7 +21,7 @@ from typing import Any
 from generator import rules
 from generator.core import children
 from generator.core.words import said
-from generator.data.i18n import message
+from generator.data.translation.i18n import message
 from generator.rules import guard
 from generator.rules.base import HasVariants, RulesEngine
 from generator.rules.guard import Guarded, replay_check

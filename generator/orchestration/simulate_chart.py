@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from generator.core import memo
 from generator.core.atomic import atomic_file, output_lock
-from generator.data.fonts import font_files
+from generator.data.typefaces.fonts import font_files
 from generator.orchestration.simulate import Report
 from generator.rules.stats import describe_seats
 from generator.rules.stats import percent as percent_text

@@ -293,7 +293,7 @@ def write_pdf(pages: Sequence[Page], target: Path, title: str, subject: str = ""
     """Render pages to ``target`` atomically; same input gives the same bytes.
 
     ``resources`` holds every icon, SVG picture and font the pages draw with, and the base
-    font (generator/data/resources.py: ``load_resources(drawn(pages))``).
+    font (generator/data/design/resources.py: ``load_resources(drawn(pages))``).
 
     ``lang`` (the kit language, e.g. "fr") goes into the document catalogue (/Lang), so
     screen readers and hyphenating viewers read the kit in its own language.

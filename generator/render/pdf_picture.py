@@ -3,7 +3,7 @@ float grey) made ready for the PDF a band of rows at a time.
 
 Why: ReportLab turns any picture that is not L, RGB or CMYK into RGB whole, through Pillow,
 before compressing it: a 7,000 x 7,000 16-bit TIFF (98 MB decoded, inside the decoded-size
-limit of generator/data/resolve.py) made a 147 MB RGB copy and more besides, and the build
+limit of generator/data/files/resolve.py) made a 147 MB RGB copy and more besides, and the build
 peaked at 632 MB. Such a picture is converted here to 8-bit grey band by band, with Pillow's
 own conversion (so every sample comes out as Pillow, and ReportLab before, made it), and
 ReportLab is given that grey image: it stores grey as grey (a third of the bytes), which

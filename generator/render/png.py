@@ -373,7 +373,7 @@ def render_png(face: p.Face, dpi: float = 300, supersample: int = 3,
                bleed: float | None = None, *, resources: Resources) -> Image.Image:
     """``bleed`` (mm, at most the face's own) sets how much art past the trim is kept;
     ``resources`` holds every icon, SVG picture and font the face draws with
-    (generator/data/resources.py: ``load_resources(face.prims)``)."""
+    (generator/data/design/resources.py: ``load_resources(face.prims)``)."""
     b = face.bleed if bleed is None else min(bleed, face.bleed)
     supersample = supersample_for(face.w + 2 * b, face.h + 2 * b, dpi, supersample)
     return PngPainter(face, dpi, supersample, b, resources=resources).render()

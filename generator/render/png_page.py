@@ -148,7 +148,7 @@ def render_page(page: Page, dpi: float, *, resources: Resources,
     """The whole page as an RGB picture ``page_pixels(page, dpi)`` in size.
 
     ``resources`` holds every icon, SVG picture and font the page draws with
-    (generator/data/resources.py: ``load_resources(drawn(pages))``, as for the PDF);
+    (generator/data/design/resources.py: ``load_resources(drawn(pages))``, as for the PDF);
     ``faces`` the pictures of faces already drawn (a new table when None: each distinct face
     on this page is still drawn once). ``supersample``: how finely edges are drawn before
     reduction (``SCREEN_SUPERSAMPLE`` for a screen; the print exports use 3). Raises

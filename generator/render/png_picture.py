@@ -1,7 +1,7 @@
 """A raster picture made ready for a PNG face: only the part the face shows, at the size it is
 drawn, in RGBA, without ever holding the whole picture in RGBA.
 
-Why: pictures are bounded by their decoded bytes in their own mode (generator/data/resolve.py,
+Why: pictures are bounded by their decoded bytes in their own mode (generator/data/files/resolve.py,
 ``MAX_IMAGE_DECODED``), but converting a 100-megapixel grey picture to RGBA before resizing
 it made 400 MB more, and a cover-fitted picture of an extreme shape was resized whole though
 the face shows a sliver of it. Here the shown region is cut out first (with the margin the

@@ -61,7 +61,7 @@ def trust_message(key: str, where: ProjectEngine, lang: str = "en") -> str:
     """A trust message in the user's words (templates/messages/<lang>.yaml; the built-in
     files only: a project cannot reword what is said about trusting it). A folder trusted
     once whose Python files changed since is said so (``trust.changed``) whatever ``key``."""
-    from generator.data import i18n_files  # late: playing a game loads no data module
+    from generator.data.translation import i18n_files  # late: playing a game loads no data module
 
     if trust.state(where.folder) == trust.CHANGED:
         key = "trust.changed"
@@ -74,8 +74,8 @@ def trust_message(key: str, where: ProjectEngine, lang: str = "en") -> str:
 def project_engine(game: Any) -> ProjectEngine | None:
     """The game's own engine, found and confined (never imported), or None: a built-in
     engine or none."""
-    from generator.data import resolve  # late: playing a game loads no data module
-    from generator.data.schema import PROJECT_RULES
+    from generator.data.files import resolve  # late: playing a game loads no data module
+    from generator.data.tables.schema import PROJECT_RULES
 
     name = getattr(game, "rules", None)
     if not name or not name.endswith(PROJECT_RULES):

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 if TYPE_CHECKING:  # types only: the engines never load themes or draw faces themselves
     from generator.core.model import Component, Game
     from generator.core.primitives import Face
-    from generator.data.themes import Theme
+    from generator.data.design.themes import Theme
 
 from generator.core import memo
 from generator.core.errors import DataError

@@ -7,9 +7,10 @@ and dropping a rule fails ``verify`` naming the seed line. Whether every line of
 accounted for (as a rule, or as ``not_rules`` with a reason) is checked by the tests against
 the seed texts themselves (tests/test_rules_coverage.py).
 
-In a kit of another language (generator/data/i18n.py) the rules pages print the translations of
-those strings, so a rule is checked against its words in that language, ``printed_in: {fr:
-...}``, when it gives them; the rules that give none are counted in a note, not failed.
+In a kit of another language (generator/data/translation/i18n.py) the rules pages print the
+translations of those strings, so a rule is checked against its words in that language,
+``printed_in: {fr: ...}``, when it gives them; the rules that give none are counted in a note, not
+failed.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from typing import Any
 
 from generator.core.findings import RULEBOOK, Finding
 from generator.core.words import said
-from generator.data import i18n
+from generator.data.translation import i18n
 
 from .base import at
 

@@ -39,8 +39,7 @@ from typing import Any
 from generator.core import cache, context
 from generator.core.findings import DESIGN, Finding
 from generator.core.model import Component, Game
-from generator.data import i18n
-from generator.data.deal_list import (
+from generator.data.tables.deal_list import (
     MAX_BUILD_DEALT,
     SUIT_FIELDS,
     ConditionError,
@@ -54,8 +53,9 @@ from generator.data.deal_list import (
     default_suit,
     typed_where,
 )
-from generator.data.i18n import message
-from generator.data.schema import MAX_DEAL_PLAYERS, DealExpect, DealQuestion
+from generator.data.tables.schema import MAX_DEAL_PLAYERS, DealExpect, DealQuestion
+from generator.data.translation import i18n
+from generator.data.translation.i18n import message
 from generator.expressions import ExpressionError
 
 from .base import at

@@ -2,9 +2,9 @@
 still has its set checked ("18 cards", "each suit 6 times", "every suit x rank card exists").
 
 The syntax is documented in docs/declarative-checks.md and validated by
-``generator.data.schema.CompositionCheck``. This module does two things:
+``generator.data.tables.schema.CompositionCheck``. This module does two things:
 
-- at load time (``generator.data.verify_list.check_specs``, below this layer): every
+- at load time (``generator.data.tables.verify_list.check_specs``, below this layer): every
   component and table a check names exists, every expression compiles, a table product stays
   bounded; a problem is a DataError at the check's line (exit 2), so a typo never reads as a
   failed check;
@@ -36,10 +36,10 @@ from generator.core.model import Game, ItemRef
 from generator.core.words import said
 from generator.expressions import ExpressionError, Spending, evaluate
 
-from ..data.origin import game_value
-from ..data.schema import CompositionCheck, CountRange, ValueRange
-from ..data.verify_list import NoField, component_ids, ident, is_expression, path_value
-from ..data.verify_list import canon as _canon
+from ..data.tables.schema import CompositionCheck, CountRange, ValueRange
+from ..data.tables.verify_list import NoField, component_ids, ident, is_expression, path_value
+from ..data.tables.verify_list import canon as _canon
+from ..data.translation.origin import game_value
 from .base import at
 
 MAX_LISTED = 10  # wrong values or missing combinations named in one finding (and rows per value)
@@ -173,7 +173,7 @@ def _run_of(head: str, unit: str, numbers: list[str]) -> str:
     return f"{head}{unit}{'s' if len(numbers) > 1 else ''} {', '.join(numbers)}"
 
 
-# The row of a spreadsheet's cell as its errors name it (data/spreadsheet.py, Sheet.where):
+# The row of a spreadsheet's cell as its errors name it (data/tables/spreadsheet.py, Sheet.where):
 # ``row 6``, or ``sheet Roles, row 6``.
 _ROW = re.compile(r"(?:(.+), )?row (\d+)")
 

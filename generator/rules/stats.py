@@ -205,7 +205,7 @@ def describe_fair_shares(shares: Sequence[FairShare]) -> list[str]:
     """The report's plain words about ``fair_shares``: one line per seat whose interval
     excludes the fair share, or one line saying every interval includes it (the words are
     templates/messages/<lang>.yaml's ``balance.*``)."""
-    from generator.data.i18n import message
+    from generator.data.translation.i18n import message
 
     if not shares:
         return []

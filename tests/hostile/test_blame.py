@@ -1,7 +1,7 @@
 """Every error blames the file that is wrong (issue 24, deliver 6 and the lows of 7).
 
 - A data value a built-in face template reads is typed (the template's ``fields:``,
-  generator/data/fields.py): a bad rules section, pip, die or name is reported at the data
+  generator/data/tables/fields.py): a bad rules section, pip, die or name is reported at the data
   file's line, never at the template's. A seeded fuzz of the five games' data files checks
   that no mutation ends in a message naming a built-in template, nor in a traceback.
 - A translation that cannot be drawn names its catalogue file and line.
@@ -32,9 +32,10 @@ from generator.core import context, paths
 from generator.core.errors import reported
 from generator.core.model import Size
 from generator.core.sizes import PAGE
-from generator.data import i18n, load_game
-from generator.data.fields import declared
-from generator.data.templates import load_template
+from generator.data import load_game
+from generator.data.design.templates import load_template
+from generator.data.tables.fields import declared
+from generator.data.translation import i18n
 from generator.frontends import cli
 from generator.orchestration import composition, drawing
 from generator.orchestration.options import BuildOptions

@@ -14,7 +14,8 @@ import pytest
 from PIL import Image
 
 from generator.core import primitives as p
-from generator.data import i18n, resolve
+from generator.data.files import resolve
+from generator.data.translation import i18n
 from generator.faces import face_cache, face_codec, template
 from generator.frontends.cli import main
 from generator.orchestration import output

@@ -2,7 +2,7 @@
 (issue 35, deliver 3).
 
 The face cache's key held every item's data as one JSON text, and every item holds a copy of
-each row it joins (generator/data/loader.py): a 4.2 MB CSV joined by 30 columns peaked at
+each row it joins (generator/data/tables/loader.py): a 4.2 MB CSV joined by 30 columns peaked at
 1.6 GB with the cache on, 80 MB with it off. Now a key is fed into its hash as it is walked
 (generator/core/cache.py's ``KeyStream``), the copies of one row are digested once per key,
 and a key past ``MAX_KEY_VALUES`` values means computing without the cache.

@@ -18,7 +18,7 @@ import pytest
 
 from generator.core import context
 from generator.data import load_game
-from generator.data.deal_list import MAX_BUILD_DEALT
+from generator.data.tables.deal_list import MAX_BUILD_DEALT
 from generator.frontends.cli import main
 from generator.rules import deal
 

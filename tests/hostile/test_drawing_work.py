@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from generator.core.vector import EDGE_ROW_WORK, POINT_WORK, REFERENCE_PX_PER_MM, IconDef
-from generator.data.svg import load_art
+from generator.data.design.svg import load_art
 from generator.expressions import MAX_FACE_WORK
 from generator.frontends.cli import main
 from tests.hostile.limits import one_error_line, pnp_limited, pnp_limited_each

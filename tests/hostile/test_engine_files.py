@@ -251,7 +251,7 @@ def test_a_builtin_engine_named_over_other_data_says_what_it_reads(in_tmp, capsy
     """``rules: moving_target`` in a starter project (suits and values, no ranks): one line
     at the ``rules:`` line naming what the engine reads and what is missing, exit 2, where it
     was a KeyError traceback (issue 35)."""
-    from generator.data import project
+    from generator.data.files import project
     from tests.designer import run
 
     project.init_project(in_tmp / "g")

@@ -1,5 +1,5 @@
 """A budget of mapped code points across a build's fonts (issue 35): each font's cmap is
-bounded (all of Unicode at most, generator/data/sfnt.py), but sixteen 54 KB fonts each
+bounded (all of Unicode at most, generator/data/typefaces/sfnt.py), but sixteen 54 KB fonts each
 mapping all of Unicode peaked at 2.1 GB (ReportLab holds two dict entries a code point).
 A build's own fonts now map ``MAX_BUILD_CODE_POINTS`` together; the font past it is refused
 in one line naming it, before ReportLab parses it."""
@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from generator.core import context
-from generator.data import fonts, project, sfnt
+from generator.data.files import project
+from generator.data.typefaces import fonts, sfnt
 from generator.frontends.cli import main
 from tests.hostile.limits import one_error_line, pnp_limited, pnp_limited_each
 from tests.hostile.test_fonts import changed, cmap

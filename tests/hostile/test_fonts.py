@@ -8,8 +8,8 @@ over (ReportLab walked 262 million codes), and the same file with its advances d
 project's own build of the built-in ``sans-bold``, same PostScript name). Each ends in one
 line naming the file within 500 MB (a child process capped by tests/hostile/limits.py), or
 builds; a built-in kit built after it, in the same process or from the same face cache, is
-byte-identical to a clean build (generator/data/sfnt.py reads the tables,
-generator/data/fonts.py registers every font under its own face name).
+byte-identical to a clean build (generator/data/typefaces/sfnt.py reads the tables,
+generator/data/typefaces/fonts.py registers every font under its own face name).
 """
 from __future__ import annotations
 
@@ -28,7 +28,8 @@ from hypothesis import strategies as st
 from reportlab.pdfbase.ttfonts import TTFont
 
 from generator.core import paths
-from generator.data import fonts, project, sfnt
+from generator.data.files import project
+from generator.data.typefaces import fonts, sfnt
 from generator.frontends import watch
 from generator.frontends.cli import main
 from generator.orchestration.options import BuildOptions

@@ -1,5 +1,5 @@
 """SVGs that cannot fan out (issue 24): what svgelements expands is what the scanner counts
-(generator/data/svg_scan.py). Each reproduction ends, under a 500 MB address space, with one
+(generator/data/design/svg_scan.py). Each reproduction ends, under a 500 MB address space, with one
 line naming the file; before, a 1.5 KB icon took minutes and gigabytes, then a traceback."""
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.data.svg import load_art
-from generator.data.svg_scan import MAX_DEPTH, MAX_ELEMENTS, SvgRefused, read_svg
+from generator.data.design.svg import load_art
+from generator.data.design.svg_scan import MAX_DEPTH, MAX_ELEMENTS, SvgRefused, read_svg
 from generator.frontends.cli import main
 from tests.hostile.limits import one_error_line, pnp_limited
 

@@ -23,8 +23,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.core.errors import DataError
-from generator.data import load_game, xlsx_scan
-from generator.data.xlsx_scan import (
+from generator.data import load_game
+from generator.data.tables import xlsx_scan
+from generator.data.tables.xlsx_scan import (
     MAX_CELL_ELEMENTS,
     MAX_OTHER_ELEMENTS,
     MAX_ROW_CELLS,

@@ -102,7 +102,8 @@ def test_a_project_folder_named_with_escapes_is_shown_escaped(in_tmp, capsys):
 # The ``!r`` left in the code, each for a reason: a value quoted in a message goes through
 # ``said`` (shortened, escaped), never ``!r``.
 KEPT_REPR = {
-    "generator/data/i18n.py": "the English of an untranslated text, whole for the translator",
+    "generator/data/translation/i18n.py":
+        "the English of an untranslated text, whole for the translator",
     "generator/frontends/studio/state.py": "a digest's input, not a message",
 }
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from generator.core.csvout import csv_text, neutral
-from generator.data import fonts
+from generator.data.typefaces import fonts
 from tests.designer import edit, run
 from tests.pdfread import pdf_fonts
 

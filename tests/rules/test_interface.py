@@ -14,7 +14,7 @@ import pytest
 
 from generator import rules
 from generator.core import paths
-from generator.data.loader import rules_modules
+from generator.data.tables.loader import rules_modules
 from generator.rules import decktet_moving_day, movement_game, moving_day_boxes, moving_target
 from generator.rules.base import (
     HasCounters,
@@ -68,7 +68,8 @@ def starter_engine(folder: Path) -> RulesEngine:
     """The starter's rules.py (``pnp init --engine``), loaded by the one loader from a trusted
     project folder: the guarded engine every caller gets."""
     from generator.core import trust
-    from generator.data import load_game, project
+    from generator.data import load_game
+    from generator.data.files import project
 
     project.init_project(folder, engine=True)
     with trust.for_run([folder]):

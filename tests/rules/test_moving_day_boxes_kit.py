@@ -11,7 +11,7 @@ import pytest
 from generator.core.findings import DESIGN, RULEBOOK
 from generator.core.model import Item
 from generator.data import load_game
-from generator.data.themes import load_theme
+from generator.data.design.themes import load_theme
 from generator.orchestration.composition import verify
 from generator.orchestration.drawing import engine_examples, render_faces
 from generator.orchestration.options import BuildOptions

@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 
 from generator import rules
 from generator.core import trust
-from generator.data import load_game, project
-from generator.data.schema import PROJECT_RULES, RULES_PATTERN
+from generator.data import load_game
+from generator.data.files import project
+from generator.data.tables.schema import PROJECT_RULES, RULES_PATTERN
 from generator.frontends.watch import build_with, find_target, watch
 from generator.orchestration.options import BuildOptions
 from generator.rules.base import RulesEngine

@@ -23,7 +23,8 @@ from generator.core import context, paths
 from generator.core.atomic import atomic_file, output_lock
 from generator.core.findings import Finding
 from generator.core.progress import Progress
-from generator.data import game_ids, i18n, load_game
+from generator.data import game_ids, load_game
+from generator.data.translation import i18n
 from generator.orchestration.build import build_pdf
 from generator.orchestration.composition import verify
 from generator.orchestration.export import PRESETS, export_pngs

@@ -5,11 +5,11 @@ committed page differs from what this module writes, so the page cannot drift fr
 schemas. Every table comes from a live source, read at run time:
 
 - the data file: the JSON Schema of the pydantic models
-  (generator/orchestration/exporters/schema_export.py, from generator/data/schema.py), column
-  types (generator/data/columns.py), the settings each rules module reads
+  (generator/orchestration/exporters/schema_export.py, from generator/data/tables/schema.py), column
+  types (generator/data/tables/columns.py), the settings each rules module reads
   (``schema.SETTINGS``), size presets (generator/core/sizes.py);
 - face templates: each element kind's spec (generator/core/elements.py): fields, meanings;
-- themes: their sections and the font keys (generator/data/fonts.py), the built-in themes.
+- themes: their sections and the font keys (generator/data/typefaces/fonts.py), the built-in themes.
 
 Only the prose around the tables (and ``NOTES``, a line per field the models do not
 describe) is written here. Output is deterministic: no absolute paths, no dates.
@@ -209,7 +209,7 @@ def _bounds(node: dict[str, Any], low: str, high: str, unit: str = "") -> str:
 
 
 def _patterns() -> dict[str, str]:
-    from generator.data import schema
+    from generator.data.tables import schema
 
     found = {getattr(schema, "ID_PATTERN", ""): "name (a-z, 0-9, - and _)",
              getattr(schema, "RULES_PATTERN", ""): ("name (a-z, 0-9 and _), or the project's own "
@@ -345,8 +345,8 @@ def kinds_and_sizes_section() -> list[str]:
 
 
 def columns_section() -> list[str]:
-    from generator.data import columns
-    from generator.data.schema import SETTINGS
+    from generator.data.tables import columns
+    from generator.data.tables.schema import SETTINGS
 
     out = ["## Column types", "",
            "`columns:` declares, per table, each column's type; a row with a bad value, a "
@@ -435,7 +435,7 @@ def faces_section() -> list[str]:
 
 
 def themes_section() -> list[str]:
-    from generator.data import fonts
+    from generator.data.typefaces import fonts
 
     out = ["## Themes", "",
            "A theme (`themes/<name>.yaml`) holds a game's look, so faces say "

@@ -5,13 +5,13 @@ An editor with a YAML language server (VS Code's YAML extension, and others buil
 once it knows the file's JSON Schema. Three are written:
 
 - ``game.schema.json``: a game data file, made from the pydantic models that validate it
-  (``generator/data/schema.py``: ``GameSpec``), so it follows them as they change;
+  (``generator/data/tables/schema.py``: ``GameSpec``), so it follows them as they change;
 - ``face.schema.json``: a face template, made from the element kinds' specs
   (``generator/core/elements.py``) plus the ``each``/``if``/``include``
   control elements;
-- ``theme.schema.json``: a theme, from the rules ``generator/data/themes.py`` enforces;
-- ``icon.schema.json``: a YAML icon (``generator/data/icons.py``: a view box and shapes);
-- ``messages.schema.json``: a translation catalogue (``generator/data/i18n_files.py``:
+- ``theme.schema.json``: a theme, from the rules ``generator/data/design/themes.py`` enforces;
+- ``icon.schema.json``: a YAML icon (``generator/data/design/icons.py``: a view box and shapes);
+- ``messages.schema.json``: a translation catalogue (``generator/data/translation/i18n_files.py``:
   ``strings`` and ``furniture``).
 
 ``editor_settings`` maps them onto a project's files for VS Code's YAML extension
@@ -68,7 +68,7 @@ PROJECT_FILES = {"game": ["game.yaml"], "face": ["faces/*.yaml"], "theme": ["the
 
 
 def font_keys() -> list[str]:
-    from generator.data import fonts
+    from generator.data.typefaces import fonts
 
     return list(fonts.font_files())
 
@@ -76,7 +76,7 @@ def font_keys() -> list[str]:
 def font_schema() -> dict[str, Any]:
     """A built-in font key (offered for completion) or the name of a font file of the
     project's fonts/ (which the schema cannot list: any name of the allowed characters)."""
-    from generator.data.project_fonts import FONT_NAME
+    from generator.data.typefaces.project_fonts import FONT_NAME
 
     return {"anyOf": [{"enum": font_keys()}, {"type": "string", "pattern": FONT_NAME.pattern}]}
 
@@ -91,7 +91,7 @@ def size_presets() -> list[str]:
 
 def game_schema() -> dict[str, Any]:
     """The schema of a game data file, from the pydantic model ``GameSpec`` (read now)."""
-    from generator.data.schema import GameSpec
+    from generator.data.tables.schema import GameSpec
 
     schema = GameSpec.model_json_schema()
     _portable(schema)
@@ -216,7 +216,7 @@ def face_schema() -> dict[str, Any]:
 # -- themes ---------------------------------------------------------------------------------
 
 def theme_schema() -> dict[str, Any]:
-    """The schema of a theme: the sections generator/data/themes.py checks; any other key is
+    """The schema of a theme: the sections generator/data/design/themes.py checks; any other key is
     theme data a face template may read (``theme.<key>``)."""
     sections = {
         "palette": {"type": "object",
@@ -244,8 +244,8 @@ def theme_schema() -> dict[str, Any]:
 # -- icons and catalogues -------------------------------------------------------------------
 
 def icon_schema() -> dict[str, Any]:
-    """A YAML icon: a view box and up to 500 shapes (generator/data/icons.py checks it)."""
-    from generator.data.icons import MAX_SHAPES
+    """A YAML icon: a view box and up to 500 shapes (generator/data/design/icons.py checks it)."""
+    from generator.data.design.icons import MAX_SHAPES
 
     number = {"type": "number", "minimum": -10_000, "maximum": 10_000}
     paint = {"anyOf": [{"enum": ["main", "accent", "none"]}, *COLOUR["anyOf"]],
@@ -275,7 +275,7 @@ def icon_schema() -> dict[str, Any]:
 
 def messages_schema() -> dict[str, Any]:
     """A translation catalogue: English text -> translation, and furniture message keys."""
-    from generator.data.i18n_files import KEY, MAX_TEXT
+    from generator.data.translation.i18n_files import KEY, MAX_TEXT
 
     text = {"type": "string", "maxLength": MAX_TEXT}
     return {"$schema": SCHEMA_DIALECT, "title": "Translation catalogue",

@@ -25,8 +25,10 @@ from generator.core.findings import Finding
 from generator.core.model import Component, Game
 from generator.core.primitives import Face
 from generator.core.resources import Resources
-from generator.data import fonts, i18n, load_game, origin
-from generator.data.resources import load_resources
+from generator.data import load_game
+from generator.data.design.resources import load_resources
+from generator.data.translation import i18n, origin
+from generator.data.typefaces import fonts
 from generator.layout.assemble import Part
 from generator.layout.page import Kit, drawn
 from generator.orchestration.build import build_kit, marked, single_kit

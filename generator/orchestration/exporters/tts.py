@@ -59,8 +59,9 @@ from generator.core.errors import InputError
 from generator.core.model import Component
 from generator.core.primitives import Face
 from generator.core.words import said
-from generator.data import i18n, load_game
-from generator.data.resources import load_resources
+from generator.data import load_game
+from generator.data.design.resources import load_resources
+from generator.data.translation import i18n
 from generator.layout.page import drawn
 from generator.layout.single import single_pages
 from generator.orchestration.composition import check_composition

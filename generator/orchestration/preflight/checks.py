@@ -27,7 +27,7 @@ from PIL import Image as PILImage
 from generator.core import primitives as p
 from generator.core.errors import location
 from generator.core.words import said
-from generator.data import fonts
+from generator.data.typefaces import fonts
 from generator.faces.ink import SAFE_MM, Box, bounds
 
 MIN_FACE_PT = 6.0

@@ -6,8 +6,8 @@ has every character the cards set in it (accents, dashes, the euro sign...). The
 character;
 this adds one line per project font file used: the file, and how many of the distinct
 characters the kit sets in it the font can draw, and a warning for a font whose licence
-restricts embedding it in a PDF (generator/data/sfnt.py reads the flag). The built-in fonts
-are left out (they are chosen for the built-in kits, whose verify output stays as it was).
+restricts embedding it in a PDF (generator/data/typefaces/sfnt.py reads the flag). The built-in
+fonts are left out (they are chosen for the built-in kits, whose verify output stays as it was).
 """
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from collections.abc import Iterable
 from generator.core import primitives as p
 from generator.core.findings import Finding
 from generator.core.words import said
-from generator.data import fonts
-from generator.data.project_fonts import FontFile
+from generator.data.typefaces import fonts
+from generator.data.typefaces.project_fonts import FontFile
 
 SHOWN = 12  # missing characters named in the line; the glyph findings name the rest
 

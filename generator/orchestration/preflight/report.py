@@ -20,7 +20,8 @@ from generator.core.findings import DESIGN, Finding
 from generator.core.model import Game
 from generator.core.primitives import Face
 from generator.core.sizes import PAPER_LABELS
-from generator.data import fonts, origin
+from generator.data.translation import origin
+from generator.data.typefaces import fonts
 from generator.layout.assemble import Part
 from generator.layout.frame import frames
 from generator.orchestration.build import build_kit
@@ -114,7 +115,7 @@ def _item_of_piece(game: Game, comp_id: str, pieces: int) -> list[int]:
 
 
 def _cells(game: Game, comp_id: str, index: int) -> Cell:
-    """Where a text of item ``index`` came from (generator/data/origin.py)."""
+    """Where a text of item ``index`` came from (generator/data/translation/origin.py)."""
     comp = game.component(comp_id)
     return lambda printed, why: origin.cell_of(game, comp, index, printed, why)
 

@@ -4,7 +4,7 @@
 ``movement-reference.yaml`` (what verify compares the printed kit with, ``reference``) sit
 beside the game's data file but are no game files: the loader never reads them. They come from
 strangers all the same, so each declares its shape here once and is checked against it on load
-(generator/data/loader.py's ``load_shaped``): a hostile edit is one line naming the file, the
+(generator/data/tables/loader.py's ``load_shaped``): a hostile edit is one line naming the file, the
 line and the field, and the engine reads only values of the declared types and bounds. What
 the shape cannot know (a card name that is no navigation card, a token off the board) is
 checked against the game by the module that reads the file, naming the same file and line.
@@ -15,7 +15,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from generator.data.schema import Strict
+from generator.data.tables.schema import Strict
 
 MAX_BOARD = 40  # rows and columns of a board (a board table's own bound is the game's)
 Side = Literal["N", "E", "S", "W"]

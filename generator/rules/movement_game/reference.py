@@ -24,7 +24,7 @@ from generator.core.findings import RULEBOOK, Finding
 from generator.core.model import Game
 from generator.core.primitives import Circle, Face, Rect
 from generator.core.yamlfile import YamlDoc
-from generator.data.loader import load_shaped
+from generator.data.tables.loader import load_shaped
 
 from ..base import PrintedKit, at, expect_equal
 from .boards import SIDES

@@ -25,7 +25,7 @@ from typing import Any
 from generator.core.errors import DataError
 from generator.core.words import said
 from generator.core.yamlfile import YamlDoc, format_path
-from generator.data.loader import load_shaped
+from generator.data.tables.loader import load_shaped
 
 from . import engine as mg
 from .boards import ACROSS, parse_board, world_step

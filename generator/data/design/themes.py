@@ -6,10 +6,10 @@ otherwise. Ink-saver mode applies the theme's ``ink_saver`` overrides on top (wh
 outlines), so every game gets it from its theme file.
 
 A theme file given as a path may be anywhere the user points, but what a theme names is
-confined (generator/data/resolve.py): ``extends:`` is a theme's name or a .yaml file in the
+confined (generator/data/files/resolve.py): ``extends:`` is a theme's name or a .yaml file in the
 extending file's own folder, and every ``icon:`` value names an icon. Names are looked up
-where generator/data/project.py says: the project's themes/ (icons/), then the built-in ones; a
-project theme may shadow a built-in one and extend it by the same name.
+where generator/data/files/project.py says: the project's themes/ (icons/), then the built-in ones;
+a project theme may shadow a built-in one and extend it by the same name.
 
 A loaded theme is resolved once: every colour parsed, every font checked (its file read and
 registered), every icon it names loaded into its drawing. It carries them (``Theme.known``),
@@ -30,8 +30,9 @@ from generator.core.model import NOTHING_KNOWN, Known
 from generator.core.vector import IconDef
 from generator.core.words import said
 from generator.core.yamlfile import YamlDoc, load_yaml
-from generator.data import fonts, project, resolve
-from generator.data.icons import load_icon
+from generator.data.design.icons import load_icon
+from generator.data.files import project, resolve
+from generator.data.typefaces import fonts
 
 
 @dataclass(frozen=True)

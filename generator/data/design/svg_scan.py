@@ -23,7 +23,7 @@ SVG's own line, when it
   clipped, masked, filtered or given markers (those are refused where used, not where
   defined: Inkscape leaves unused gradients in ``<defs>``).
 
-What passes goes on to generator/data/svg.py (svgelements) as checked text.
+What passes goes on to generator/data/design/svg.py (svgelements) as checked text.
 """
 from __future__ import annotations
 

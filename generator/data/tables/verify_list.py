@@ -87,7 +87,7 @@ class NoField(LookupError):
 def path_value(data: Any, ref: str) -> Any:
     """The value at a (dotted) field name of a piece's data (``rank.value``: the ``value``
     of its ``rank`` row); NoField when it has none. The one walk, for the checks
-    (rules/declarative.py) and the deal conditions (data/deal_list.py)."""
+    (rules/declarative.py) and the deal conditions (data/tables/deal_list.py)."""
     current = data
     for part in ref.split("."):
         if not isinstance(current, Mapping) or part not in current:

@@ -6,7 +6,7 @@ a file and refuses anything that would leave the folder the file belongs to:
 
 - a face template, ``face: playing-card`` (a name): ``<name>.yaml`` in the project's
   ``faces/``, else in the built-in ``templates/faces/`` (the folders come from
-  generator/data/project.py, the one place that decides where things are found; each folder is
+  generator/data/files/project.py, the one place that decides where things are found; each folder is
   confined on its own, so a name can never lead from one into another);
 - an icon, ``icon: {name: spade}`` (a name): the project's ``icons/``, then ``templates/icons/``;
 - a theme, ``theme: standard`` (a name): the project's ``themes/``, then ``templates/themes/``;
@@ -36,8 +36,8 @@ must open, verify and fully decode them, their format must be PNG, JPEG, WebP, G
 and they must be at most ``MAX_IMAGE_SIDE`` pixels a side, ``MAX_IMAGE_PIXELS`` pixels in
 all (Pillow's own decompression-bomb limit is set to the same figure) and ``MAX_IMAGE_DECODED``
 bytes decoded (pixels x bytes per pixel), all read from the header before decoding. An
-``.svg`` path is found the same way (``svg_file``) and read by generator/data/svg_scan.py,
-which bounds and checks it (drawn as vectors: generator/data/svg.py); compressed ``.svgz`` is
+``.svg`` path is found the same way (``svg_file``) and read by generator/data/design/svg_scan.py,
+which bounds and checks it (drawn as vectors: generator/data/design/svg.py); compressed ``.svgz`` is
 refused.
 
 Functions raise ``Refused`` (a ValueError) with a message in the user's terms; the caller
@@ -55,7 +55,7 @@ from PIL import Image, ImageMode
 
 from generator.core import context, memo, paths
 from generator.core.words import said
-from generator.data.project import NAME, NAME_RULE  # what a name may be: decided there
+from generator.data.files.project import NAME, NAME_RULE  # what a name may be: decided there
 
 MAX_PATH = 255
 MAX_IMAGE_BYTES = 50 * 1024 * 1024
@@ -104,7 +104,7 @@ def _known(folder: Path, types: tuple[str, ...] = (".yaml",)) -> str:
 
 def suffixes(what: str) -> tuple[str, ...]:
     """The file types a name may stand for: an icon is ``<name>.yaml`` (our own dialect) or
-    ``<name>.svg`` (generator/data/svg.py); everything else is ``<name>.yaml``."""
+    ``<name>.svg`` (generator/data/design/svg.py); everything else is ``<name>.yaml``."""
     return (".yaml", ".svg") if what == "icon" else (".yaml",)
 
 
@@ -145,7 +145,7 @@ def template_file(name: object, folder: Path | None, field: str) -> Path:
     confined) once, and the files it looked at are asked for again at each use (a memo
     ``tracked`` by generator/core/memo.py: an edit, or a new file that now shadows, is seen)."""
     from generator.core.errors import DataError
-    from generator.data import project
+    from generator.data.files import project
 
     kind = "faces" if field == "face" else "icons"
     try:
@@ -180,7 +180,7 @@ def _own_folder_to_come(kind: str) -> None:
 
 def _template_file(name: object, folder: Path | None, field: str, kind: str) -> Path:
     from generator.core.errors import DataError
-    from generator.data import project
+    from generator.data.files import project
 
     what, named = ("face template", "") if field == "face" else ("icon", "named ")
     if folder is None:
@@ -201,10 +201,10 @@ def _template_file(name: object, folder: Path | None, field: str, kind: str) -> 
 def located(name: object, kind: str, what: str, named: str = "",
             folders: Sequence[Path] | None = None, skip: Path | None = None) -> Path:
     """``<name>.yaml`` from the first of ``folders`` (default: the project's then the
-    built-in folder of ``kind``, from generator/data/project.py) that has it; each folder confines
-    its own files. ``skip`` passes over one file (a project theme that shadows a built-in one
-    and extends it by the same name). Not found: Refused listing the names of every folder."""
-    from generator.data import project
+    built-in folder of ``kind``, from generator/data/files/project.py) that has it; each folder
+    confines its own files. ``skip`` passes over one file (a project theme that shadows a built-in
+    one and extends it by the same name). Not found: Refused listing the names of every folder."""
+    from generator.data.files import project
 
     check_name(name, what)
     try:
@@ -342,7 +342,7 @@ def _game_folder() -> list[Path]:
 def image_roots() -> list[Path]:
     """Where images may be read from: the current game's folder, then the art/ folders of
     the project in use (its own, then the built-in one)."""
-    from generator.data import project
+    from generator.data.files import project
 
     try:
         art = project.folders("art")
@@ -366,7 +366,7 @@ def image_file(text: object) -> Path:
 
 def svg_file(text: object) -> Path:
     """An SVG picture named by a template, found and confined as images are (its content is
-    checked by generator/data/svg_scan.py when it is read)."""
+    checked by generator/data/design/svg_scan.py when it is read)."""
     rel = relative_path(text, "image")
     if rel.lower().endswith(".svgz"):
         raise Refused(f"image {said(rel)} is compressed SVG (.svgz): save it as plain .svg")

@@ -198,7 +198,7 @@ def game_catalogue_file(source: Path, game_id: str, lang: str) -> Path | None:
     """The catalogue of the game in ``source`` (its data file), or None when it has none: a
     built-in game's ``card_data/messages/<id>.<lang>.yaml``, a project's
     ``<project>/messages/<lang>.yaml``. Confined to that messages folder."""
-    from generator.data import project, resolve
+    from generator.data.files import project, resolve
 
     folder_of = source.resolve().parent
     if folder_of == paths.CARD_DATA.resolve():
@@ -219,7 +219,7 @@ def shared_catalogue_file(lang: str) -> Path | None:
 
 
 def _confined(folder: Path, name: str) -> Path | None:
-    from generator.data.resolve import inside
+    from generator.data.files.resolve import inside
 
     if not folder.is_dir():
         context.listing_version(folder)  # none yet: one made later is seen

@@ -1,8 +1,8 @@
 """One worksheet of an XLSX file, read once with openpyxl (read-only mode).
 
-generator/data/spreadsheet.py turns what this yields into a table; this module is only the
+generator/data/tables/spreadsheet.py turns what this yields into a table; this module is only the
 part that knows openpyxl, imported when a game names an XLSX file (only those games pay for
-the import), after generator/data/xlsx_scan.py has bounded the archive.
+the import), after generator/data/tables/xlsx_scan.py has bounded the archive.
 
 Why not just ``load_workbook``: its read-only cells lose three things a table needs.
 

@@ -3,13 +3,13 @@
 A data file comes from a stranger, so everything a rules module or a renderer will trust is
 checked here, before ``verify`` runs: the rules module exists, settings have the types the
 module reads them as (schema.SETTINGS), included files stay in the data file's folder
-(generator/data/resolve.py), icon names in tables name icons, copies are bounded
+(generator/data/files/resolve.py), icon names in tables name icons, copies are bounded
 (schema.MAX_ROW_COUNT per item or row, MAX_COMPONENT_PIECES per component, MAX_GAME_PIECES in
 the game), and the file's own ``checks`` hold for every row.
 
 What the faces will draw with is resolved here too, into the Game's ``known``: the face
 templates its components name, the templates and icons those name by a fixed name
-(generator/data/templates.py), and the icons its tables and items name, each loaded once.
+(generator/data/design/templates.py), and the icons its tables and items name, each loaded once.
 """
 from __future__ import annotations
 
@@ -39,9 +39,10 @@ from generator.core.sizes import CARD_SIZES, PAGE
 from generator.core.vector import IconDef
 from generator.core.words import plain, said
 from generator.core.yamlfile import YamlDoc, format_path, load_yaml
-from generator.data import project, resolve
-from generator.data.icons import load_icon
+from generator.data.design.icons import load_icon
+from generator.data.files import project, resolve
 
+from ..design.templates import family, known_faces
 from . import fields
 from .columns import Refs, cell_text, check_tables, lang_column_problem, parse_type, problems
 from .schema import (
@@ -57,10 +58,9 @@ from .schema import (
     check_settings,
 )
 from .spreadsheet import read_tables
-from .templates import family, known_faces
 
 Tables = dict[str, list[dict[str, Any]]]
-RULES_FOLDER = Path(__file__).resolve().parent.parent / "rules"
+RULES_FOLDER = Path(__file__).resolve().parents[2] / "rules"
 
 
 def game_ids(card_data: Path = paths.CARD_DATA) -> list[str]:
@@ -75,7 +75,7 @@ def game_ids(card_data: Path = paths.CARD_DATA) -> list[str]:
 
 def game_file(game: str, card_data: Path = paths.CARD_DATA) -> Path:
     """A game id (``moving-target``), a path to a data file, or a project folder (its
-    ``game.yaml``, or the one game file in it: generator/data/project.py)."""
+    ``game.yaml``, or the one game file in it: generator/data/files/project.py)."""
     candidate = Path(game)
     if candidate.suffix in (".yaml", ".yml"):
         return candidate
@@ -273,10 +273,10 @@ def load_game(game: str, card_data: Path = paths.CARD_DATA) -> Game:
               "rules_coverage": (spec.rules_coverage.model_dump()
                                  if spec.rules_coverage else None),
               # The declarative checks, their names and targets checked against the
-              # components and tables here (data/verify_list.py; rules/declarative.py
+              # components and tables here (data/tables/verify_list.py; rules/declarative.py
               # runs them).
               "verify": _composition_checks(doc, spec, components, tables),
-              # Deal questions (data/deal_list.py checks them; rules/deal.py answers).
+              # Deal questions (data/tables/deal_list.py checks them; rules/deal.py answers).
               "deal": _deal_questions(doc, spec, components)},
         source=file,
         docs={"game": doc, "tables": table_docs},
@@ -618,7 +618,7 @@ def _grid(doc: YamlDoc, path: tuple[Hashable, ...], size: Any) -> dict[str, Any]
 
 def _named_face(name: str) -> list[FaceTemplate] | str:
     """A face template the data names in a ``face`` field (a rules section's diagram) and
-    those it includes, or why there is none (generator/data/fields.py)."""
+    those it includes, or why there is none (generator/data/tables/fields.py)."""
     try:
         resolve.face_file(name)
     except resolve.Refused as exc:

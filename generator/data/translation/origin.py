@@ -5,7 +5,7 @@ found in a template, but its cause is often a value the template printed: a card
 in a spreadsheet. The loader keeps, for every item, the field paths its values were written
 at (``ItemRef``, generator/core/model.py); here a path becomes a location the designer can go
 to: ``game.yaml:14: tables.cards[3].name`` or ``cards.xlsx: sheet Roles, row 4, column
-power`` (a spreadsheet's rows stand in as ``SheetDoc``, generator/data/spreadsheet.py). The
+power`` (a spreadsheet's rows stand in as ``SheetDoc``, generator/data/tables/spreadsheet.py). The
 location is written by generator/core/errors.py's ``location``, as every message writes it.
 """
 from __future__ import annotations
@@ -66,7 +66,7 @@ def game_value(game: Game, full: tuple[Hashable, ...], named: bool = False) -> W
 
 def _joined_row(game: Game, value: Any) -> tuple[Hashable, ...] | None:
     """The table row a joined column's value is a copy of (``suit: {table: suits}``,
-    generator/data/loader.py), as ``("tables", name, index)``; None for any other value."""
+    generator/data/tables/loader.py), as ``("tables", name, index)``; None for any other value."""
     if not isinstance(value, Mapping):
         return None
     tables = game.data.get("tables") if isinstance(game.data, Mapping) else None

@@ -11,12 +11,12 @@ its rows::
       cards: {name: str, points: int 0..10, wild: bool?, tags: list of name}
 
 - ``file`` is relative to the file that names it and must stay inside the game's folder (no
-  absolute paths, no ``..`` or symlink leading out; generator/data/resolve.py).
+  absolute paths, no ``..`` or symlink leading out; generator/data/files/resolve.py).
 - Row 1 names the columns; every later row that is not blank is a row of the table. Blank
   rows are skipped (never kept: a CSV file's count toward the row limit as they are read);
   a value under a column with no name is an error. A table used to generate pieces must have
-  rows (generator/data/loader.py says so, naming the file).
-- Cells are typed by the table's ``columns:`` declaration (generator/data/columns.py,
+  rows (generator/data/tables/loader.py says so, naming the file).
+- Cells are typed by the table's ``columns:`` declaration (generator/data/tables/columns.py,
   ``parse_cell``): ``7`` is an int, ``true``/``yes``/``1`` a bool, ``0.5, 1`` a point,
   ``a; b; c`` or a JSON list ``[[0, 0], [1, 1]]`` a list. Without a declaration the cells stay
   text (and an XLSX cell's own numbers and bools stay numbers and bools), except ``count``,
@@ -27,7 +27,7 @@ its rows::
 - An XLSX formula gives the value the spreadsheet program saved with it (a workbook written
   by a script has none: that cell is an error naming it); an error value (``#DIV/0!``) is an
   error too, and so is a number cell saved with no number (NaN, as scripts save it). Dates
-  become ISO text (``2024-05-01``). The workbook is read once (generator/data/xlsx.py); chart
+  become ISO text (``2024-05-01``). The workbook is read once (generator/data/tables/xlsx.py); chart
   sheets are never read, and one asked for (or first, when no sheet is named) is an error.
 
 Every problem is a DataError naming the file, the sheet (XLSX), the row as the spreadsheet
@@ -40,7 +40,7 @@ The files come from strangers, so reading is bounded: ``MAX_SHEET_BYTES`` on dis
 ``MAX_ROWS`` rows, ``MAX_COLUMNS`` columns and ``MAX_CELL_CHARS`` characters a cell, a value
 past the last row or column refused (CSV and XLSX alike, never dropped), and so is a cell
 holding a control character or a bidirectional override, as in a YAML text; an XLSX file (a zip
-archive of XML) is bounded by generator/data/xlsx_scan.py before openpyxl opens it.
+archive of XML) is bounded by generator/data/tables/xlsx_scan.py before openpyxl opens it.
 """
 from __future__ import annotations
 
@@ -58,7 +58,8 @@ from pydantic import ValidationError
 from generator.core.errors import DataError, DataErrors
 from generator.core.words import said
 from generator.core.yamlfile import YamlDoc, format_path, unseen
-from generator.data import resolve, xlsx_scan
+from generator.data.files import resolve
+from generator.data.tables import xlsx_scan
 
 from .columns import (
     CellError,
@@ -309,8 +310,8 @@ def _letter(index: int) -> str:
 
 
 def read_xlsx(file: Path, shown: Path, sheet_name: str | None) -> Sheet:
-    """The cells of one worksheet that is not blank, read once (generator/data/xlsx.py) after
-    the archive is bounded (generator/data/xlsx_scan.py): a row past MAX_ROWS or a cell past
+    """The cells of one worksheet that is not blank, read once (generator/data/tables/xlsx.py) after
+    the archive is bounded (generator/data/tables/xlsx_scan.py): a row past MAX_ROWS or a cell past
     MAX_COLUMNS is refused when it holds a value, as in a CSV file, and skipped when empty."""
     read_bytes(file, shown)  # the size on disk
     xlsx_scan.check_zip(file, shown)

@@ -18,7 +18,7 @@ Also read: the OS/2 table's ``fsType``, the embedding licence a font declares
 (``licence_note``: restricted embedding is reported by pre-flight, not refused).
 
 Only the spec's byte layout lives here (OpenType 1.9, "Font file" and each table's
-chapter); messages are the words after the file's name (generator/data/fonts.py adds it).
+chapter); messages are the words after the file's name (generator/data/typefaces/fonts.py adds it).
 """
 from __future__ import annotations
 

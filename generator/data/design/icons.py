@@ -1,5 +1,5 @@
 """Vector icons of our own, kept as data in templates/icons/<name>.yaml (a project's own
-icons/ folder is searched first: generator/data/project.py).
+icons/ folder is searched first: generator/data/files/project.py).
 
 An icon file holds a view box and a list of shapes in that box: SVG-style path strings
 (absolute M, L, H, V, C, Q, Z) and circles. Each shape is painted with the icon's ``main``
@@ -14,7 +14,7 @@ from generator.core.errors import DataError
 from generator.core.vector import IconDef, IconShape, parse_path
 from generator.core.words import said
 from generator.core.yamlfile import YamlDoc, load_yaml
-from generator.data import resolve
+from generator.data.files import resolve
 
 MAX_SHAPES = 500
 def _paint(value: object, file: Path, line: int | None, field: str) -> str:
@@ -32,12 +32,12 @@ def _paint(value: object, file: Path, line: int | None, field: str) -> str:
 def load_icon(name: str, folder: Path | None = None) -> IconDef:
     """Load and check one icon; errors point at the icon file's line. The name is a plain
     name of a file in ``folder`` when given, else of the project's icons/ or the built-in
-    ones (generator/data/project.py); generator/data/resolve.py confines it. The name is looked
-    up at every call (the project in use may change); each file version (its content:
+    ones (generator/data/files/project.py); generator/data/files/resolve.py confines it. The name is
+    looked up at every call (the project in use may change); each file version (its content:
     generator/core/context.py) is read once."""
     file = resolve.template_file(name, folder, "icon")
-    if file.suffix == ".svg":  # icons/<name>.svg: generator/data/svg.py
-        from generator.data.svg import icon_from_svg
+    if file.suffix == ".svg":  # icons/<name>.svg: generator/data/design/svg.py
+        from generator.data.design.svg import icon_from_svg
 
         return icon_from_svg(name, file)
     return _icon_at(name, file, context.version(file))

@@ -10,7 +10,7 @@ face *computes* is known only while it is drawn: ``icon: {name: "{{ item.suit }}
 layer (an import-linter contract in pyproject.toml). ``face_inputs`` makes what a face is
 handed: the build's font book, its translator and this finder.
 
-``find`` resolves and checks exactly as loading does (generator/data/resolve.py confines
+``find`` resolves and checks exactly as loading does (generator/data/files/resolve.py confines
 every name; icons, templates and pictures are parsed once per version of their content),
 and every file it looks at is noted, so the face cache knows the drawing read it. A name
 that cannot be used raises ``Unusable`` with the reason in the user's terms; the face adds
@@ -27,9 +27,11 @@ from generator.core.errors import DataError
 from generator.core.model import FaceTemplate
 from generator.core.vector import IconDef
 from generator.core.words import said
-from generator.data import fonts, i18n, resolve
-from generator.data.icons import load_icon
-from generator.data.templates import load_template
+from generator.data.design.icons import load_icon
+from generator.data.design.templates import load_template
+from generator.data.files import resolve
+from generator.data.translation import i18n
+from generator.data.typefaces import fonts
 
 __all__ = ["Finder", "Picture", "Unusable", "face_inputs", "find"]
 
@@ -59,11 +61,11 @@ def find(kind: str, name: object, beside: Path | None = None) -> IconDef | FaceT
 
 
 def _picture(path: object) -> Picture:
-    from generator.data.svg import SvgRefused, load_art  # svgelements: only for SVG art
+    from generator.data.design.svg import SvgRefused, load_art  # svgelements: only for SVG art
 
     try:
         file = resolve.image_file(path)
-        if file.suffix.lower() == ".svg":  # drawn as vectors: generator/data/svg.py
+        if file.suffix.lower() == ".svg":  # drawn as vectors: generator/data/design/svg.py
             return Picture(file, drawing=load_art(file))
         _, width, height = resolve.check_image(str(file), context.version(file))
     except (resolve.Refused, SvgRefused) as exc:

@@ -7,10 +7,11 @@ search, the project's own first and the built-in one second (generator/core/path
 the built-ins are: the checkout in development, the package data when installed), so a face,
 theme or icon of the project shadows the built-in one of the same name. The built-in fonts
 are files of pinned packages, not a folder: ``fonts`` is searched in the project alone
-(generator/data/project_fonts.py lists it; a project font named like a built-in key shadows it).
+(generator/data/typefaces/project_fonts.py lists it; a project font named like a built-in key
+shadows it).
 
-Every folder searched is confined the same way (generator/data/resolve.py): names only, nothing
-outside the folder, symlinks followed before the check. A project's kind folder must itself
+Every folder searched is confined the same way (generator/data/files/resolve.py): names only,
+nothing outside the folder, symlinks followed before the check. A project's kind folder must itself
 be a real folder inside the project (a ``faces`` symlink pointing elsewhere is refused).
 
 The project in use is the folder of the game data file loaded last in this build (the loader
@@ -34,7 +35,7 @@ from generator.core.errors import InputError
 from generator.core.words import said
 
 # A name a data file, theme or template gives a file by (``face: playing-card``): lower-case
-# letters, digits, - and _ (generator/data/resolve.py confines what it names).
+# letters, digits, - and _ (generator/data/files/resolve.py confines what it names).
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 NAME_RULE = "a name of lower-case letters, digits, - and _ (at most 64 characters)"
 KINDS = ("faces", "themes", "icons", "art", "fonts", "games")

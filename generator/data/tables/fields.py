@@ -4,7 +4,7 @@ data file's line, never at the template's.
 A face template draws whatever the data gives it. Without types a rules section's
 ``h: many`` or a pip at ``[-5, 1]`` failed (or drew wrong) inside the template, and the error
 named the template's line, a file the designer never wrote. So a template declares what it
-reads, in the notation of table columns (generator/data/columns.py), with record types of
+reads, in the notation of table columns (generator/data/tables/columns.py), with record types of
 its own:
 
     fields:

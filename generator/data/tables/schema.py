@@ -24,7 +24,7 @@ from .columns import ColumnType, parse_type
 ID_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}$"
 # ``rules:``: a built-in engine by name, or a project's own engine by path (``rules.py``,
 # ``engine/rules.py``, a package ``rules/``): segments of letters, digits, - and _, so
-# neither ``..`` nor an absolute path can be written (generator/data/resolve.py confines it).
+# neither ``..`` nor an absolute path can be written (generator/data/files/resolve.py confines it).
 RULES_PATTERN = (r"^(?:[a-z_][a-z0-9_]{0,63}|(?:[A-Za-z0-9_][A-Za-z0-9_-]{0,63}/){0,4}"
                  r"[A-Za-z0-9_][A-Za-z0-9_-]{0,63}(?:\.py|/))$")
 PROJECT_RULES = (".py", "/")  # how a project's own engine is told from a built-in name
@@ -593,8 +593,8 @@ class RulesCoverage(Strict):
 
 
 class TableFile(Strict):
-    """A table read from a spreadsheet (generator/data/spreadsheet.py) instead of written out:
-    ``{file: cards.csv}``, ``{file: cards.csv, delimiter: ";"}`` or ``{file: deck.xlsx,
+    """A table read from a spreadsheet (generator/data/tables/spreadsheet.py) instead of written
+    out: ``{file: cards.csv}``, ``{file: cards.csv, delimiter: ";"}`` or ``{file: deck.xlsx,
     sheet: Cards}``. The path is relative to the file that names it; row 1 names the
     columns."""
 
@@ -635,7 +635,7 @@ class GameSpec(Strict):
     # Optional: a game without one is checked by its ``verify`` list alone.
     rules: str | None = Field(default=None, pattern=RULES_PATTERN)
     # A theme name (the project's themes/, then the built-ins) or a .yaml file relative to
-    # this data file and inside its folder (generator/data/loader.py: theme_of).
+    # this data file and inside its folder (generator/data/tables/loader.py: theme_of).
     theme: str = Field(min_length=1, max_length=200)
     players: tuple[int, int]
     include: list[str] = Field(default_factory=list, max_length=MAX_INCLUDES)
@@ -644,7 +644,7 @@ class GameSpec(Strict):
     tables: dict[str, TableSpec] = Field(default_factory=dict)
     components: list[ComponentSpec] = Field(min_length=1)
     preflight: PreflightSpec = Field(default_factory=PreflightSpec)
-    # Column types of this file's tables (generator/data/columns.py), checked at load.
+    # Column types of this file's tables (generator/data/tables/columns.py), checked at load.
     columns: dict[str, Any] | None = None
     # Rules for table rows that column types cannot say, checked at load.
     checks: list[RowCheck] = Field(default_factory=list, max_length=50)
@@ -678,7 +678,7 @@ class GameSpec(Strict):
 
 # -- settings ------------------------------------------------------------------------------
 # The settings each rules module reads, with their types in the notation of table columns
-# (generator/data/columns.py), plus ``per players <type>``: a mapping from a player count to
+# (generator/data/tables/columns.py), plus ``per players <type>``: a mapping from a player count to
 # a value. The ranges keep a rules module's verify() and simulations finite. A setting a
 # module does not read is a typo; a module not listed here takes any settings.
 SETTINGS: dict[str, dict[str, str]] = {

@@ -1,7 +1,7 @@
 """``pnp i18n DIR --lang fr``: a project's catalogue written or brought up to date.
 
 A translator works from a list of what to translate. This writes the project's catalogue
-(``<project>/messages/<lang>.yaml``, generator/data/i18n_files.py) with:
+(``<project>/messages/<lang>.yaml``, generator/data/translation/i18n_files.py) with:
 
 - ``strings:``: the entries already there that the kit still prints, as they were, in the
   file's order; then every text the kit prints untranslated and the file lacks, in full, with
@@ -41,9 +41,9 @@ from ruamel.yaml.tokens import CommentToken
 from generator.core.atomic import atomic_file, make_folder
 from generator.core.errors import DataError
 
+from ..files.project import Project, ProjectError
+from ..files.resolve import inside
 from .i18n_files import collapse, load_catalogue
-from .project import Project, ProjectError
-from .resolve import inside
 
 # Wide enough that an English text added is one line, as the tool always wrote it.
 WIDTH = 4096

@@ -16,13 +16,13 @@ column than ``id``; ``optional: true``), is a reference whose value is replaced,
 table is read, by the row it names, so a face reads ``item.suit.colour`` (a table joined to
 may not join others itself: one level, never a loop). A row with a column the table does not
 declare is an error (a typo), unless the table declares ``"*": any``. The same notation types
-what a face template reads (its ``fields:``, generator/data/fields.py), with record types of
+what a face template reads (its ``fields:``, generator/data/tables/fields.py), with record types of
 its own.
 
 Without this, a bad value (``pips: 3``, ``value: many``) only surfaced where a face template
 used it, and the error named the template's line instead of the data's.
 
-A table read from a spreadsheet (generator/data/spreadsheet.py) has text cells (and, in
+A table read from a spreadsheet (generator/data/tables/spreadsheet.py) has text cells (and, in
 XLSX, numbers and bools); ``parse_cell`` reads each as its column's type (``7``, ``yes``,
 ``0.5, 1``, ``a; b``), so the rows reach templates exactly as written YAML rows would.
 """
@@ -61,7 +61,7 @@ class ColumnType:
     """A declared type: a base of ``BASES`` (with an optional range), ``list`` of ``item``,
     ``one of`` its ``choices``, ``ref`` (a value of column ``ref[0]`` of table ``ref[1]``) or
     ``record``, a mapping with declared ``fields`` (face templates' ``fields:``, see
-    generator/data/fields.py)."""
+    generator/data/tables/fields.py)."""
 
     base: str
     low: float | None = None
@@ -572,7 +572,7 @@ def _bool_cell(value: Any) -> Any:
 def as_bool(value: Any) -> bool | None:
     """A boolean as a spreadsheet cell may hold it (a bool, 1 or 0, ``true``/``yes``/``1``
     or ``false``/``no``/``0`` in any case), else None: the one reading of a boolean, for the
-    readers and for a condition typed against a boolean column (data/deal_list.py)."""
+    readers and for a condition typed against a boolean column (data/tables/deal_list.py)."""
     if isinstance(value, bool):
         return value
     if isinstance(value, int) and value in (0, 1):
@@ -589,7 +589,7 @@ def as_bool(value: Any) -> bool | None:
 def as_number(value: Any) -> int | float | None:
     """A number as a spreadsheet cell may hold it (a number, or text such as ``7`` or
     ``2.5``), else None (a bool is no number): the readers' reading, for a condition typed
-    against a number column (data/deal_list.py)."""
+    against a number column (data/tables/deal_list.py)."""
     found = _number_cell(value, whole=False)
     return None if found is _BAD else found
 

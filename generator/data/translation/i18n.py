@@ -4,7 +4,7 @@ Every text a kit prints is written in English (the source language). A kit in an
 language (``--lang fr``) gets:
 
 - its furniture (contents sheet, footers, rulers, calibration sheet) from the message files
-  (``message(key, **values)``; generator/data/i18n_files.py);
+  (``message(key, **values)``; generator/data/translation/i18n_files.py);
 - its face texts from the game's catalogue: the raw ``text:`` of every text element is looked
   up before it is evaluated (``text_field``), and ``t(value)`` in an expression translates a
   value from the data (a rules heading, a colour name);
@@ -41,9 +41,9 @@ from generator.core.drawing import Told, valid_events
 from generator.core.errors import location
 from generator.core.findings import DESIGN, Finding
 from generator.core.words import said
-from generator.data import i18n_files as files
-from generator.data.i18n_files import SOURCE, collapse, fill, languages
-from generator.data.origin import Where, game_value, written
+from generator.data.translation import i18n_files as files
+from generator.data.translation.i18n_files import SOURCE, collapse, fill, languages
+from generator.data.translation.origin import Where, game_value, written
 
 __all__ = ["SOURCE", "Missing", "Session", "Translator", "collect", "current", "data_text",
            "findings", "label_field", "lang", "languages", "localised", "message",

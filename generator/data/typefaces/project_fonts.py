@@ -8,13 +8,13 @@ extension (``Foo.ttf`` and ``Foo.otf``) are ambiguous and refused by name. A pro
 the name of a built-in key (``fonts/sans.ttf``) replaces that font for the whole project, as a
 project's face, theme or icon shadows the built-in one of the same name.
 
-The folder is confined as the other kinds are (generator/data/project.py: a ``fonts`` symlink
+The folder is confined as the other kinds are (generator/data/files/project.py: a ``fonts`` symlink
 leading elsewhere is refused); a font file that is a symlink, a device or a folder is not
 used (the error says so when it is named). Only names of letters, digits, ``-`` and ``_``
 (at most 64) are usable; at most ``MAX_FILES`` files are looked at. The folder is listed
 once per build (the listing and what each name stood for are kept in the build's context,
 generator/core/context.py); each file is parsed only when a template or theme names it
-(generator/data/fonts.py), once per version of its content.
+(generator/data/typefaces/fonts.py), once per version of its content.
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from typing import Any
 
 from generator.core import context
 from generator.core.words import said
-from generator.data import project
+from generator.data.files import project
 
 MAX_FONT_BYTES = 30 * 1024 * 1024  # the largest CJK families are ~20 MB; a font is not data
 MAX_FILES = 200
@@ -69,22 +69,23 @@ NO_FONTS = Listing()
 
 @dataclass
 class InUse:
-    """The fonts of the project a build uses: its listing, and what generator/data/fonts.py made
-    of each name so far (text is measured word by word, so the look-up of a name must cost
-    no more than a dict's). Kept in the build's context, never shared by two builds."""
+    """The fonts of the project a build uses: its listing, and what
+    generator/data/typefaces/fonts.py made of each name so far (text is measured word by word, so
+    the look-up of a name must cost no more than a dict's). Kept in the build's context, never
+    shared by two builds."""
 
     root: Path | None
     listing: Listing
     fonts: dict[str, Any] = field(default_factory=dict)  # name as written -> TTFont
-    book: Any = None  # generator/data/fonts.py's Book: every name resolved, made once
-    # The code points the project fonts read so far map (generator/data/fonts.py's budget),
-    # and the versions counted (one file under two names is counted once).
+    book: Any = None  # generator/data/typefaces/fonts.py's Book: every name resolved, made once
+    # The code points the project fonts read so far map (generator/data/typefaces/fonts.py's
+    # budget), and the versions counted (one file under two names is counted once).
     code_points: int = 0
     counted: set[str] = field(default_factory=set)
 
 
 def in_use() -> InUse:
-    """The project in use's fonts, listed once per build (generator/data/project.py's ``use``
+    """The project in use's fonts, listed once per build (generator/data/files/project.py's ``use``
     drops them when the project changes: they are listed anew)."""
     ctx = context.current()
     held = ctx.fonts

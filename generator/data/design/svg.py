@@ -1,7 +1,7 @@
 """SVG files as icons (``icon: {name: sword}`` finds ``icons/sword.svg``) and as art
 (``image: {path: art/castle.svg}``), drawn as vectors by both renderers.
 
-The file is first read and checked by generator/data/svg_scan.py (size, DOCTYPE, external
+The file is first read and checked by generator/data/design/svg_scan.py (size, DOCTYPE, external
 references, ``<use>`` fan-out...), then parsed by svgelements (pinned 1.9.6: pure Python,
 MIT, maintained; it does the hard parts of SVG: relative commands, arcs, smooth curves,
 transforms, CSS ``style`` attributes and ``<style>`` class rules, ``<use>``). Every shape is
@@ -58,7 +58,7 @@ from generator.core.errors import DataError
 from generator.core.primitives import Segment
 from generator.core.vector import IconDef, IconShape
 from generator.core.words import said
-from generator.data.svg_scan import SvgRefused, read_svg
+from generator.data.design.svg_scan import SvgRefused, read_svg
 
 __all__ = ["SvgError", "SvgRefused", "icon_from_svg", "load_art", "parse_d"]
 
@@ -99,8 +99,8 @@ def icon_from_svg(name: str, file: Path) -> IconDef:
 
 def load_art(file: str | Path) -> IconDef:
     """Art drawn from an SVG file, colours as drawn: read and checked when a template names
-    it (generator/data/lookup.py, so its line is blamed), and for the renderers
-    (generator/data/resources.py), once per version of its content."""
+    it (generator/data/design/lookup.py, so its line is blamed), and for the renderers
+    (generator/data/design/resources.py), once per version of its content."""
     path = Path(file)
     return _drawing(path, context.version(path), False, path.stem)
 

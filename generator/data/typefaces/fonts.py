@@ -7,7 +7,7 @@ The built-in keys (``sans``, ``sans-bold``, ``sans-italic``, ``symbol``, ``symbo
 whose files we ship with their licence in templates/fonts/dejavu/ (the PyPI package that
 carries them, rinoh-typeface-dejavusans, declares the rinohtype typesetter and its Sphinx tree
 as dependencies, which a lean install should not bring). A project's ``fonts/`` folder adds
-its own TTF/OTF files, named by file name (generator/data/project_fonts.py says how names,
+its own TTF/OTF files, named by file name (generator/data/typefaces/project_fonts.py says how names,
 case and clashes with built-in keys behave).
 
 ReportLab measures text for line breaking; Pillow draws the same files, so a wrapped text box
@@ -31,7 +31,7 @@ object itself. In the PDF, a project font is named by its PostScript name and 16
 of its hash (``AtkinsonHyperlegible-Regular-0123456789abcdef``), so a project's copy of a
 built-in font, or two fonts of one PostScript name, are two distinct fonts there too.
 
-A project's font file is read once and its tables checked by generator/data/sfnt.py before
+A project's font file is read once and its tables checked by generator/data/typefaces/sfnt.py before
 ReportLab or Pillow parse it (a hostile cmap, a missing ``glyf``); a file either cannot use
 is refused with ``FontError`` naming it; a CFF-outline OpenType font (``OTTO``), which
 ReportLab cannot embed, gets its own message.
@@ -52,13 +52,13 @@ from reportlab.pdfbase.ttfonts import TTFont
 from generator.core import context, drawing, memo, paths
 from generator.core.primitives import PT_TO_MM
 from generator.core.words import said
-from generator.data import font_tables, project_fonts, sfnt
-from generator.data.project_fonts import FontFile
+from generator.data.typefaces import font_tables, project_fonts, sfnt
+from generator.data.typefaces.project_fonts import FontFile
 from generator.expressions import charge_if_metered
 
 PDF_TAG = 16  # hex digits of a project font's hash in its PDF name: 64 bits, no chance clash
 # Code points the project fonts one build reads may map together (each font's largest cmap
-# subtable, generator/data/sfnt.py). ReportLab holds two dict entries a mapped code point
+# subtable, generator/data/typefaces/sfnt.py). ReportLab holds two dict entries a mapped code point
 # (~115 bytes): a font mapping all of Unicode (1,114,112, a last-resort font) takes ~125 MB
 # while the build runs, so sixteen such fonts of 54 KB each took 2.1 GB. This allows two
 # of them, or dozens of CJK fonts (~65,000 each); a font past it is refused by name.
@@ -120,7 +120,7 @@ class Book:
     the functions of this module below ask the build's own (``book``), so the one rule for
     a name, a width or a glyph is the book's.
 
-    Held in the build's fonts (generator/data/project_fonts.py's ``InUse``): a build, and
+    Held in the build's fonts (generator/data/typefaces/project_fonts.py's ``InUse``): a build, and
     a project, has its own; an edited font file is a new build's, a new version."""
 
     def __init__(self, held: project_fonts.InUse) -> None:
@@ -414,7 +414,7 @@ def _read(font: FontFile) -> bytes:
 
 @memo.memo  # keyed by the file's content (FontFile.version)
 def _facts(font: FontFile) -> sfnt.Facts:
-    """A project font's tables checked (generator/data/sfnt.py), before any parser reads
+    """A project font's tables checked (generator/data/typefaces/sfnt.py), before any parser reads
     them."""
     try:
         return sfnt.read(_read(font))
@@ -424,7 +424,7 @@ def _facts(font: FontFile) -> sfnt.Facts:
 
 @memo.memo  # keyed by the file's content (FontFile.version)
 def _project(font: FontFile) -> tuple[TTFont, sfnt.Facts]:
-    """A project's font file read once, its tables checked (generator/data/sfnt.py) before
+    """A project's font file read once, its tables checked (generator/data/typefaces/sfnt.py) before
     both renderers' parsers read it, registered under a name made of its content's hash."""
     from PIL import ImageFont
 

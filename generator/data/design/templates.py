@@ -1,8 +1,8 @@
 """Face templates found, read and checked: by name, and for a whole game at load time.
 
-A template's name is looked up where generator/data/project.py says (an including
+A template's name is looked up where generator/data/files/project.py says (an including
 template's own folder first, then the project's faces/, then the built-in ones), each folder
-confined by generator/data/resolve.py; the file is parsed once per version of its content
+confined by generator/data/files/resolve.py; the file is parsed once per version of its content
 (generator/core/context.py) and must be a mapping with an ``elements`` list and, if any, a
 ``vars`` mapping. What the elements draw is checked where they are drawn
 (generator/faces/template.py), since it depends on each item.
@@ -24,14 +24,14 @@ from generator.core.errors import DataError
 from generator.core.model import MAX_INCLUDE_DEPTH, FaceTemplate, Known, TemplateKey
 from generator.core.vector import IconDef
 from generator.core.yamlfile import load_yaml
-from generator.data import resolve
-from generator.data.icons import load_icon
+from generator.data.design.icons import load_icon
+from generator.data.files import resolve
 
 
 def load_template(name: str, folder: Path | None = None) -> FaceTemplate:
     """A face template by name: ``folder`` first when given (an including template's own),
-    then where generator/data/project.py looks (the project's faces/, then the built-in
-    ones), each confined by generator/data/resolve.py. The name is looked up at every call
+    then where generator/data/files/project.py looks (the project's faces/, then the built-in
+    ones), each confined by generator/data/files/resolve.py. The name is looked up at every call
     (the project in use may change); the file is read once per version (its content:
     generator/core/context.py)."""
     file = resolve.template_file(name, folder, "face")
@@ -108,7 +108,7 @@ def known_faces(names: Iterable[str]) -> Known:
 def family(name: str) -> list[FaceTemplate]:
     """The template ``name`` and those it includes by a fixed name, as deep as drawing may
     include, once each (an include that cannot be loaded is left out: reported where it is
-    drawn). What a component's face reads, for generator/data/fields.py."""
+    drawn). What a component's face reads, for generator/data/tables/fields.py."""
     found: dict[TemplateKey, FaceTemplate] = {(name, None): load_template(name)}
     for key, loaded in _includes(found[(name, None)], 1):
         found.setdefault(key, loaded.value)
