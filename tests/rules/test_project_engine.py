@@ -525,7 +525,10 @@ def legal_actions(state):
     child = subprocess.Popen(
         [sys.executable, "-m", "generator", "simulate", "g", "--n", "20", "--players", "2",
          "--jobs", jobs, "--trust"], cwd=in_tmp, env=env, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, start_new_session=True)
+        stderr=subprocess.PIPE, text=True, start_new_session=True,
+        # as a terminal starts it: Python ignores SIGINT for good when it starts with it
+        # ignored, which a test worker's state (not the product) can leave behind
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         end = time.monotonic() + 120  # patience, never asserted
         while len(list(marks.iterdir())) < int(jobs) and child.poll() is None \
