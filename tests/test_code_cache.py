@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from generator.core import code_cache, memo, paths
+from generator.core import code_cache, memo
 from generator.expressions import ENV, ExpressionError, Scope, compiler, evaluate
+from tests.processes import run_script
 
 # Counts, in a fresh process, the strings Python compiles as expression or template code (the
 # "compile" audit event: every compile() of Jinja's and ours), and prints them with the values.
@@ -34,11 +33,7 @@ print(json.dumps({"compiled": count[0], "values": values, "names": names}))
 
 
 def run_counting(cache: Path, **env: str) -> dict:
-    done = subprocess.run([sys.executable, "-c", COUNTING], cwd=paths.ROOT, check=True,
-                          capture_output=True, text=True,
-                          env={**os.environ, "PNP_CACHE_DIR": str(cache), "PNP_CACHE": "0",
-                               **env})
-    return json.loads(done.stdout)
+    return run_script(COUNTING, cache, **env)
 
 
 @pytest.mark.slow  # starts processes

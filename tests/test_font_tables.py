@@ -3,10 +3,6 @@ font is the parsed one, attribute for attribute, a second process parses no font
 that does not fit is a miss."""
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +10,7 @@ from reportlab.pdfbase.ttfonts import TTFont, TTFontFile
 
 from generator.core import code_cache, paths
 from generator.data.typefaces import font_tables, fonts
+from tests.processes import run_script
 
 DEJAVU = paths.FONTS / "dejavu" / "DejaVuSans.ttf"  # 2048 units per em: widths are floats
 
@@ -80,11 +77,7 @@ print(json.dumps({"parsed": count[0], "widths": widths}))
 
 
 def run_counting(cache: Path, **env: str) -> dict:
-    done = subprocess.run([sys.executable, "-c", COUNTING], cwd=paths.ROOT, check=True,
-                          capture_output=True, text=True,
-                          env={**os.environ, "PNP_CACHE_DIR": str(cache), "PNP_CACHE": "0",
-                               **env})
-    return json.loads(done.stdout)
+    return run_script(COUNTING, cache, **env)
 
 
 @pytest.mark.slow  # starts processes

@@ -301,9 +301,8 @@ def test_the_memo_is_bounded(tmp_path, monkeypatch):
     assert len(yamlfile._MEMO) >= 5
 
 
-@pytest.mark.slow
-def test_discovery_then_load_parses_each_data_file_once(monkeypatch):
-    monkeypatch.setenv("PNP_CODE_CACHE", "0")  # this process's memo alone, not kept parses
+def counting_compositions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every text libyaml's events are composed from from now on, in order (the list fills)."""
     composed: list[str] = []
     compose = yamlfast.compose
 
@@ -312,6 +311,13 @@ def test_discovery_then_load_parses_each_data_file_once(monkeypatch):
         return compose(text, *args)
 
     monkeypatch.setattr(yamlfast, "compose", counting)
+    return composed
+
+
+@pytest.mark.slow
+def test_discovery_then_load_parses_each_data_file_once(monkeypatch):
+    monkeypatch.setenv("PNP_CODE_CACHE", "0")  # this process's memo alone, not kept parses
+    composed = counting_compositions(monkeypatch)
     yamlfile.forget_parses()
     games = check_games([])
     for game in games:
@@ -325,14 +331,7 @@ def test_a_parse_is_kept_across_processes_by_its_text(tmp_path, monkeypatch, fre
     """A second process (here: the memo forgotten) reads a kept parse instead of composing
     the text again: the same values and lines, values of its own; a text with a date, or
     aliases, or one that fails a check, is not kept."""
-    composed: list[str] = []
-    compose = yamlfast.compose
-
-    def counting(text: str, *args: Any) -> Any:
-        composed.append(text)
-        return compose(text, *args)
-
-    monkeypatch.setattr(yamlfast, "compose", counting)
+    composed = counting_compositions(monkeypatch)
     kept, dated = tmp_path / "kept.yaml", tmp_path / "dated.yaml"
     kept.write_text("a: {b: [1, 2.5, true, null]}\nc: text\n", encoding="utf-8")
     dated.write_text("when: 2024-01-02\n", encoding="utf-8")
