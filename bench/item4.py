@@ -37,6 +37,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from verdicts import summary, verdict
+
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 GAME = "moving-target"
@@ -147,10 +149,6 @@ def second_cold_build(out: Path) -> dict[str, int]:
     return {"first compiled": first["compiled"], "first parsed": first["parsed"], **counts}
 
 
-def verdict(ok: bool) -> str:
-    return "PASS" if ok else "FAIL"
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--rounds", type=int, default=5, help="alternating rounds (default 5)")
@@ -203,9 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"and {counts['first parsed']}; target 0 and 0) {verdict(ok)}")
     finally:
         shutil.rmtree(out, ignore_errors=True)
-    failed = [name for name, ok in results if not ok]
-    print(f"item 4 summary: {len(results) - len(failed)}/{len(results)} targets met"
-          + (f"; FAIL: {', '.join(failed)}" if failed else ""))
+    summary("item 4", results)
     return 0
 
 

@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import IO
 
 from tree_memory import TreePeak, TreeSampler, available
+from verdicts import summary, verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
@@ -189,10 +190,6 @@ def effective_cores() -> float:
         worker.join()
     together = time.perf_counter() - start
     return min(float(cores), cores * alone / together)
-
-
-def verdict(ok: bool) -> str:
-    return "PASS" if ok else "FAIL"
 
 
 def measure_processes(rounds: int, five: bool, out: Path,
@@ -397,9 +394,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                       f"target <= {WATCH_MAX_S} s) {verdict(ok)}")
     finally:
         shutil.rmtree(out, ignore_errors=True)
-    failed = [name for name, ok in results if not ok]
-    print(f"whole-process summary: {len(results) - len(failed)}/{len(results)} targets met"
-          + (f"; FAIL: {', '.join(failed)}" if failed else ""))
+    summary("whole-process", results)
     return 0
 
 
