@@ -22,12 +22,6 @@ from generator.orchestration import output
 from tests.hostile.limits import one_error_line, pnp_limited
 
 
-@pytest.fixture
-def starter(tmp_path: Path) -> Path:
-    assert main(["init", str(tmp_path / "game")]) == 0
-    return tmp_path / "game"
-
-
 def add_to(face: Path, yaml: str) -> int:
     """Append elements to a face template; the line of the first one added."""
     before = face.read_text(encoding="utf-8")

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import math
 import re
-from pathlib import Path
 
 import pytest
 
 from generator.core.vector import EDGE_ROW_WORK, POINT_WORK, REFERENCE_PX_PER_MM, IconDef
 from generator.data.design.svg import load_art
 from generator.expressions import MAX_FACE_WORK
-from generator.frontends.cli import main
 from tests.hostile.limits import one_error_line, pnp_limited, pnp_limited_each
 
 
@@ -26,12 +24,6 @@ def zigzag(segments: int) -> str:
                       for i in range(segments))
     return ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
             f'<path d="M0 1L{points}z"/></svg>\n')
-
-
-@pytest.fixture
-def starter(tmp_path: Path) -> Path:
-    assert main(["init", str(tmp_path / "game")]) == 0
-    return tmp_path / "game"
 
 
 @pytest.mark.slow  # over tests/lanes.py's budget

@@ -12,7 +12,6 @@ from PIL import Image, ImageChops
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.frontends.cli import main
 from generator.render import pdf_picture
 from tests.hostile.limits import pnp_limited
 
@@ -25,12 +24,6 @@ def wide_tiff(file: Path, side: int) -> None:
     low = Image.linear_gradient("L").resize((side, side // 4)).convert("I")
     ramp.paste(low, (0, side // 2))
     ramp.convert("I;16").save(file, compression="tiff_deflate")
-
-
-@pytest.fixture
-def starter(tmp_path: Path) -> Path:
-    assert main(["init", str(tmp_path / "game")]) == 0
-    return tmp_path / "game"
 
 
 @pytest.mark.slow  # over tests/lanes.py's budget
